@@ -1,0 +1,12 @@
+"""Semantic checks over a loaded game; each module checks one concern and reports into a Report."""
+
+from ..diagnostics import Report
+from ..game import Game
+from . import dicetables, errata, references, stats
+
+CHECKS = (references.check, stats.check, dicetables.check, errata.check)
+
+
+def run_checks(game: Game, report: Report) -> None:
+    for check in CHECKS:
+        check(game, report)

@@ -1,0 +1,54 @@
+"""The `rulesmith` command: one module per verb under generator/commands/."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+from .project import Project, UsageError, find_root
+
+
+class Context:
+    def __init__(self, root: Path):
+        self.project = Project(root)
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.option("--root", type=click.Path(file_okay=False, path_type=Path), default=None,
+              help="Project folder (holds content/). Default: the nearest one at or above the current folder.")
+@click.version_option(package_name="rulesmith")
+@click.pass_context
+def cli(ctx: click.Context, root: Path | None) -> None:
+    """Rulesmith: validate, check and publish tabletop wargame rules."""
+    if root is not None and not root.is_dir():
+        raise click.BadParameter(f"'{root}' is not a folder", param_hint="--root")
+    ctx.obj = Context((root or find_root(Path.cwd())).resolve())
+
+
+def _register() -> None:
+    from .commands import export, new, schema, validate
+
+    for module in (validate, export, schema, new):
+        cli.add_command(module.command)
+
+
+_register()
+
+
+def main() -> None:
+    try:
+        cli.main(prog_name="rulesmith", standalone_mode=False)
+    except click.exceptions.Abort:
+        click.echo("Aborted.", err=True)
+        sys.exit(130)
+    except click.ClickException as exc:
+        exc.show()
+        sys.exit(exc.exit_code)
+    except UsageError as exc:
+        click.echo(f"error: {exc}", err=True)
+        sys.exit(2)
+    except click.exceptions.Exit as exc:
+        sys.exit(exc.exit_code)
+    sys.exit(0)

@@ -1,0 +1,158 @@
+"""Diagnostics: what a content check found, where, and how to fix it.
+
+Every problem is collected into a `Report` rather than raised, so one run shows all of
+them, compiler-style: `path:line:col: error[CODE]: message` followed by a hint.
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+from dataclasses import dataclass, field
+from enum import Enum
+from pathlib import Path
+from typing import Iterable
+
+
+class Severity(str, Enum):
+    ERROR = "error"
+    WARNING = "warning"
+
+
+# One code per kind of problem; tests keep one broken fixture per code.
+CODES: dict[str, str] = {
+    "E001": "YAML syntax error",
+    "E002": "duplicate key in a mapping",
+    "E003": "unknown field",
+    "E004": "wrong type",
+    "E005": "missing required field",
+    "E006": "duplicate id",
+    "E007": "reference to a record that does not exist",
+    "E008": "parameterised keyword used without its parameter",
+    "E009": "plain keyword given a parameter",
+    "E010": "dice table leaves a face uncovered",
+    "E011": "dice table covers a face twice",
+    "E012": "value does not fit its stat type",
+    "E013": "unknown stat",
+    "E014": "unknown file kind",
+    "E015": "erratum missing from ERRATA.md",
+    "E016": "ERRATA.md lists an erratum that does not exist",
+    "E017": "game manifest missing or invalid",
+    "E018": "erratum does not match what the record holds",
+    "W001": "erratum not referenced by any record",
+}
+
+
+@dataclass(frozen=True)
+class Location:
+    path: Path
+    line: int = 0  # 1-based; 0 when unknown
+    col: int = 0
+
+    def display(self, root: Path | None = None) -> str:
+        path = self.path
+        if root is not None:
+            try:
+                path = path.resolve().relative_to(root.resolve())
+            except ValueError:
+                pass
+        text = str(path)
+        if self.line:
+            text += f":{self.line}"
+            if self.col:
+                text += f":{self.col}"
+        return text
+
+
+@dataclass(frozen=True)
+class Diagnostic:
+    code: str
+    message: str
+    location: Location
+    hint: str = ""
+    severity: Severity = Severity.ERROR
+
+    def format_text(self, root: Path | None = None) -> str:
+        head = f"{self.location.display(root)}: {self.severity.value}[{self.code}]: {self.message}"
+        return head + (f"\n  hint: {self.hint}" if self.hint else "")
+
+    def format_github(self, root: Path | None = None) -> str:
+        loc = self.location
+        path = Location(loc.path).display(root)
+        kind = "error" if self.severity is Severity.ERROR else "warning"
+        msg = self.message + (f" ({self.hint})" if self.hint else "")
+        msg = msg.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+        return f"::{kind} file={path},line={loc.line or 1},col={loc.col or 1},title={self.code}::{msg}"
+
+    def as_dict(self, root: Path | None = None) -> dict:
+        return {
+            "code": self.code,
+            "severity": self.severity.value,
+            "message": self.message,
+            "hint": self.hint,
+            "file": Location(self.location.path).display(root),
+            "line": self.location.line,
+            "col": self.location.col,
+        }
+
+
+@dataclass
+class Report:
+    """All diagnostics of one run, in the order they were found."""
+
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+
+    def add(self, code: str, message: str, location: Location, hint: str = "") -> None:
+        severity = Severity.WARNING if code.startswith("W") else Severity.ERROR
+        self.diagnostics.append(Diagnostic(code, message, location, hint, severity))
+
+    def extend(self, other: "Report") -> None:
+        self.diagnostics.extend(other.diagnostics)
+
+    @property
+    def errors(self) -> list[Diagnostic]:
+        return [d for d in self.diagnostics if d.severity is Severity.ERROR]
+
+    @property
+    def warnings(self) -> list[Diagnostic]:
+        return [d for d in self.diagnostics if d.severity is Severity.WARNING]
+
+    def failed(self, strict: bool = False) -> bool:
+        return bool(self.errors or (strict and self.warnings))
+
+    def sorted(self) -> list[Diagnostic]:
+        return sorted(
+            self.diagnostics,
+            key=lambda d: (str(d.location.path), d.location.line, d.location.col, d.code),
+        )
+
+
+def did_you_mean(word: str, candidates: Iterable[str]) -> str:
+    """A 'did you mean ...?' hint naming the closest candidate, or ''."""
+    pool = list(dict.fromkeys(candidates))
+    lowered = {c.casefold(): c for c in pool}
+    close = difflib.get_close_matches(word.casefold(), list(lowered), n=1, cutoff=0.6)
+    if close:
+        return f"did you mean '{lowered[close[0]]}'?"
+    return ""
+
+
+def render(report: Report, fmt: str, root: Path | None = None) -> str:
+    """Format a report as text, json or GitHub workflow annotations."""
+    items = report.sorted()
+    if fmt == "json":
+        return json.dumps(
+            {
+                "errors": len(report.errors),
+                "warnings": len(report.warnings),
+                "diagnostics": [d.as_dict(root) for d in items],
+            },
+            ensure_ascii=False,
+            indent=2,
+        )
+    if fmt == "github":
+        return "\n".join(d.format_github(root) for d in items)
+    return "\n".join(d.format_text(root) for d in items)
+
+
+__all__ = ["CODES", "Diagnostic", "Location", "Report", "Severity", "did_you_mean", "render"]

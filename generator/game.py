@@ -1,0 +1,115 @@
+"""A loaded game: its manifest, its records by kind, and where each came from."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any, Iterator, Mapping, TypeVar
+
+from .diagnostics import Location
+from .model import (
+    Action, Band, Card, Deck, Die, Erratum, GameManifest, Keyword, Record, Rule, StatDef, Table,
+    Terrain, Unit, Weapon,
+)
+from .values import Value
+from .yamlsource import YamlDocument
+
+R = TypeVar("R", bound=Record)
+
+
+@dataclass(frozen=True)
+class Origin:
+    """Where a record was written: its file and its path inside that file."""
+
+    doc: YamlDocument
+    path: tuple[Any, ...]
+
+    def location(self, *field_path: Any, key: bool = False) -> Location:
+        return self.doc.location(self.path + tuple(field_path), key=key)
+
+
+@dataclass
+class Game:
+    folder: Path
+    manifest: GameManifest
+    manifest_doc: YamlDocument
+    records: dict[str, dict[str, Record]] = field(default_factory=dict)
+    origins: dict[tuple[str, str], Origin] = field(default_factory=dict)
+    # Parsed stats: (section, id, stat id) -> one value, or a tuple where the stat is a pair.
+    values: dict[tuple[str, str, str], Value | tuple[Value, ...]] = field(default_factory=dict)
+
+    @property
+    def id(self) -> str:
+        return self.manifest.id
+
+    def section(self, name: str) -> Mapping[str, Record]:
+        return MappingProxyType(self.records.get(name, {}))
+
+    def all_records(self) -> Iterator[Record]:
+        for records in self.records.values():
+            yield from records.values()
+
+    def origin(self, record: Record) -> Origin:
+        return self.origins[(record.section, record.id)]
+
+    def stat_def(self, stat_id: str) -> StatDef | None:
+        return next((s for s in self.manifest.stats if s.id == stat_id), None)
+
+    def stat(self, record: Record, stat_id: str) -> Value | tuple[Value, ...]:
+        """A record's parsed stat (errata applied); KeyError if the record has none."""
+        return self.values[(record.section, record.id, stat_id)]
+
+    def parameter(self, param_id: str) -> Any:
+        for param in self.manifest.parameters:
+            if param.id == param_id:
+                return param.value
+        raise KeyError(f"game '{self.id}' has no parameter '{param_id}'")
+
+    # Typed views, so procedures read `game.units['mai']`.
+    keywords = property(lambda self: self._typed("keywords", Keyword))
+    weapons = property(lambda self: self._typed("weapons", Weapon))
+    units = property(lambda self: self._typed("units", Unit))
+    decks = property(lambda self: self._typed("decks", Deck))
+    cards = property(lambda self: self._typed("cards", Card))
+    tables = property(lambda self: self._typed("tables", Table))
+    dice = property(lambda self: self._typed("dice", Die))
+    actions = property(lambda self: self._typed("actions", Action))
+    terrain = property(lambda self: self._typed("terrain", Terrain))
+    bands = property(lambda self: self._typed("bands", Band))
+    rules = property(lambda self: self._typed("rules", Rule))
+    errata = property(lambda self: self._typed("errata", Erratum))
+
+    def _typed(self, section: str, _type: type[R]) -> Mapping[str, R]:
+        return self.section(section)  # type: ignore[return-value]
+
+    def export(self) -> dict[str, Any]:
+        """The validated model as plain data: every record with its kind and id."""
+        records = []
+        for record in self.all_records():
+            item = record.export()
+            stats = {
+                stat: _export_value(self.values[(record.section, record.id, stat)])
+                for stat in getattr(record, "stats", {})
+                if (record.section, record.id, stat) in self.values
+            }
+            if stats:
+                item["parsed_stats"] = stats
+            records.append(item)
+        return {"game": self.manifest.export(), "records": records}
+
+
+def _export_value(value: Any) -> Any:
+    from .values import Dice, Distance, Span, Target
+
+    if isinstance(value, tuple):
+        return [_export_value(v) for v in value]
+    if isinstance(value, Target):
+        return {"target": value.number}
+    if isinstance(value, Dice):
+        return {"dice": [list(t) for t in value.terms]}
+    if isinstance(value, Distance):
+        return {"distance": value.amount, "unit": value.unit.value}
+    if isinstance(value, Span):
+        return {"min": value.low, "max": value.high}
+    return value

@@ -1,0 +1,181 @@
+"""Read a game folder into a `Game`: parse YAML, build typed records, collect every problem.
+
+A game folder holds `game.yaml` (the manifest) and data files under `data/`. Each data file
+is a mapping whose top-level keys name what it holds (`units:`, `keywords:`, ...), each a
+list of records.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, ValidationError
+
+from .diagnostics import Location, Report, did_you_mean
+from .game import Game, Origin
+from .model import SECTIONS, GameManifest, Record
+from .yamlsource import YamlDocument, load_yaml
+
+MANIFEST = "game.yaml"
+DATA_DIR = "data"
+
+
+def data_files(folder: Path) -> list[Path]:
+    return sorted((folder / DATA_DIR).rglob("*.yaml")) + sorted((folder / DATA_DIR).rglob("*.yml"))
+
+
+def _trim(loc: tuple[Any, ...], doc: YamlDocument, prefix: tuple[Any, ...]) -> tuple[Any, ...]:
+    """Drop pydantic's union/type tags so the path names real places in the file."""
+    out: list[Any] = []
+    for part in loc:
+        candidate = prefix + tuple(out) + (part,)
+        if candidate in doc.marks or candidate in doc.key_marks:
+            out.append(part)
+        elif isinstance(part, int) and (prefix + tuple(out)) in doc.marks:
+            out.append(part)
+    return tuple(out)
+
+
+def report_validation_error(
+    exc: ValidationError, model: type[BaseModel], doc: YamlDocument, prefix: tuple[Any, ...], report: Report
+) -> None:
+    """Turn pydantic's errors into diagnostics with file:line and a hint."""
+    seen: set[tuple[Any, ...]] = set()
+    for error in exc.errors(include_url=False):
+        loc = _trim(tuple(error["loc"]), doc, prefix)
+        kind = error["type"]
+        if kind == "extra_forbidden":
+            name = str(error["loc"][-1])
+            owner = _model_at(model, loc[:-1])
+            fields = list(owner.model_fields) if owner else []
+            hint = did_you_mean(name, fields) or (
+                f"known fields: {', '.join(fields)}" if fields else "remove this field"
+            )
+            report.add("E003", f"unknown field '{name}'", doc.location(prefix + loc, key=True), hint)
+        elif kind == "missing":
+            name = str(error["loc"][-1])
+            report.add("E005", f"missing required field '{name}'", doc.location(prefix + loc),
+                       f"add '{name}:' to this record")
+        else:
+            if (prefix + loc) in seen:
+                continue  # a union reports one failure per member; one line is enough
+            seen.add(prefix + loc)
+            where = ".".join(str(p) for p in loc) or "record"
+            report.add("E004", f"{where}: {error['msg']}", doc.location(prefix + loc),
+                       _type_hint(error))
+
+
+def _type_hint(error: dict[str, Any]) -> str:
+    kind = error["type"]
+    if kind.startswith("string_pattern"):
+        return "ids are lowercase Latin letters, digits and hyphens, e.g. heavy-tank"
+    if kind in {"list_type", "tuple_type"}:
+        return "write a list: one '- item' per line, or [a, b]"
+    if kind in {"dict_type", "model_type"}:
+        return "write a mapping of 'key: value' lines"
+    if kind == "literal_error":
+        return "use one of the values listed"
+    return "check the value's type"
+
+
+def _model_at(model: type[BaseModel], loc: tuple[Any, ...]) -> type[BaseModel] | None:
+    """The nested model class found by following `loc` through field annotations."""
+    import typing
+
+    current: Any = model
+    for part in loc:
+        if isinstance(part, int):
+            continue
+        if not (isinstance(current, type) and issubclass(current, BaseModel)):
+            return None
+        info = current.model_fields.get(part)
+        if info is None:
+            return None
+        current = info.annotation
+        while typing.get_origin(current) in (tuple, list, typing.Union, type(None)) or (
+            typing.get_args(current) and not (isinstance(current, type) and issubclass(current, BaseModel))
+        ):
+            args = [a for a in typing.get_args(current) if a is not Ellipsis and a is not type(None)]
+            models = [a for a in args if isinstance(a, type) and issubclass(a, BaseModel)]
+            if models:
+                current = models[0]
+                break
+            if not args:
+                break
+            current = args[0]
+    return current if isinstance(current, type) and issubclass(current, BaseModel) else None
+
+
+def load_manifest(folder: Path, report: Report) -> tuple[GameManifest, YamlDocument] | None:
+    path = folder / MANIFEST
+    if not path.is_file():
+        report.add("E017", f"no {MANIFEST} in game folder '{folder.name}'", Location(folder),
+                   f"create {MANIFEST} with id, title and source_language, or run 'rulesmith new {folder.name}'")
+        return None
+    doc = load_yaml(path, report)
+    if doc is None:
+        return None
+    if not isinstance(doc.data, dict):
+        report.add("E017", "the manifest must be a mapping (id:, title:, ...)", doc.location(()),
+                   "see 'rulesmith new' for a starting point")
+        return None
+    try:
+        manifest = GameManifest.model_validate(doc.data)
+    except ValidationError as exc:
+        report_validation_error(exc, GameManifest, doc, (), report)
+        return None
+    if manifest.id != folder.name:
+        report.add("E017", f"manifest id '{manifest.id}' differs from the folder name '{folder.name}'",
+                   doc.location(("id",)), f"rename the folder or set id: {folder.name}")
+    if manifest.source_language not in manifest.title:
+        report.add("E005", f"title has no '{manifest.source_language}' (source language) entry",
+                   doc.location(("title",)), f"add '{manifest.source_language}: <title>' under title")
+    return manifest, doc
+
+
+def load_game(folder: Path, report: Report) -> Game | None:
+    """Load one game; every problem goes to `report`. None if the manifest is unusable."""
+    loaded = load_manifest(folder, report)
+    if loaded is None:
+        return None
+    manifest, manifest_doc = loaded
+    game = Game(folder=folder, manifest=manifest, manifest_doc=manifest_doc)
+    for path in data_files(folder):
+        doc = load_yaml(path, report)
+        if doc is None or doc.data is None:
+            continue
+        if not isinstance(doc.data, dict):
+            report.add("E014", "a data file must be a mapping of sections (units:, keywords:, ...)",
+                       doc.location(()), f"start the file with one of: {', '.join(SECTIONS)}")
+            continue
+        for section, items in doc.data.items():
+            _load_section(game, doc, section, items, report)
+    return game
+
+
+def _load_section(game: Game, doc: YamlDocument, section: Any, items: Any, report: Report) -> None:
+    model = SECTIONS.get(section)
+    if model is None:
+        report.add("E014", f"unknown section '{section}'", doc.location((section,), key=True),
+                   did_you_mean(str(section), SECTIONS) or f"known sections: {', '.join(SECTIONS)}")
+        return
+    if not isinstance(items, list):
+        report.add("E004", f"'{section}' must be a list of records", doc.location((section,)),
+                   "put each record under a '- id: ...' item")
+        return
+    bucket = game.records.setdefault(section, {})
+    for index, item in enumerate(items):
+        prefix = (section, index)
+        try:
+            record: Record = model.model_validate(item)
+        except ValidationError as exc:
+            report_validation_error(exc, model, doc, prefix, report)
+            continue
+        if record.id in bucket:
+            first = game.origins[(section, record.id)].location("id")
+            report.add("E006", f"duplicate {model.kind} id '{record.id}' (first at {first.display(game.folder)})",
+                       doc.location(prefix + ("id",)), "give each record its own id")
+            continue
+        bucket[record.id] = record
+        game.origins[(section, record.id)] = Origin(doc, prefix)

@@ -1,0 +1,76 @@
+"""The game manifest (game.yaml): identity, languages, components, parameters, stat types."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from pydantic import Field, field_validator
+
+from ..values import DistanceUnit, StatType
+from .base import Frozen, Id, Scalar, Text
+
+PROFILE_KINDS = ("unit", "weapon")
+
+
+class Component(Frozen):
+    id: Id
+    name: Text
+    count: int | None = Field(default=None, description="how many come in the box; omit if the source does not say")
+    note: Text | None = None
+
+
+class Parameter(Frozen):
+    """A number the rules refer to by name: victory points, map size, limits."""
+
+    id: Id
+    name: Text
+    value: Scalar
+    unit: str | None = Field(default=None, description="what the number counts: cm, hex, points, cards...")
+    note: Text | None = None
+
+
+class StatDef(Frozen):
+    """One column of a profile: its name, its type and the unit of a distance."""
+
+    id: Id
+    name: Text
+    abbr: Text | None = Field(default=None, description="short label for tables and cards")
+    type: StatType
+    unit: DistanceUnit | None = Field(default=None, description="for distances: the unit a bare number is in")
+    applies_to: tuple[str, ...] = Field(default=("unit",), description="record kinds that carry this stat")
+    required: bool = False
+    max_values: int = Field(default=1, ge=1, description="how many values one record may give (a pair: 2)")
+    note: Text | None = Field(default=None, description="what the stat means; what a second value means")
+
+    @field_validator("applies_to")
+    @classmethod
+    def _known_kinds(cls, value: tuple[str, ...]) -> tuple[str, ...]:
+        for kind in value:
+            if kind not in PROFILE_KINDS:
+                raise ValueError(f"applies_to takes {', '.join(PROFILE_KINDS)}, not '{kind}'")
+        return value
+
+
+class GameManifest(Frozen):
+    kind: ClassVar[str] = "game"
+
+    id: Id
+    title: dict[str, str] = Field(description="the title in each language, keyed by language code")
+    source_language: str = "ru"
+    languages: tuple[str, ...] = Field(default=("en",), description="target languages, translated through locale/LANG.po")
+    authors: tuple[str, ...] = ()
+    edition: str | None = None
+    summary: Text | None = None
+    components: tuple[Component, ...] = ()
+    parameters: tuple[Parameter, ...] = ()
+    stats: tuple[StatDef, ...] = ()
+
+    @field_validator("title")
+    @classmethod
+    def _has_title(cls, value: dict[str, str]) -> dict[str, str]:
+        if not value:
+            raise ValueError("give the title in the source language at least")
+        return value
+
+    def export(self) -> dict:
+        return {"kind": "game", **self.model_dump(mode="json")}

@@ -1,0 +1,72 @@
+"""Named rule elements: actions, terrain, distance bands, modes and options, errata."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import Field
+
+from ..values import DistanceUnit
+from .base import Record, Scalar, Text
+
+
+class Action(Record):
+    kind = "action"
+    section = "actions"
+
+    name: Text
+    length: Literal["short", "long"] | None = None
+    params: dict[str, Scalar] = {}
+    text: Text
+
+
+class Terrain(Record):
+    kind = "terrain"
+    section = "terrain"
+
+    name: Text
+    keywords: tuple[str, ...] = ()
+    text: Text | None = None
+
+
+class Band(Record):
+    """A distance band, e.g. melee 0–1 UE."""
+
+    kind = "band"
+    section = "bands"
+
+    name: Text
+    min: float | None = None
+    max: float | None = Field(default=None, description="omit for an open band (8+)")
+    unit: DistanceUnit
+    text: Text | None = None
+
+
+class Rule(Record):
+    """A named rule a player looks up: a game mode, an option, a rate, a limit."""
+
+    kind = "rule"
+    section = "rules"
+
+    name: Text
+    category: str = Field(description="mode, option, rate, setup, ...")
+    expansion: str | None = None
+    params: dict[str, Scalar] = {}
+    text: Text
+
+
+class Erratum(Record):
+    """An inconsistency of the source, kept as written and read as we read it."""
+
+    kind = "erratum"
+    section = "errata"
+
+    summary: Text
+    source: str = Field(description="what the source writes, verbatim")
+    reading: str = Field(description="how Rulesmith reads it")
+    record: str | None = Field(
+        default=None, description="the record a value erratum corrects: SECTION/ID, e.g. units/mai"
+    )
+    field: str | None = Field(
+        default=None, description="the corrected field of that record, e.g. stats.defense"
+    )

@@ -1,0 +1,46 @@
+"""Tables: dice tables (a result for each roll) and plain reference tables; custom dice."""
+
+from __future__ import annotations
+
+from pydantic import Field
+
+from .base import Frozen, Record, Scalar, Text
+
+
+class Column(Frozen):
+    id: str
+    name: Text
+
+
+class Table(Record):
+    kind = "table"
+    section = "tables"
+
+    name: Text
+    dice: str | None = Field(
+        default=None,
+        description="for a dice table, what is rolled (d6, d100, 2d6); every row then has a 'roll'",
+    )
+    columns: tuple[Column, ...] = ()
+    rows: tuple[dict[str, Scalar], ...] = ()
+    text: Text | None = None
+
+
+class Face(Frozen):
+    value: int | None = Field(default=None, description="the number on the face, if it has one")
+    symbol: str | None = Field(default=None, description="the symbol printed on the face")
+    name: Text | None = None
+    text: Text | None = None
+
+
+class Die(Record):
+    """A die the game names: a colour in Frames, the Command die in Deadzone."""
+
+    kind = "die"
+    section = "dice"
+
+    name: Text
+    sides: int = Field(ge=2)
+    colour: str | None = None
+    faces: tuple[Face, ...] = ()
+    text: Text | None = None

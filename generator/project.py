@@ -1,0 +1,68 @@
+"""A designer's project folder: `content/` with one folder per game, `templates/`, `output/`."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from .checks import run_checks
+from .diagnostics import Location, Report, did_you_mean
+from .game import Game
+from .loader import MANIFEST, load_game
+
+
+class UsageError(Exception):
+    """The command was asked for something that does not exist (exit code 2)."""
+
+
+@dataclass(frozen=True)
+class Project:
+    root: Path
+
+    @property
+    def content(self) -> Path:
+        return self.root / "content"
+
+    @property
+    def output(self) -> Path:
+        return self.root / "output"
+
+    @property
+    def templates(self) -> Path:
+        return self.root / "templates"
+
+    def game_ids(self) -> list[str]:
+        if not self.content.is_dir():
+            return []
+        return sorted(p.name for p in self.content.iterdir() if p.is_dir() and (p / MANIFEST).exists())
+
+    def resolve_games(self, names: tuple[str, ...] | list[str]) -> list[str]:
+        known = self.game_ids()
+        if not names:
+            if not known:
+                raise UsageError(f"no games under {self.content} (a game is a folder with {MANIFEST})")
+            return known
+        for name in names:
+            if name not in known:
+                hint = did_you_mean(name, known) or f"games here: {', '.join(known) or 'none'}"
+                raise UsageError(f"no game '{name}' under {self.content}; {hint}")
+        return list(names)
+
+    def load(self, game_id: str, report: Report) -> Game | None:
+        """Load and check one game; None if it could not be loaded at all."""
+        game = load_game(self.content / game_id, report)
+        if game is not None:
+            run_checks(game, report)
+        return game
+
+
+def find_root(start: Path) -> Path:
+    """The nearest folder at or above `start` that has a content/ folder, else `start`."""
+    start = start.resolve()
+    for folder in (start, *start.parents):
+        if (folder / "content").is_dir():
+            return folder
+    return start
+
+
+__all__ = ["Location", "Project", "UsageError", "find_root"]

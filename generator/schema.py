@@ -1,0 +1,47 @@
+"""JSON Schema for each kind of YAML file, for editors (yaml-language-server) and tools."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from pydantic import ConfigDict, create_model
+
+from .model import SECTIONS, GameManifest
+
+SCHEMA_DIR = Path("output") / "schema"
+
+
+def schemas() -> dict[str, dict]:
+    """File name -> JSON Schema: game.schema.json, units.schema.json, ..."""
+    out = {"game.schema.json": _titled(GameManifest.model_json_schema(), "Rulesmith game manifest (game.yaml)")}
+    for section, model in SECTIONS.items():
+        wrapper = create_model(
+            f"{section.capitalize()}File",
+            __config__=ConfigDict(extra="forbid"),
+            **{section: (list[model], ...)},
+        )
+        out[f"{section}.schema.json"] = _titled(
+            wrapper.model_json_schema(), f"Rulesmith data file: {section}"
+        )
+    return out
+
+
+def _titled(schema: dict, title: str) -> dict:
+    return {"$schema": "https://json-schema.org/draft/2020-12/schema", **schema, "title": title}
+
+
+def schema_comment(section: str | None, depth: int) -> str:
+    """The first line a content file carries so editors find its schema."""
+    name = "game" if section is None else section
+    return f"# yaml-language-server: $schema={'../' * depth}output/schema/{name}.schema.json"
+
+
+def write_schemas(folder: Path) -> list[Path]:
+    folder.mkdir(parents=True, exist_ok=True)
+    written = []
+    for name, schema in schemas().items():
+        path = folder / name
+        path.write_text(json.dumps(schema, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
+        written.append(path)
+    return written
