@@ -39,6 +39,9 @@ CODES: dict[str, str] = {
     "E016": "ERRATA.md lists an erratum that does not exist",
     "E017": "game manifest missing or invalid",
     "E018": "erratum does not match what the record holds",
+    "E019": "malformed reference in rules text",
+    "E020": "chapter without a title heading",
+    "E021": "malformed container (note / example)",
     "W001": "erratum not referenced by any record",
 }
 

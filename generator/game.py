@@ -40,6 +40,11 @@ class Game:
     values: dict[tuple[str, str, str], Value | tuple[Value, ...]] = field(default_factory=dict)
 
     @property
+    def project_root(self) -> Path:
+        """The project folder: content/<game>/ sits two levels below it."""
+        return self.folder.parent.parent
+
+    @property
     def id(self) -> str:
         return self.manifest.id
 

@@ -174,7 +174,7 @@ def _load_section(game: Game, doc: YamlDocument, section: Any, items: Any, repor
             continue
         if record.id in bucket:
             first = game.origins[(section, record.id)].location("id")
-            report.add("E006", f"duplicate {model.kind} id '{record.id}' (first at {first.display(game.folder)})",
+            report.add("E006", f"duplicate {model.kind} id '{record.id}' (first at {first.display(game.project_root)})",
                        doc.location(prefix + ("id",)), "give each record its own id")
             continue
         bucket[record.id] = record

@@ -41,6 +41,13 @@ class YamlDocument:
         return Location(self.path, line, col)
 
 
+class _Refused(Exception):
+    def __init__(self, node: yaml.Node, problem: str):
+        super().__init__(problem)
+        self.node = node
+        self.problem = problem
+
+
 def _mark(node: yaml.Node) -> tuple[int, int]:
     return node.start_mark.line + 1, node.start_mark.column + 1
 
@@ -51,8 +58,15 @@ class _Builder:
         self.report = report
         self.constructor = yaml.constructor.SafeConstructor()
 
-    def build(self, node: yaml.Node, path: PathKey) -> Any:
+    def build(self, node: yaml.Node, path: PathKey, active: frozenset[int] = frozenset()) -> Any:
         self.doc.marks[path] = _mark(node)
+        if isinstance(node, (yaml.MappingNode, yaml.SequenceNode)):
+            if id(node) in active:
+                raise _Refused(node, "an alias refers to the collection that contains it")
+            active = active | {id(node)}
+            standard = "tag:yaml.org,2002:map" if isinstance(node, yaml.MappingNode) else "tag:yaml.org,2002:seq"
+            if node.tag != standard:
+                raise _Refused(node, f"unsupported tag '{node.tag}'")
         if isinstance(node, yaml.MappingNode):
             self.constructor.flatten_mapping(node)
             result: dict[Any, Any] = {}
@@ -71,10 +85,10 @@ class _Builder:
                     )
                     continue
                 self.doc.key_marks[path + (key,)] = _mark(key_node)
-                result[key] = self.build(value_node, path + (key,))
+                result[key] = self.build(value_node, path + (key,), active)
             return result
         if isinstance(node, yaml.SequenceNode):
-            return [self.build(item, path + (i,)) for i, item in enumerate(node.value)]
+            return [self.build(item, path + (i,), active) for i, item in enumerate(node.value)]
         return self.constructor.construct_object(node, deep=True)
 
 
@@ -107,6 +121,11 @@ def load_yaml(path: Path, report: Report, text: str | None = None) -> YamlDocume
         return doc
     try:
         doc.data = _Builder(doc, report).build(node, ())
+    except _Refused as exc:
+        line, col = _mark(exc.node)
+        report.add("E001", exc.problem, Location(path, line, col),
+                   "content is plain data: mappings, lists, text and numbers")
+        return None
     except yaml.constructor.ConstructorError as exc:
         mark = exc.problem_mark
         line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)

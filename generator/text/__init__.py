@@ -1,0 +1,1 @@
+"""The rules text: Markdown chapters with references into the game's data."""

@@ -1,0 +1,29 @@
+"""The Markdown dialect of rules text: CommonMark + tables, footnotes, definition lists,
+`::: note` / `::: example ID` containers and `{{ kind:id }}` references."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from markdown_it import MarkdownIt
+from mdit_py_plugins.container import container_plugin
+from mdit_py_plugins.deflist import deflist_plugin
+from mdit_py_plugins.footnote import footnote_plugin
+from mdit_py_plugins.substitution import substitution_plugin
+
+CONTAINERS = ("note", "example")
+
+
+@lru_cache(maxsize=1)
+def parser() -> MarkdownIt:
+    md = MarkdownIt("commonmark", {"typographer": False}).enable("table").enable("strikethrough")
+    md.use(footnote_plugin).use(deflist_plugin).use(substitution_plugin)
+    for name in CONTAINERS:
+        md.use(container_plugin, name=name)
+    return md
+
+
+def container_info(info: str) -> tuple[str, str]:
+    """'example fortification' -> ('example', 'fortification')."""
+    name, _, rest = info.strip().partition(" ")
+    return name, rest.strip()

@@ -1,0 +1,110 @@
+"""`{{ kind:id.field }}` references from rules text into the game's data."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from ..diagnostics import did_you_mean
+from ..game import Game
+from ..model import SECTIONS, Record
+from ..values import format_value
+
+KIND_SECTIONS: dict[str, str] = {model.kind: section for section, model in SECTIONS.items()}
+SPECIAL = ("param", "list")
+_REF = re.compile(r"^(?P<kind>[a-z]+)(?::(?P<id>[a-z0-9][a-z0-9-]*)(?:\.(?P<field>[a-z0-9_][a-z0-9_.-]*))?)?$")
+
+
+class RefError(ValueError):
+    def __init__(self, message: str, hint: str = "", code: str = "E007"):
+        super().__init__(message)
+        self.hint = hint
+        self.code = code  # E019: malformed; E007: names nothing that exists
+
+
+@dataclass(frozen=True)
+class Ref:
+    kind: str
+    id: str | None
+    field: str | None
+
+    @classmethod
+    def parse(cls, text: str) -> "Ref":
+        match = _REF.match(text.strip())
+        if not match:
+            raise RefError(f"'{{{{ {text} }}}}' is not a reference",
+                           "write {{ kind:id }}, {{ kind:id.field }}, {{ param:id }} or {{ list:section }}", "E019")
+        ref = cls(match.group("kind"), match.group("id"), match.group("field"))
+        if ref.kind not in KIND_SECTIONS and ref.kind not in SPECIAL:
+            raise RefError(f"unknown reference kind '{ref.kind}'",
+                           did_you_mean(ref.kind, [*KIND_SECTIONS, *SPECIAL])
+                           or f"kinds: {', '.join([*KIND_SECTIONS, *SPECIAL])}", "E019")
+        if ref.id is None:
+            raise RefError(f"'{{{{ {text} }}}}' names no record", f"write {{{{ {ref.kind}:ID }}}}", "E019")
+        return ref
+
+    def __str__(self) -> str:
+        return self.kind + (f":{self.id}" if self.id else "") + (f".{self.field}" if self.field else "")
+
+
+@dataclass(frozen=True)
+class Resolved:
+    """What a reference points at: a record (maybe one of its fields), a parameter or a section."""
+
+    ref: Ref
+    record: Record | None = None
+    value: Any = None
+    section: str | None = None
+
+    def text(self) -> str:
+        """The plain text a reader sees in place of the reference (source language)."""
+        if self.section is not None:
+            return ""
+        if self.ref.field is not None or self.record is None:
+            return format_value(self.value) if not isinstance(self.value, str) else self.value
+        return getattr(self.record, "name", None) or getattr(self.record, "summary", self.record.id)
+
+
+def resolve(game: Game, ref: Ref) -> Resolved:
+    """Find what a reference names; RefError with a hint if it names nothing."""
+    if ref.kind == "param":
+        ids = [p.id for p in game.manifest.parameters]
+        if ref.id not in ids:
+            raise RefError(f"unknown parameter '{ref.id}'",
+                           did_you_mean(ref.id, ids) or "declare it under 'parameters:' in game.yaml")
+        return Resolved(ref, value=game.parameter(ref.id))
+    if ref.kind == "list":
+        if ref.id not in SECTIONS:
+            raise RefError(f"unknown section '{ref.id}'", did_you_mean(ref.id, SECTIONS) or ", ".join(SECTIONS))
+        return Resolved(ref, section=ref.id)
+    section = KIND_SECTIONS[ref.kind]
+    records = game.section(section)
+    record = records.get(ref.id)
+    if record is None:
+        raise RefError(f"unknown {ref.kind} '{ref.id}'",
+                       did_you_mean(ref.id, records) or (f"known: {', '.join(sorted(records)[:10])}" if records
+                                                         else f"this game has no {section}"))
+    if ref.field is None:
+        return Resolved(ref, record=record)
+    return Resolved(ref, record=record, value=_field(game, record, ref.field))
+
+
+def _field(game: Game, record: Record, field: str) -> Any:
+    key = (record.section, record.id, field)
+    if key in game.values:
+        return game.values[key]
+    stats = getattr(record, "stats", None)
+    if isinstance(stats, dict) and field in stats:
+        return stats[field]
+    head, _, rest = field.partition(".")
+    if head in type(record).model_fields:
+        value = getattr(record, head)
+        for part in rest.split(".") if rest else []:
+            value = value.get(part) if isinstance(value, dict) else getattr(value, part, None)
+        if value is None:
+            raise RefError(f"{record.kind} '{record.id}' has no value for '{field}'", "")
+        return value
+    pool = [*type(record).model_fields, *(stats or {})]
+    raise RefError(f"{record.kind} '{record.id}' has no field or stat '{field}'",
+                   did_you_mean(field, pool) or f"fields: {', '.join(pool)}")

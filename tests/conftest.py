@@ -1,0 +1,64 @@
+"""Fixtures: small content folders written in the test, on top of the `new` scaffold."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from generator.commands.new import scaffold
+from generator.diagnostics import Report
+from generator.project import Project
+
+REPO = Path(__file__).resolve().parents[1]
+GAMES = ("rock-n-roll", "battle-rules", "nuclear", "frames", "deadzone")
+
+
+class Workspace:
+    """A project folder with one scaffolded game 'demo' that tests break on purpose."""
+
+    def __init__(self, root: Path):
+        self.root = root
+        self.game = root / "content" / "demo"
+        scaffold(self.game, "demo", "Demo")
+
+    def write(self, relpath: str, text: str) -> Path:
+        path = self.game / relpath
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+        return path
+
+    def edit(self, relpath: str, old: str, new: str) -> Path:
+        path = self.game / relpath
+        text = path.read_text(encoding="utf-8")
+        assert old in text, f"{old!r} not in {relpath}"
+        path.write_text(text.replace(old, new, 1), encoding="utf-8")
+        return path
+
+    def validate(self) -> Report:
+        report = Report()
+        Project(self.root).load("demo", report)
+        return report
+
+    def run(self, *args: str) -> subprocess.CompletedProcess:
+        return run_cli("--root", str(self.root), *args)
+
+
+def run_cli(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "generator", *args], capture_output=True, text=True,
+                          cwd=cwd or REPO)
+
+
+@pytest.fixture
+def ws(tmp_path: Path) -> Workspace:
+    return Workspace(tmp_path)
+
+
+def line_of(path: Path, needle: str) -> int:
+    """1-based line of the first line containing `needle`."""
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+        if needle in line:
+            return number
+    raise AssertionError(f"{needle!r} not in {path}")
