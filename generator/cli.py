@@ -28,9 +28,9 @@ def cli(ctx: click.Context, root: Path | None) -> None:
 
 
 def _register() -> None:
-    from .commands import export, new, schema, validate
+    from .commands import export, i18n, new, schema, validate
 
-    for module in (validate, export, schema, new):
+    for module in (validate, export, schema, new, i18n):
         cli.add_command(module.command)
 
 

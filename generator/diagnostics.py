@@ -42,6 +42,8 @@ CODES: dict[str, str] = {
     "E019": "malformed reference in rules text",
     "E020": "chapter without a title heading",
     "E021": "malformed container (note / example)",
+    "E022": "unreadable translation catalog",
+    "E023": "translation markup differs from its source",
     "W001": "erratum not referenced by any record",
 }
 

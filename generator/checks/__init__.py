@@ -2,9 +2,9 @@
 
 from ..diagnostics import Report
 from ..game import Game
-from . import dicetables, errata, references, stats, text
+from . import dicetables, errata, locale, references, stats, text
 
-CHECKS = (references.check, stats.check, dicetables.check, errata.check, text.check)
+CHECKS = (references.check, stats.check, dicetables.check, errata.check, text.check, locale.check)
 
 
 def run_checks(game: Game, report: Report) -> None:

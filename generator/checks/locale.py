@@ -1,0 +1,40 @@
+"""Translation catalogs: readable, and each translation keeps its source's markup."""
+
+from __future__ import annotations
+
+import re
+
+from ..diagnostics import Location, Report
+from ..game import Game
+from ..i18n.catalog import po_path, read_catalog
+from ..i18n.markup import mismatch
+
+
+def check(game: Game, report: Report) -> None:
+    for lang in game.manifest.languages:
+        path = po_path(game, lang)
+        if not path.exists():
+            continue
+        try:
+            catalog = read_catalog(path)
+        except (OSError, ValueError) as exc:
+            match = re.search(r"line (\d+)", str(exc))
+            report.add("E022", f"cannot read catalog: {exc}", Location(path, int(match.group(1)) if match else 0, 1),
+                       "fix the PO syntax (msgfmt --check shows the same place)")
+            continue
+        lines = path.read_text(encoding="utf-8").splitlines()
+        for entry in catalog:
+            if entry.obsolete or not entry.msgstr or entry.fuzzy:
+                continue
+            problem = mismatch(entry.msgid, entry.msgstr)
+            if problem:
+                report.add("E023", f"translation {problem}", Location(path, _msgstr_line(lines, entry.linenum), 1),
+                           "keep every {{ }} reference, link, and emphasis of the source in the translation")
+
+
+def _msgstr_line(lines: list[str], start: int) -> int:
+    """polib gives the line where an entry starts; point at its msgstr instead."""
+    for number in range(max(start, 1), len(lines) + 1):
+        if lines[number - 1].startswith("msgstr"):
+            return number
+    return start

@@ -1,0 +1,168 @@
+"""PO catalogs on disk: the POT template, LANG.po per language, merge and status."""
+
+from __future__ import annotations
+
+import difflib
+from dataclasses import dataclass
+from pathlib import Path
+
+import polib
+
+from ..game import Game
+from .messages import Message, game_messages
+
+LOCALE_DIR = "locale"
+TEMPLATE = "messages.pot"
+# A changed source string keeps its old translation, marked fuzzy, when it is at least this
+# similar to the string it replaced (msgmerge's fuzzy matching; difflib's ratio).
+FUZZY_CUTOFF = 0.6
+# Fixed dates keep catalogs byte-stable between runs, so only real changes show in a diff.
+DATE = "2000-01-01 00:00+0000"
+
+
+def locale_dir(game: Game) -> Path:
+    return game.folder / LOCALE_DIR
+
+
+def po_path(game: Game, lang: str) -> Path:
+    return locale_dir(game) / f"{lang}.po"
+
+
+def _metadata(game: Game, lang: str | None) -> dict[str, str]:
+    meta = {
+        "Project-Id-Version": game.id,
+        "POT-Creation-Date": DATE,
+        "PO-Revision-Date": DATE,
+        "MIME-Version": "1.0",
+        "Content-Type": "text/plain; charset=UTF-8",
+        "Content-Transfer-Encoding": "8bit",
+    }
+    if lang:
+        meta["Language"] = lang
+    return meta
+
+
+def _new(game: Game, lang: str | None) -> polib.POFile:
+    catalog = polib.POFile(wrapwidth=0, check_for_duplicates=True)
+    catalog.metadata = _metadata(game, lang)
+    title = game.manifest.title.get(game.manifest.source_language, game.id)
+    catalog.header = (f"{lang} translation of {title} ({game.id}).\nUpdate with: rulesmith i18n update {lang} {game.id}"
+                      if lang else f"Messages of {title} ({game.id}): rules text and YAML strings.")
+    return catalog
+
+
+def template(game: Game, messages: list[Message] | None = None) -> polib.POFile:
+    """The POT catalog of a game: every message with its file:line references."""
+    catalog = _new(game, None)
+    index: dict[tuple[str | None, str], polib.POEntry] = {}
+    for message in game_messages(game) if messages is None else messages:
+        where = (message.path.relative_to(game.folder).as_posix(), str(message.line))
+        key = (message.context, message.msgid)
+        if key in index:
+            index[key].occurrences.append(where)
+            continue
+        entry = polib.POEntry(msgid=message.msgid, msgstr="", msgctxt=message.context, occurrences=[where])
+        index[key] = entry
+        catalog.append(entry)
+    return catalog
+
+
+def read_catalog(path: Path) -> polib.POFile:
+    """Parse a PO file strictly; OSError/ValueError name the bad line."""
+    catalog = polib.pofile(str(path), wrapwidth=0, check_for_duplicates=True)
+    return catalog
+
+
+def write_catalog(path: Path, catalog: polib.POFile) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_suffix(path.suffix + ".tmp")
+    tmp.write_text(str(catalog), encoding="utf-8")
+    tmp.replace(path)  # never a half-written catalog
+
+
+def _key(entry: polib.POEntry) -> tuple[str | None, str]:
+    return entry.msgctxt, entry.msgid
+
+
+def update(game: Game, lang: str, pot: polib.POFile) -> polib.POFile:
+    """Merge the template into LANG.po with msgmerge semantics: a new message that replaces
+    a similar old one gets the old translation marked fuzzy; a message gone from the template
+    becomes obsolete."""
+    path = po_path(game, lang)
+    catalog = read_catalog(path) if path.exists() else _new(game, lang)
+    wanted = {_key(e) for e in pot}
+    previous = {_key(e): e.previous_msgid for e in catalog if e.fuzzy and e.previous_msgid}
+    leaving = [e for e in catalog if _key(e) not in wanted and e.msgstr and not e.obsolete]
+    catalog.merge(pot)
+    consumed: set[int] = set()
+    for entry in catalog:
+        if entry.obsolete:
+            continue
+        if entry.msgstr:
+            if _key(entry) in previous:  # polib's merge drops '#|' lines; a fuzzy entry keeps them
+                entry.previous_msgid = previous[_key(entry)]
+            continue
+        match = _closest(entry, [e for e in leaving if id(e) not in consumed])
+        if match is not None:
+            consumed.add(id(match))
+            entry.msgstr = match.msgstr
+            entry.previous_msgid = match.msgid
+            if "fuzzy" not in entry.flags:
+                entry.flags.append("fuzzy")
+    order = {_key(e): i for i, e in enumerate(pot)}
+    kept = [e for e in catalog if not e.obsolete]
+    kept.sort(key=lambda e: order[_key(e)])
+    obsolete = [e for e in catalog if e.obsolete and id(e) not in consumed]
+    catalog[:] = kept + obsolete
+    catalog.metadata = {**_metadata(game, lang), **{k: v for k, v in catalog.metadata.items()
+                                                    if k not in ("POT-Creation-Date",)}}
+    return catalog
+
+
+def _closest(entry: polib.POEntry, candidates: list[polib.POEntry]) -> polib.POEntry | None:
+    """The old entry this new one most likely replaces: same context for YAML strings, the
+    most similar text for rules text."""
+    if entry.msgctxt:
+        same = [c for c in candidates if c.msgctxt == entry.msgctxt]
+        return same[0] if same else None
+    pool = [c for c in candidates if not c.msgctxt]
+    best, best_ratio = None, FUZZY_CUTOFF
+    for candidate in pool:
+        ratio = difflib.SequenceMatcher(None, entry.msgid, candidate.msgid).ratio()
+        if ratio >= best_ratio:
+            best, best_ratio = candidate, ratio
+    return best
+
+
+@dataclass(frozen=True)
+class Status:
+    game: str
+    lang: str
+    total: int
+    translated: int
+    fuzzy: int
+    untranslated: int
+
+    @property
+    def percent(self) -> float:
+        return 100.0 if self.total == 0 else round(100.0 * self.translated / self.total, 1)
+
+    def as_dict(self) -> dict:
+        return {"game": self.game, "lang": self.lang, "total": self.total, "translated": self.translated,
+                "fuzzy": self.fuzzy, "untranslated": self.untranslated, "percent": self.percent}
+
+
+def status(game: Game, lang: str, pot: polib.POFile) -> Status:
+    """Counts against the current template: a message the PO lacks counts as untranslated."""
+    path = po_path(game, lang)
+    entries = {_key(e): e for e in read_catalog(path) if not e.obsolete} if path.exists() else {}
+    translated = fuzzy = untranslated = 0
+    for message in pot:
+        entry = entries.get(_key(message))
+        if entry is None or not entry.msgstr:
+            untranslated += 1
+        elif entry.fuzzy:
+            fuzzy += 1
+        else:
+            translated += 1
+    return Status(game.id, lang, len(pot), translated, fuzzy, untranslated)

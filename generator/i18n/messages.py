@@ -1,0 +1,95 @@
+"""What a translator translates: one message per paragraph, heading, list item and table
+cell of the rules, and per player-facing YAML string, each with the place it comes from."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Iterator
+
+from pydantic import BaseModel
+
+from ..game import Game
+from ..model.base import is_translatable
+from ..text.chapters import Chapter, load_chapters
+
+_LETTER = re.compile(r"[^\W\d_]", re.UNICODE)
+_REF = re.compile(r"\{\{.*?\}\}")
+
+
+@dataclass(frozen=True)
+class Message:
+    msgid: str
+    context: str | None
+    path: Path
+    line: int
+
+
+def normalize(text: str) -> str:
+    """Paragraph text as one line: re-wrapping a paragraph changes nothing for translators."""
+    return " ".join(text.split())
+
+
+def needs_translation(text: str) -> bool:
+    """Text with letters outside references; '4+' or '{{ unit:x }}' alone are not messages."""
+    return bool(_LETTER.search(_REF.sub("", text)))
+
+
+def chapter_messages(chapter: Chapter) -> Iterator[Message]:
+    for token in chapter.inline_tokens():
+        text = normalize(token.content)
+        if token.map and needs_translation(text):
+            yield Message(text, None, chapter.path, token.map[0] + 1)
+
+
+def _walk(value: Any, model: type[BaseModel] | None, path: tuple) -> Iterator[tuple[tuple, str]]:
+    """(field path, string) for every translatable string inside a model instance."""
+    if isinstance(value, BaseModel):
+        for name, info in type(value).model_fields.items():
+            field_value = getattr(value, name)
+            if isinstance(field_value, str):
+                if is_translatable(info.metadata):
+                    yield path + (name,), field_value
+            else:
+                yield from _walk(field_value, None, path + (name,))
+    elif isinstance(value, (list, tuple)):
+        for i, item in enumerate(value):
+            yield from _walk(item, None, path + (i,))
+
+
+def _table_cells(record) -> Iterator[tuple[tuple, str]]:
+    for i, row in enumerate(getattr(record, "rows", ())):
+        for key, cell in row.items():
+            if key != "roll" and isinstance(cell, str):
+                yield ("rows", i, key), cell
+
+
+def context_for(owner: str, path: tuple) -> str:
+    return owner + "." + ".".join(str(p) for p in path)
+
+
+def data_messages(game: Game) -> Iterator[Message]:
+    manifest = game.manifest
+    for path, text in _walk(manifest, None, ()):
+        if needs_translation(text):
+            loc = game.manifest_doc.location(path)
+            yield Message(text, context_for("game", path), loc.path, loc.line)
+    for record in game.all_records():
+        origin = game.origin(record)
+        strings = list(_walk(record, None, ()))
+        if record.kind == "table":
+            strings += list(_table_cells(record))
+        for path, text in strings:
+            if needs_translation(text):
+                loc = origin.location(*path)
+                yield Message(text, context_for(f"{record.kind}:{record.id}", path), loc.path, loc.line)
+
+
+def game_messages(game: Game, chapters: list[Chapter] | None = None) -> list[Message]:
+    chapters = load_chapters(game.folder) if chapters is None else chapters
+    out: list[Message] = []
+    for chapter in chapters:
+        out.extend(chapter_messages(chapter))
+    out.extend(data_messages(game))
+    return out

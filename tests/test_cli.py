@@ -1,0 +1,122 @@
+"""The command line as a user meets it: exit codes, formats, --root, new, export, schema."""
+
+from __future__ import annotations
+
+import json
+import os
+
+from .conftest import Workspace, line_of, run_cli
+
+
+def test_validate_clean_exit_0(ws: Workspace):
+    result = ws.run("validate")
+    assert result.returncode == 0, result.stderr
+    assert "0 error(s)" in result.stderr
+
+
+def test_validate_errors_exit_1_with_file_line(ws: Workspace):
+    path = ws.edit("data/units.yaml", "quality: 4+", "quality: four")
+    result = ws.run("validate")
+    assert result.returncode == 1
+    line = line_of(path, "quality: four")
+    assert f"content/demo/data/units.yaml:{line}:" in result.stdout
+    assert "error[E012]" in result.stdout and "hint:" in result.stdout
+    assert "Traceback" not in result.stdout + result.stderr
+
+
+def test_all_problems_in_one_run(ws: Workspace):
+    ws.edit("data/units.yaml", "quality: 4+", "quality: four")
+    ws.edit("data/cards.yaml", "deck: orders\n    quantity: 3", "deck: order\n    quantity: 3")
+    ws.edit("data/tables.yaml", "roll: 3-6", "roll: 4-6")
+    result = ws.run("validate", "--format", "json")
+    codes = {d["code"] for d in json.loads(result.stdout)["diagnostics"]}
+    assert {"E012", "E007", "E010"} <= codes
+
+
+def test_unknown_game_is_usage_error(ws: Workspace):
+    result = ws.run("validate", "dmeo")
+    assert result.returncode == 2 and "did you mean 'demo'" in result.stderr
+
+
+def test_bad_option_is_usage_error(ws: Workspace):
+    assert ws.run("validate", "--format", "xml").returncode == 2
+
+
+def test_github_annotations(ws: Workspace):
+    ws.edit("data/units.yaml", "quality: 4+", "quality: four")
+    result = ws.run("validate", "--format", "github")
+    assert result.returncode == 1
+    assert result.stdout.startswith("::error file=content/demo/data/units.yaml,line=")
+    assert ",col=" in result.stdout and "title=E012::" in result.stdout
+
+
+def test_strict_fails_on_warnings(ws: Workspace):
+    ws.edit("data/keywords.yaml", "        erratum: quick-for-fast\n", "")
+    assert ws.run("validate").returncode == 0
+    result = ws.run("validate", "--strict")
+    assert result.returncode == 1 and "warning[W001]" in result.stdout
+
+
+def test_root_defaults_to_enclosing_project(ws: Workspace):
+    result = run_cli("validate", cwd=ws.game / "data")
+    assert result.returncode == 0, result.stderr
+    assert "1 game(s) validated" in result.stderr
+
+
+def test_export_json_records_carry_kind_and_id(ws: Workspace):
+    result = ws.run("export", "demo", "--json")
+    assert result.returncode == 0, result.stderr
+    data = json.loads(result.stdout)
+    assert data["game"]["kind"] == "game" and data["game"]["id"] == "demo"
+    kinds = {(r["kind"], r["id"]) for r in data["records"]}
+    assert {("unit", "scouts"), ("keyword", "ap"), ("card", "ambush"), ("table", "weather"),
+            ("deck", "orders"), ("erratum", "quick-for-fast")} <= kinds
+    scouts = next(r for r in data["records"] if r["id"] == "scouts")
+    assert scouts["parsed_stats"]["quality"] == {"target": 4}
+    assert scouts["parsed_stats"]["move"] == {"distance": 15, "unit": "cm"}
+
+
+def test_export_refuses_broken_content(ws: Workspace):
+    ws.edit("data/units.yaml", "quality: 4+", "quality: four")
+    result = ws.run("export", "demo", "--json")
+    assert result.returncode == 1 and result.stdout == "" and "E012" in result.stderr
+
+
+def test_schema_written_and_referenced(ws: Workspace):
+    result = ws.run("schema")
+    assert result.returncode == 0
+    folder = ws.root / "output" / "schema"
+    units = json.loads((folder / "units.schema.json").read_text())
+    unit_def = units["$defs"]["Unit"]
+    assert unit_def["additionalProperties"] is False and "stats" in unit_def["properties"]
+    assert (folder / "game.schema.json").exists()
+    # every data file of the scaffold points at the schema of its section
+    for path in (ws.game / "data").glob("*.yaml"):
+        first = path.read_text().splitlines()[0]
+        target = first.split("$schema=")[1]
+        assert (path.parent / target).resolve() == (folder / f"{path.stem}.schema.json").resolve(), path
+
+
+def test_new_creates_a_game_that_validates(tmp_path):
+    (tmp_path / "content").mkdir()
+    result = run_cli("--root", str(tmp_path), "new", "my-game")
+    assert result.returncode == 0, result.stderr
+    kinds = {p.stem for p in (tmp_path / "content/my-game/data").glob("*.yaml")}
+    from generator.model import SECTIONS
+    assert kinds == set(SECTIONS)
+    assert run_cli("--root", str(tmp_path), "validate", "my-game", "--strict").returncode == 0
+    assert run_cli("--root", str(tmp_path), "new", "my-game").returncode == 2
+    assert run_cli("--root", str(tmp_path), "new", "My Game").returncode == 2
+
+
+def test_python_dash_m_and_console_script_agree(ws: Workspace):
+    import shutil
+    import subprocess
+
+    exe = shutil.which("rulesmith")
+    if exe is None:
+        import pytest
+        pytest.skip("console script not installed")
+    result = subprocess.run([exe, "--root", str(ws.root), "validate"], capture_output=True, text=True,
+                            env={**os.environ})
+    assert result.returncode == 0
