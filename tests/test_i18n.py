@@ -123,7 +123,7 @@ def test_markup_mismatch_names_the_po_line(tws: Workspace):
     errors = [d for d in report.errors if d.code == "E023"]
     assert len(errors) == 1
     text = (tws.game / "locale/ru.po").read_text().splitlines()
-    assert text[errors[0].location.line - 1].startswith('msgstr "ПЕРЕВОД The разведчики')
+    assert text[errors[0].location.line - 1].startswith('msgstr "The разведчики')
     assert "{{ unit:scouts }}" in text[errors[0].location.line - 2]
     assert "drops {{ unit:scouts }}" in errors[0].message and "bold" in errors[0].message
 
