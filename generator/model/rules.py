@@ -36,8 +36,8 @@ class Band(Record):
     section = "bands"
 
     name: Text
-    min: float | None = None
-    max: float | None = Field(default=None, description="omit for an open band (8+)")
+    min: int | float | None = None
+    max: int | float | None = Field(default=None, description="omit for an open band (8+)")
     unit: DistanceUnit
     text: Text | None = None
 

@@ -16,6 +16,11 @@ CONTAINERS = ("note", "example")
 
 @lru_cache(maxsize=1)
 def parser() -> MarkdownIt:
+    """The shared parser (never give it render rules: see render.py for that)."""
+    return build()
+
+
+def build() -> MarkdownIt:
     md = MarkdownIt("commonmark", {"typographer": False}).enable("table").enable("strikethrough")
     md.use(footnote_plugin).use(deflist_plugin).use(substitution_plugin)
     for name in CONTAINERS:

@@ -1,0 +1,68 @@
+"""Looking up translations while building a language."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..game import Game
+from ..model import Record
+from .catalog import po_path, read_catalog
+from .messages import context_for, needs_translation, normalize
+
+
+@dataclass
+class Translator:
+    """Translations of one game into one language. A string without a finished translation
+    (untranslated or fuzzy) falls back to the source and is remembered in `missing`."""
+
+    game: Game
+    lang: str
+    entries: dict[tuple[str | None, str], str] = field(default_factory=dict)
+    missing: list[tuple[str | None, str]] = field(default_factory=list)
+
+    @classmethod
+    def load(cls, game: Game, lang: str) -> "Translator":
+        translator = cls(game, lang)
+        path = po_path(game, lang)
+        if lang != game.manifest.source_language and path.exists():
+            for entry in read_catalog(path):
+                if entry.msgstr and not entry.fuzzy and not entry.obsolete:
+                    translator.entries[(entry.msgctxt, entry.msgid)] = entry.msgstr
+        return translator
+
+    @property
+    def is_source(self) -> bool:
+        return self.lang == self.game.manifest.source_language
+
+    def lookup(self, text: str, context: str | None = None) -> tuple[str, bool]:
+        """(text in this language, True if translated). Source text passes through as done."""
+        if self.is_source or not needs_translation(text):
+            return text, True
+        key = (context, normalize(text))
+        if key in self.entries:
+            return self.entries[key], True
+        self.missing.append(key)
+        return text, False
+
+    def text(self, text: str | None, context: str | None = None) -> str:
+        return "" if text is None else self.lookup(text, context)[0]
+
+    def field(self, record: Record, *path: Any) -> str:
+        """A record's translatable field, e.g. field(unit, 'name') or field(card, 'sections', 0, 'text')."""
+        value: Any = record
+        for part in path:
+            value = value[part] if isinstance(part, int) or isinstance(value, dict) else getattr(value, part)
+        if value is None:
+            return ""
+        return self.text(str(value), context_for(f"{record.kind}:{record.id}", path))
+
+    def manifest(self, *path: Any) -> str:
+        value: Any = self.game.manifest
+        for part in path:
+            value = value[part] if isinstance(part, int) else getattr(value, part)
+        return "" if value is None else self.text(str(value), context_for("game", path))
+
+    def title(self) -> str:
+        titles = self.game.manifest.title
+        return titles.get(self.lang) or titles[self.game.manifest.source_language]

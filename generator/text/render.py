@@ -1,0 +1,204 @@
+"""Rules text to HTML for one language: references resolved, each block translated (or
+marked as falling back to the source), notes kept or dropped, examples boxed."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Literal
+
+from markdown_it import MarkdownIt
+from markdown_it.token import Token
+from markupsafe import Markup, escape
+
+from ..game import Game
+from ..i18n.messages import needs_translation, normalize
+from ..i18n.translate import Translator
+from ..i18n.ui import ui
+from . import blocks
+from .chapters import Chapter
+from .markdown import build, container_info, parser
+from .refs import Ref, RefError, resolve
+
+Target = Literal["site", "print"]
+
+
+@dataclass
+class Heading:
+    level: int
+    id: str
+    text: str
+
+
+@dataclass
+class RenderContext:
+    game: Game
+    tr: Translator
+    target: Target
+    link: blocks.Linker
+    # example id -> True (passed) / False (failed); missing = not checked
+    examples: dict[str, bool] = field(default_factory=dict)
+
+
+@dataclass
+class RenderedChapter:
+    chapter: Chapter
+    title: str
+    html: Markup
+    headings: list[Heading]
+
+
+def slugify(text: str) -> str:
+    """A stable anchor from source-language heading text (the same in every language)."""
+    text = re.sub(r"\{\{.*?\}\}", "", text).casefold()
+    text = re.sub(r"[^\w\s-]", "", text, flags=re.UNICODE)
+    return re.sub(r"[\s_]+", "-", text).strip("-") or "section"
+
+
+def _ref_html(ctx: RenderContext, text: str) -> Markup:
+    try:
+        resolved = resolve(ctx.game, Ref.parse(text))
+    except RefError:
+        return Markup('<span class="broken-ref">{}</span>').format("{{ " + text + " }}")
+    record = resolved.record
+    if resolved.section is not None:
+        return blocks.records_html(ctx.game, resolved.section, ctx.tr, ctx.link)
+    if record is not None and resolved.ref.kind == "table" and resolved.ref.field is None:
+        return blocks.table_html(record, ctx.tr)
+    if record is None:  # a parameter
+        return Markup('<span class="param">{}</span>').format(resolved.text())
+    if resolved.ref.field is not None:
+        value = resolved.value
+        if isinstance(value, str):
+            value = ctx.tr.field(record, *resolved.ref.field.split("."))
+        else:
+            value = resolved.text()
+        return Markup('<span class="value">{}</span>').format(value)
+    if record.kind == "keyword":
+        return blocks.keyword_ref_html(record, ctx.tr.field(record, "name"), ctx.tr, ctx.link)
+    label = ctx.tr.field(record, "name") if hasattr(record, "name") else ctx.tr.field(record, "summary")
+    href = ctx.link(record)
+    if href is None:
+        return Markup('<span class="ref ref-{}">{}</span>').format(record.kind, label)
+    return Markup('<a class="ref ref-{}" href="{}">{}</a>').format(record.kind, href, label)
+
+
+@lru_cache(maxsize=1)
+def _renderer() -> MarkdownIt:
+    md = build()
+    default_fence = md.renderer.rules["fence"]
+
+    def substitution_inline(self, tokens, idx, options, env):
+        return str(_ref_html(env["ctx"], tokens[idx].content))
+
+    def substitution_block(self, tokens, idx, options, env):
+        return str(_ref_html(env["ctx"], tokens[idx].content)) + "\n"
+
+    def example_open(self, tokens, idx, options, env):
+        ctx: RenderContext = env["ctx"]
+        example_id = container_info(tokens[idx].info)[1]
+        label = escape(ui(ctx.tr.lang, "example"))
+        badge = ""
+        if ctx.examples.get(example_id):
+            badge = f' <span class="verified" title="{escape(ui(ctx.tr.lang, "verified"))}">✓</span>'
+        return (f'<aside class="example" id="example-{escape(example_id)}" aria-label="{label}">'
+                f'<p class="example-label">{label}{badge}</p>\n')
+
+    def note_open(self, tokens, idx, options, env):
+        return f'<details class="designer-note"><summary>{escape(ui(env["ctx"].tr.lang, "note"))}</summary>\n'
+
+    def fence(self, tokens, idx, options, env):
+        if tokens[idx].info.strip().split(" ")[0] == "check":
+            return ""  # the checker's block: for the machine, not the reader
+        return default_fence(tokens, idx, options, env)
+
+    md.add_render_rule("substitution_inline", substitution_inline)
+    md.add_render_rule("substitution_block", substitution_block)
+    md.add_render_rule("container_example_open", example_open)
+    md.add_render_rule("container_example_close", lambda self, t, i, o, e: "</aside>\n")
+    md.add_render_rule("container_note_open", note_open)
+    md.add_render_rule("container_note_close", lambda self, t, i, o, e: "</details>\n")
+    md.add_render_rule("fence", fence)
+    return md
+
+
+def _drop_notes(tokens: list[Token]) -> list[Token]:
+    out, depth = [], 0
+    for token in tokens:
+        if token.type == "container_note_open":
+            depth += 1
+        elif token.type == "container_note_close":
+            depth -= 1
+        elif depth == 0:
+            out.append(token)
+    return out
+
+
+def _translate(tokens: list[Token], ctx: RenderContext) -> None:
+    """Swap each block's inline content for its translation, or mark the fallback."""
+    md = parser()
+    for token in tokens:
+        if token.type != "inline":
+            continue
+        source = normalize(token.content)
+        if not needs_translation(source):
+            continue
+        text, ok = ctx.tr.lookup(source)
+        if ok and text != source:
+            token.children = md.parseInline(text)[0].children
+            token.content = text
+        elif not ok:
+            lang = ctx.game.manifest.source_language
+            title = escape(ui(ctx.tr.lang, "untranslated"))
+            start = Token("html_inline", "", 0, content=f'<span class="untranslated" lang="{lang}" title="{title}">')
+            end = Token("html_inline", "", 0, content="</span>")
+            token.children = [start, *(token.children or []), end]
+
+
+def render_chapter(chapter: Chapter, ctx: RenderContext) -> RenderedChapter:
+    tokens = [t for t in chapter.tokens]
+    tokens = [_clone(t) for t in tokens]
+    if ctx.target == "print":
+        tokens = _drop_notes(tokens)
+    headings: list[Heading] = []
+    used: set[str] = set()
+    for i, token in enumerate(tokens):
+        if token.type == "heading_open":
+            slug = base = slugify(tokens[i + 1].content)
+            n = 2
+            while slug in used:
+                slug, n = f"{base}-{n}", n + 1
+            used.add(slug)
+            token.attrSet("id", slug)
+            headings.append(Heading(int(token.tag[1]), slug, ""))
+    _translate(tokens, ctx)
+    # heading text after translation, as plain text for tables of contents
+    h = iter(headings)
+    for i, token in enumerate(tokens):
+        if token.type == "heading_open":
+            heading = next(h)
+            heading.text = _plain(tokens[i + 1], ctx)
+    env = {"ctx": ctx}
+    html = Markup(_renderer().renderer.render(tokens, _renderer().options, env))
+    title = headings[0].text if headings and headings[0].level == 1 else chapter.slug
+    return RenderedChapter(chapter, title, html, headings)
+
+
+def _plain(inline: Token, ctx: RenderContext) -> str:
+    parts = []
+    for child in inline.children or []:
+        if child.type == "text" or child.type == "code_inline":
+            parts.append(child.content)
+        elif child.type == "substitution_inline":
+            parts.append(re.sub(r"<[^>]+>", "", str(_ref_html(ctx, child.content))))
+    return "".join(parts).strip()
+
+
+def _clone(token: Token) -> Token:
+    copy = token.copy()
+    if token.children:
+        copy.children = [c.copy() for c in token.children]
+    copy.attrs = dict(token.attrs)
+    return copy
+
