@@ -45,6 +45,7 @@ CODES: dict[str, str] = {
     "E022": "unreadable translation catalog",
     "E023": "translation markup differs from its source",
     "W001": "erratum not referenced by any record",
+    "W002": "translation does not use the term list's term",
 }
 
 

@@ -155,3 +155,20 @@ def test_written_catalogs_pass_msgfmt_check(tws: Workspace):
 
 def test_update_refuses_unknown_language(tws: Workspace):
     assert tws.run("i18n", "update", "de").returncode == 2
+
+
+def test_w002_term_list_enforces_one_term(tws: Workspace):
+    tws.run("i18n", "update", "ru")
+    tws.write("locale/ru.terms.yaml", "terms:\n  - source: ['\\bscouts?\\b']\n    target: разведчик\n")
+    translate_all(tws)  # 'ПЕРЕВОД <english>' never uses the Russian term
+    warnings = [d for d in tws.validate().warnings if d.code == "W002"]
+    assert warnings and all(d.location.path.name == "ru.po" for d in warnings)
+    translate_all(tws, lambda msgid: "ПЕРЕВОД разведчик " + msgid)
+    assert not [d for d in tws.validate().warnings if d.code == "W002"]
+
+
+def test_bad_term_list_is_reported(tws: Workspace):
+    tws.run("i18n", "update", "ru")
+    tws.write("locale/ru.terms.yaml", "terms:\n  - source: ['(unclosed']\n    target: x\n")
+    errors = tws.validate().errors
+    assert errors and errors[0].location.path.name == "ru.terms.yaml" and errors[0].code == "E004"

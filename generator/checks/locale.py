@@ -8,6 +8,7 @@ from ..diagnostics import Location, Report
 from ..game import Game
 from ..i18n.catalog import po_path, read_catalog
 from ..i18n.markup import mismatch
+from ..i18n.terms import check_entry, load_terms, terms_path
 
 
 def check(game: Game, report: Report) -> None:
@@ -23,13 +24,17 @@ def check(game: Game, report: Report) -> None:
                        "fix the PO syntax (msgfmt --check shows the same place)")
             continue
         lines = path.read_text(encoding="utf-8").splitlines()
+        glossary = terms_path(path.parent, lang)
+        terms = load_terms(glossary, report) if glossary.exists() else []
         for entry in catalog:
             if entry.obsolete or not entry.msgstr or entry.fuzzy:
                 continue
+            where = Location(path, _msgstr_line(lines, entry.linenum), 1)
             problem = mismatch(entry.msgid, entry.msgstr)
             if problem:
-                report.add("E023", f"translation {problem}", Location(path, _msgstr_line(lines, entry.linenum), 1),
+                report.add("E023", f"translation {problem}", where,
                            "keep every {{ }} reference, link, and emphasis of the source in the translation")
+            check_entry(terms, entry.msgid, entry.msgstr, where, report)
 
 
 def _msgstr_line(lines: list[str], start: int) -> int:
