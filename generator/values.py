@@ -174,6 +174,22 @@ def parse_value(raw: object, kind: StatType, unit: DistanceUnit | None = None) -
     raise ValueError(f"unknown stat type {kind}")  # pragma: no cover
 
 
-def format_value(value: Value) -> str:
+UNIT_NAMES: dict[str, dict[DistanceUnit, str]] = {
+    "ru": {DistanceUnit.CM: "см", DistanceUnit.INCH: "дюйм.", DistanceUnit.HEX: "гекс.",
+           DistanceUnit.CUBE: "куб.", DistanceUnit.UE: "УЕ"},
+    "en": {DistanceUnit.CM: "cm", DistanceUnit.INCH: "in", DistanceUnit.HEX: "hex",
+           DistanceUnit.CUBE: "cube", DistanceUnit.UE: "UE"},
+}
+
+
+def format_value(value: Value, lang: str = "en") -> str:
     """The value as a reader sees it; the source's dash for a value that does not apply."""
-    return "–" if value is None else str(value)
+    if value is None:
+        return "–"
+    if isinstance(value, Distance):
+        amount = int(value.amount) if float(value.amount).is_integer() else value.amount
+        names = UNIT_NAMES.get(lang, UNIT_NAMES["en"])
+        return f"{amount}\u00a0{names[value.unit]}"
+    if isinstance(value, float) and lang == "ru":
+        return str(value).replace(".", ",")
+    return str(value)

@@ -51,6 +51,7 @@ class Translator:
     def field(self, record: Record, *path: Any) -> str:
         """A record's translatable field, e.g. field(unit, 'name') or field(card, 'sections', 0, 'text')."""
         value: Any = record
+        path = tuple(int(p) if isinstance(p, str) and p.isdigit() else p for p in path)
         for part in path:
             value = value[part] if isinstance(part, int) or isinstance(value, dict) else getattr(value, part)
         if value is None:

@@ -11,7 +11,7 @@ from ..game import Game
 from ..i18n.translate import Translator
 from ..i18n.ui import ui
 from ..model import Record, Table, Unit
-from ..values import format_value
+from ..values import StatType, format_value, parse_value
 
 Linker = Callable[[Record], str | None]
 
@@ -64,14 +64,14 @@ def stat_columns(game: Game, kind: str, records) -> list:
     return [s for s in game.manifest.stats if kind in s.applies_to and s.id in used]
 
 
-def stat_text(game: Game, record: Record, stat_id: str) -> str:
+def stat_text(game: Game, record: Record, stat_id: str, lang: str = "en") -> str:
     key = (record.section, record.id, stat_id)
     if key not in game.values:
         return "–"
     value = game.values[key]
     if isinstance(value, tuple):
-        return " / ".join(format_value(v) for v in value)
-    return format_value(value)
+        return " / ".join(format_value(v, lang) for v in value)
+    return format_value(value, lang)
 
 
 def roster_html(game: Game, tr: Translator, link: Linker) -> Markup:
@@ -86,7 +86,7 @@ def roster_html(game: Game, tr: Translator, link: Linker) -> Markup:
         out.append(Markup('<tr id="{}"><th scope="row">{}{}</th>').format(anchor(unit), tr.field(unit, "name"),
                                                                            draft_badge(unit, tr)))
         for stat in stats:
-            out.append(Markup("<td>{}</td>").format(stat_text(game, unit, stat.id)))
+            out.append(Markup("<td>{}</td>").format(stat_text(game, unit, stat.id, tr.lang)))
         out.append(Markup("</tr>"))
         extra = unit_details(game, tr, unit, link)
         if extra:
@@ -134,7 +134,7 @@ def unit_details(game: Game, tr: Translator, unit: Unit, link: Linker) -> Markup
             if weapon is None:
                 continue
             count = f"{entry.count}× " if entry.count else ""
-            cells = Markup("").join(Markup("<td>{}</td>").format(stat_text(game, weapon, s.id)) for s in wstats)
+            cells = Markup("").join(Markup("<td>{}</td>").format(stat_text(game, weapon, s.id, tr.lang)) for s in wstats)
             rows.append(Markup('<tr><th scope="row">{}{}</th>{}<td>{}</td></tr>').format(
                 count, tr.field(weapon, "name"), cells, keyword_uses_html(game, tr, weapon.keywords, link)))
         head = Markup("").join(Markup('<th scope="col">{}</th>').format(
@@ -184,12 +184,10 @@ def records_html(game: Game, section: str, tr: Translator, link: Linker) -> Mark
                                                tr.field(record, "faces", i, "name") or f.symbol or "")
                 for i, f in enumerate(record.faces))
             body.append(Markup("<ul class=\"faces\">{}</ul>").format(faces))
-        if getattr(record, "params", None):
-            body.append(Markup('<p class="params">{}</p>').format(
-                ", ".join(f"{k}: {format_value(v)}" for k, v in record.params.items())))
         if section == "bands":
             high = "+" if record.max is None else f"–{format_value(record.max)}"
-            body.insert(0, Markup("<p>{}{} {}</p>").format(format_value(record.min), high, record.unit.value))
+            unit = format_value(parse_value(1, StatType.DISTANCE, record.unit), tr.lang).split("\u00a0")[1]
+            body.insert(0, Markup("<p>{}{} {}</p>").format(format_value(record.min), high, unit))
         out.append(Markup('<dt id="{}">{}{}</dt><dd>{}</dd>').format(anchor(record), name, draft_badge(record, tr),
                                                                      Markup("").join(body)))
     out.append(Markup("</dl>"))

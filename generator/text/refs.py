@@ -57,12 +57,14 @@ class Resolved:
     value: Any = None
     section: str | None = None
 
-    def text(self) -> str:
-        """The plain text a reader sees in place of the reference (source language)."""
+    def text(self, lang: str = "en") -> str:
+        """The plain text a reader sees in place of the reference."""
         if self.section is not None:
             return ""
         if self.ref.field is not None or self.record is None:
-            return format_value(self.value) if not isinstance(self.value, str) else self.value
+            if isinstance(self.value, tuple):
+                return " / ".join(format_value(v, lang) for v in self.value)
+            return format_value(self.value, lang) if not isinstance(self.value, str) else self.value
         return getattr(self.record, "name", None) or getattr(self.record, "summary", self.record.id)
 
 
@@ -101,7 +103,12 @@ def _field(game: Game, record: Record, field: str) -> Any:
     if head in type(record).model_fields:
         value = getattr(record, head)
         for part in rest.split(".") if rest else []:
-            value = value.get(part) if isinstance(value, dict) else getattr(value, part, None)
+            if isinstance(value, (list, tuple)) and part.isdigit():
+                value = value[int(part)] if int(part) < len(value) else None
+            elif isinstance(value, dict):
+                value = value.get(part)
+            else:
+                value = getattr(value, part, None)
         if value is None:
             raise RefError(f"{record.kind} '{record.id}' has no value for '{field}'", "")
         return value

@@ -67,13 +67,13 @@ def _ref_html(ctx: RenderContext, text: str) -> Markup:
     if record is not None and resolved.ref.kind == "table" and resolved.ref.field is None:
         return blocks.table_html(record, ctx.tr)
     if record is None:  # a parameter
-        return Markup('<span class="param">{}</span>').format(resolved.text())
+        return Markup('<span class="param">{}</span>').format(resolved.text(ctx.tr.lang))
     if resolved.ref.field is not None:
         value = resolved.value
         if isinstance(value, str):
             value = ctx.tr.field(record, *resolved.ref.field.split("."))
         else:
-            value = resolved.text()
+            value = resolved.text(ctx.tr.lang)
         return Markup('<span class="value">{}</span>').format(value)
     if record.kind == "keyword":
         return blocks.keyword_ref_html(record, ctx.tr.field(record, "name"), ctx.tr, ctx.link)
@@ -156,7 +156,7 @@ def _translate(tokens: list[Token], ctx: RenderContext) -> None:
             token.children = [start, *(token.children or []), end]
 
 
-def render_chapter(chapter: Chapter, ctx: RenderContext) -> RenderedChapter:
+def render_chapter(chapter: Chapter, ctx: RenderContext, id_prefix: str = "") -> RenderedChapter:
     tokens = [t for t in chapter.tokens]
     tokens = [_clone(t) for t in tokens]
     if ctx.target == "print":
@@ -165,7 +165,7 @@ def render_chapter(chapter: Chapter, ctx: RenderContext) -> RenderedChapter:
     used: set[str] = set()
     for i, token in enumerate(tokens):
         if token.type == "heading_open":
-            slug = base = slugify(tokens[i + 1].content)
+            slug = base = id_prefix + slugify(tokens[i + 1].content)
             n = 2
             while slug in used:
                 slug, n = f"{base}-{n}", n + 1
