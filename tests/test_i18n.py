@@ -172,3 +172,11 @@ def test_bad_term_list_is_reported(tws: Workspace):
     tws.write("locale/ru.terms.yaml", "terms:\n  - source: ['(unclosed']\n    target: x\n")
     errors = tws.validate().errors
     assert errors and errors[0].location.path.name == "ru.terms.yaml" and errors[0].code == "E004"
+
+
+def test_optional_text_fields_are_extracted(tws: Workspace):
+    tws.run("i18n", "extract")
+    pot = polib.pofile(str(tws.game / "locale/messages.pot"))
+    # Unit.text and Card.incomplete are optional (Text | None) fields
+    assert pot.find("Eyes of the army.", msgctxt="unit:scouts.text") is not None
+    assert pot.find("The playtest notes do not give this card's text yet.", msgctxt="card:ambush.incomplete") is not None

@@ -39,6 +39,8 @@ def _metadata(game: Game, lang: str | None) -> dict[str, str]:
     }
     if lang:
         meta["Language"] = lang
+        meta["Language-Team"] = f"{game.id} ({lang})"
+        meta["Last-Translator"] = f"{game.id} translators"
     return meta
 
 

@@ -49,7 +49,7 @@ def _walk(value: Any, model: type[BaseModel] | None, path: tuple) -> Iterator[tu
         for name, info in type(value).model_fields.items():
             field_value = getattr(value, name)
             if isinstance(field_value, str):
-                if is_translatable(info.metadata):
+                if is_translatable(info):
                     yield path + (name,), field_value
             else:
                 yield from _walk(field_value, None, path + (name,))

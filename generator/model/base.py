@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any, ClassVar, Union
+from typing import Annotated, Any, ClassVar, Union, get_args, get_origin
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
@@ -48,5 +48,14 @@ class Record(Frozen):
         return {"kind": self.kind, **self.model_dump(mode="json", exclude_defaults=False)}
 
 
-def is_translatable(annotation_metadata: list[Any]) -> bool:
-    return any(isinstance(m, Translatable) for m in annotation_metadata)
+def is_translatable(field_info: Any) -> bool:
+    """True for a `Text` field, also when optional (`Text | None` hides the marker in the union)."""
+    if any(isinstance(m, Translatable) for m in field_info.metadata):
+        return True
+    return _marked(field_info.annotation)
+
+
+def _marked(annotation: Any) -> bool:
+    if get_origin(annotation) is Annotated:
+        return any(isinstance(m, Translatable) for m in annotation.__metadata__)
+    return any(_marked(arg) for arg in get_args(annotation))
