@@ -28,9 +28,9 @@ def cli(ctx: click.Context, root: Path | None) -> None:
 
 
 def _register() -> None:
-    from .commands import export, i18n, new, schema, validate
+    from .commands import build, export, i18n, new, schema, validate
 
-    for module in (validate, export, schema, new, i18n):
+    for module in (validate, export, schema, new, i18n, build):
         cli.add_command(module.command)
 
 

@@ -46,6 +46,7 @@ CODES: dict[str, str] = {
     "E023": "translation markup differs from its source",
     "W001": "erratum not referenced by any record",
     "W002": "translation does not use the term list's term",
+    "W003": "card text does not fit at the minimum size",
 }
 
 

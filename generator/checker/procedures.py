@@ -1,0 +1,413 @@
+"""A game's rule procedures: declared in content/<game>/procedures.py, found by the checker.
+
+A procedure is a plain function `(game, dice, **inputs)` marked with `@procedure`. Its
+inputs are its keyword parameters; their annotations say how a check block's YAML value
+becomes a Python value (`unit: Unit` looks the id up among the game's units, `target:
+Target` reads '4+'). `@table` marks a function `(game) -> rows` that computes a
+probability table; `@consistency` a function `(game) -> problems` that checks the data
+agrees with itself. The module is read from its path, so it needs no package around it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import inspect
+import re
+import sys
+import traceback
+import types
+import typing
+from dataclasses import dataclass, field
+from fractions import Fraction
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, Callable, Literal, Mapping, TypeVar
+
+from ..diagnostics import did_you_mean
+from ..model import Record
+from ..values import Dice as DiceExpr
+from ..values import Distance, Span, StatType, Target, parse_value
+
+MODULE = "procedures.py"
+MARK = "__rulesmith__"
+_ID = re.compile(r"^[a-z0-9][a-z0-9-]*$")
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+# --- declaring ---------------------------------------------------------------------------
+
+def _declare(kind: str, id: str | Callable | None, **extra: Any):
+    def mark(fn: F) -> F:
+        name = id if isinstance(id, str) else fn.__name__.strip("_").replace("_", "-")
+        setattr(fn, MARK, (kind, name, extra))
+        return fn
+
+    return mark(id) if callable(id) else mark
+
+
+def procedure(id: str | Callable | None = None):
+    """Mark `fn(game, dice, **inputs)` as the rule procedure `id` (default: its name, with hyphens)."""
+    return _declare("procedure", id)
+
+
+def table(id: str | Callable | None = None, title: str | None = None):
+    """Mark `fn(game) -> list of rows (mappings)` as the probability table `id`."""
+    return _declare("table", id, title=title)
+
+
+def consistency(id: str | Callable | None = None):
+    """Mark `fn(game) -> problems (strings)` as a consistency rule: no problems means it holds."""
+    return _declare("consistency", id)
+
+
+# --- inputs ------------------------------------------------------------------------------
+
+class InputError(ValueError):
+    """A check block's or computed number's input does not fit the procedure."""
+
+    def __init__(self, message: str, hint: str = "", code: str = "E033", key: str | None = None):
+        super().__init__(message)
+        self.hint = hint
+        self.code = code
+        self.key = key
+
+
+@dataclass(frozen=True)
+class Input:
+    name: str
+    annotation: Any
+    default: Any = inspect.Parameter.empty
+
+    @property
+    def required(self) -> bool:
+        return self.default is inspect.Parameter.empty
+
+    def describe(self) -> str:
+        return f"{self.name}: {type_name(self.annotation)}" + ("" if self.required else f" = {self.default!r}")
+
+
+def type_name(annotation: Any) -> str:
+    if annotation is inspect.Parameter.empty or annotation is Any:
+        return "any"
+    if isinstance(annotation, type):
+        if issubclass(annotation, Record):
+            return f"{annotation.kind} id"
+        return {DiceExpr: "dice", Target: "target"}.get(annotation, annotation.__name__)
+    origin = typing.get_origin(annotation)
+    args = typing.get_args(annotation)
+    if origin is Literal:
+        return " | ".join(repr(a) for a in args)
+    if origin in (typing.Union, types.UnionType):
+        return " | ".join("null" if a is type(None) else type_name(a) for a in args)
+    if origin in (list, tuple, set, frozenset) and args:
+        return f"list of {type_name(args[0])}"
+    if origin is dict and len(args) == 2:
+        return f"mapping to {type_name(args[1])}"
+    return str(annotation).replace("typing.", "")
+
+
+def coerce(game: Any, annotation: Any, raw: Any, name: str) -> Any:
+    """A value written in YAML as the annotated Python value; InputError saying what would fit."""
+    if annotation is inspect.Parameter.empty or annotation is Any:
+        return raw
+    origin = typing.get_origin(annotation)
+    args = typing.get_args(annotation)
+    if origin in (typing.Union, types.UnionType):
+        if raw is None and type(None) in args:
+            return None
+        first: InputError | None = None
+        for option in (a for a in args if a is not type(None)):
+            try:
+                return coerce(game, option, raw, name)
+            except InputError as exc:
+                first = first or exc
+        raise InputError(f"{name}: {raw!r} is not {type_name(annotation)}", first.hint if first else "", key=name)
+    if origin is Literal:
+        if raw in args:
+            return raw
+        raise InputError(f"{name}: {raw!r} is not one of {', '.join(repr(a) for a in args)}",
+                         did_you_mean(str(raw), [str(a) for a in args]), key=name)
+    if origin in (list, tuple, set, frozenset):
+        if not isinstance(raw, list):
+            raise InputError(f"{name}: expected a list, got {raw!r}", "write [a, b] or one '- item' per line", key=name)
+        if origin is tuple and args and (len(args) != 2 or args[1] is not Ellipsis):
+            if len(raw) != len(args):
+                raise InputError(f"{name}: expected {len(args)} values, got {len(raw)}", key=name)
+            return tuple(coerce(game, a, v, f"{name}[{i}]") for i, (a, v) in enumerate(zip(args, raw)))
+        item = args[0] if args else Any
+        values = [coerce(game, item, v, f"{name}[{i}]") for i, v in enumerate(raw)]
+        return origin(values) if origin is not list else values
+    if origin is dict:
+        if not isinstance(raw, dict):
+            raise InputError(f"{name}: expected a mapping, got {raw!r}", "write {key: value, ...}", key=name)
+        value_type = args[1] if len(args) == 2 else Any
+        return {str(k): coerce(game, value_type, v, f"{name}.{k}") for k, v in raw.items()}
+    if isinstance(annotation, type) and issubclass(annotation, Record):
+        return _record(game, annotation, raw, name)
+    if annotation in (Target, Span, DiceExpr, Distance):
+        kind = {Target: StatType.TARGET, Span: StatType.RANGE, DiceExpr: StatType.DICE,
+                Distance: StatType.DISTANCE}[annotation]
+        try:
+            value = parse_value(raw, kind)
+        except ValueError as exc:
+            raise InputError(f"{name}: {exc}", key=name) from None
+        if value is None:
+            raise InputError(f"{name}: a value is needed, not a dash", key=name)
+        return value
+    if annotation is bool:
+        if isinstance(raw, bool):
+            return raw
+        raise InputError(f"{name}: expected true or false, got {raw!r}", key=name)
+    if annotation is int:
+        if isinstance(raw, int) and not isinstance(raw, bool):
+            return raw
+        raise InputError(f"{name}: expected a whole number, got {raw!r}", key=name)
+    if annotation is float:
+        if isinstance(raw, (int, float)) and not isinstance(raw, bool):
+            return float(raw)
+        raise InputError(f"{name}: expected a number, got {raw!r}", key=name)
+    if annotation is Fraction:
+        from .distribution import fraction
+
+        try:
+            return fraction(raw)
+        except (ValueError, ZeroDivisionError):
+            raise InputError(f"{name}: expected a number or fraction such as 1/3, got {raw!r}", key=name) from None
+    if annotation is str:
+        if isinstance(raw, (str, int, float)) and not isinstance(raw, bool):
+            return str(raw)
+        raise InputError(f"{name}: expected text, got {raw!r}", key=name)
+    from pydantic import ValidationError
+
+    try:
+        return _adapter(annotation).validate_python(raw)
+    except ValidationError as exc:
+        raise InputError(f"{name}: {exc.errors()[0]['msg']}", key=name) from None
+
+
+@lru_cache(maxsize=256)
+def _adapter(annotation: Any):
+    from pydantic import TypeAdapter
+
+    return TypeAdapter(annotation)
+
+
+def _record(game: Any, kind: type[Record], raw: Any, name: str) -> Record:
+    if isinstance(raw, kind):
+        return raw
+    records = game.section(kind.section)
+    record = records.get(str(raw)) if isinstance(raw, (str, int)) and not isinstance(raw, bool) else None
+    if record is None:
+        hint = did_you_mean(str(raw), records) or (
+            f"known: {', '.join(sorted(records)[:10])}" if records else f"this game has no {kind.section}")
+        raise InputError(f"{name}: unknown {kind.kind} '{raw}'", hint, code="E007", key=name)
+    return record
+
+
+# --- declared things ---------------------------------------------------------------------
+
+@dataclass
+class Declared:
+    """A table or consistency rule of a procedures module."""
+
+    id: str
+    fn: Callable[..., Any]
+    path: Path | None
+    line: int
+    title: str = ""
+
+
+@dataclass
+class Procedure:
+    """A rule procedure with its inputs, as found in a procedures module."""
+
+    id: str
+    fn: Callable[..., Any]
+    inputs: tuple[Input, ...]
+    path: Path | None = None
+    line: int = 0
+
+    @classmethod
+    def of(cls, fn: Callable[..., Any], id: str | None = None) -> "Procedure":
+        """Read a function's inputs from its signature; ValueError if it cannot be a procedure."""
+        mark = getattr(fn, MARK, None)
+        proc_id = id or (mark[1] if mark else fn.__name__.replace("_", "-"))
+        params = list(inspect.signature(fn).parameters.values())
+        if len(params) < 2 or any(p.kind not in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD) for p in params[:2]):
+            raise ValueError(f"procedure '{proc_id}' must take (game, dice, ...) first")
+        try:
+            hints = typing.get_type_hints(fn)
+        except Exception as exc:  # NameError for an annotation the module does not import
+            raise ValueError(f"procedure '{proc_id}': cannot read its annotations ({exc})") from None
+        inputs = []
+        for p in params[2:]:
+            if p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD, p.POSITIONAL_ONLY):
+                raise ValueError(f"procedure '{proc_id}': name each input as a keyword parameter, not {p}")
+            inputs.append(Input(p.name, hints.get(p.name, inspect.Parameter.empty), p.default))
+        code = getattr(fn, "__code__", None)
+        path = Path(code.co_filename) if code else None
+        return cls(proc_id, fn, tuple(inputs), path, code.co_firstlineno if code else 0)
+
+    @property
+    def doc(self) -> str:
+        return inspect.getdoc(self.fn) or ""
+
+    def input(self, name: str) -> Input | None:
+        name = name.replace("-", "_")
+        return next((i for i in self.inputs if i.name == name), None)
+
+    def bind(self, game: Any, raw: Mapping[str, Any] | None) -> dict[str, Any]:
+        """Check block or computed-number inputs -> keyword arguments; every problem in one list."""
+        errors: list[InputError] = []
+        bound: dict[str, Any] = {}
+        for key, value in (raw or {}).items():
+            spec = self.input(str(key))
+            if spec is None:
+                names = [i.name for i in self.inputs]
+                errors.append(InputError(
+                    f"procedure '{self.id}' has no input '{key}'",
+                    did_you_mean(str(key).replace("-", "_"), names)
+                    or (f"its inputs: {', '.join(i.describe() for i in self.inputs)}" if names else "it takes no inputs"),
+                    key=str(key)))
+                continue
+            try:
+                bound[spec.name] = coerce(game, spec.annotation, value, str(key))
+            except InputError as exc:
+                errors.append(exc)
+        for spec in self.inputs:
+            if spec.required and spec.name not in bound and not any(e.key and e.key.replace("-", "_") == spec.name
+                                                                     for e in errors):
+                errors.append(InputError(f"procedure '{self.id}' needs input '{spec.name}'",
+                                         f"add {spec.name}: <{type_name(spec.annotation)}> under inputs"))
+        if errors:
+            raise InputErrors(errors)
+        return bound
+
+    def __call__(self, game: Any, dice: Any, **inputs: Any) -> Any:
+        return self.fn(game, dice, **inputs)
+
+
+class InputErrors(ValueError):
+    """Every input problem of one binding."""
+
+    def __init__(self, errors: list[InputError]):
+        super().__init__("; ".join(str(e) for e in errors))
+        self.errors = errors
+
+
+@dataclass(frozen=True)
+class Problem:
+    """Why a procedures module, or one thing in it, cannot be used."""
+
+    message: str
+    path: Path
+    line: int = 0
+    hint: str = ""
+
+
+@dataclass
+class Procedures:
+    """Everything one game's procedures module declares."""
+
+    path: Path | None = None
+    procedures: dict[str, Procedure] = field(default_factory=dict)
+    tables: dict[str, Declared] = field(default_factory=dict)
+    consistency: dict[str, Declared] = field(default_factory=dict)
+    problems: list[Problem] = field(default_factory=list)
+
+    def get(self, proc_id: str) -> Procedure | None:
+        return self.procedures.get(proc_id)
+
+    def unknown_hint(self, proc_id: str) -> str:
+        if self.path is None:
+            return "this game has no procedures.py; see docs/checker.md"
+        return did_you_mean(proc_id, self.procedures) or (
+            f"procedures: {', '.join(sorted(self.procedures))}" if self.procedures else "procedures.py declares none")
+
+
+_cache: dict[Path, tuple[str, Procedures]] = {}
+
+
+def clear_cache() -> None:
+    """Forget loaded modules (benchmarks measure a cold load)."""
+    _cache.clear()
+
+
+def load_procedures(folder: Path) -> Procedures:
+    """The procedures of the game in `folder` (loaded again only when the file changes)."""
+    path = (Path(folder) / MODULE).resolve()
+    if not path.is_file():
+        return Procedures()
+    try:
+        source = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        return Procedures(path, problems=[Problem(f"cannot read {MODULE}: {exc}", path, 1, "save it as UTF-8")])
+    key = hashlib.sha1(source.encode("utf-8")).hexdigest()
+    cached = _cache.get(path)
+    if cached and cached[0] == key:
+        return cached[1]
+    found = _load(path, source, key)
+    _cache[path] = (key, found)
+    return found
+
+
+def _load(path: Path, source: str, key: str) -> Procedures:
+    found = Procedures(path)
+    name = f"rulesmith_procedures_{re.sub(r'[^a-z0-9]', '_', path.parent.name)}_{key[:10]}"
+    module = types.ModuleType(name)
+    module.__file__ = str(path)
+    sys.modules[name] = module  # dataclasses and typing look modules up by name
+    try:
+        exec(compile(source, str(path), "exec"), module.__dict__)
+    except SyntaxError as exc:
+        sys.modules.pop(name, None)
+        found.problems.append(Problem(f"{MODULE} has a syntax error: {exc.msg}", path, exc.lineno or 1,
+                                      "fix the Python syntax at this line"))
+        return found
+    except Exception as exc:
+        sys.modules.pop(name, None)
+        found.problems.append(Problem(f"{MODULE} raised {type(exc).__name__} when loaded: {exc}", path,
+                                      error_line(exc, path) or 1, "a procedures module only defines functions"))
+        return found
+    for attr, value in list(module.__dict__.items()):
+        mark = getattr(value, MARK, None) if callable(value) else None
+        if not mark or getattr(value, "__module__", None) != name:
+            continue
+        kind, item_id, extra = mark
+        line = value.__code__.co_firstlineno if hasattr(value, "__code__") else 0
+        if not _ID.match(item_id):
+            found.problems.append(Problem(f"{kind} id '{item_id}' is not lowercase Latin letters, digits and hyphens",
+                                          path, line, "e.g. @procedure('damage-roll')"))
+            continue
+        bucket = {"procedure": found.procedures, "table": found.tables, "consistency": found.consistency}[kind]
+        if item_id in bucket:
+            first = bucket[item_id].line
+            found.problems.append(Problem(f"{kind} '{item_id}' is declared twice (first at line {first})", path, line,
+                                          "give each its own id"))
+            continue
+        if kind == "procedure":
+            try:
+                bucket[item_id] = Procedure.of(value, item_id)
+            except ValueError as exc:
+                found.problems.append(Problem(str(exc), path, line, "def name(game, dice, *, input: type = default)"))
+        else:
+            title = extra.get("title") or (inspect.getdoc(value) or "").split("\n")[0]
+            bucket[item_id] = Declared(item_id, value, path, line, title)
+    return found
+
+
+def error_line(exc: BaseException, path: Path | None) -> int:
+    """The line of `path` where an exception was raised (the deepest frame in that file)."""
+    if path is None:
+        return 0
+    line = 0
+    for frame in traceback.extract_tb(exc.__traceback__):
+        if Path(frame.filename) == path:
+            line = frame.lineno or line
+    return line
+
+
+__all__ = [
+    "Declared", "Input", "InputError", "InputErrors", "MODULE", "Problem", "Procedure", "Procedures",
+    "clear_cache", "coerce", "consistency", "error_line", "load_procedures", "procedure", "table", "type_name",
+]
