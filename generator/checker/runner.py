@@ -1,0 +1,228 @@
+"""Running a game's worked examples and consistency rules against its procedures.
+
+Each check block runs its procedure with the example's dice and compares `expect`, and
+runs it exactly and compares `exact`. An example passes when all its blocks pass; one with
+no block is `unchecked`. Problems that stop a block from running at all (unknown procedure,
+bad inputs, bad YAML) make it an `error`, and the same problems are `rulesmith validate`
+diagnostics (see `block_diagnostics`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Iterable
+
+from ..diagnostics import Diagnostic, Location, Report
+from ..game import Game
+from .distribution import fraction
+from .examples import CheckBlock, Example, game_examples
+from .expect import Mismatch, compare, show_probability
+from .modes import ProcedureError, ScriptError, exact, scripted
+from .procedures import Declared, InputErrors, Problem, Procedures, error_line, load_procedures
+
+PASS, FAIL, ERROR, UNCHECKED = "pass", "fail", "error", "unchecked"
+
+
+@dataclass
+class Note:
+    """A message about a check, at a line of the rules text (or of procedures.py)."""
+
+    message: str
+    location: Location
+
+
+@dataclass
+class CheckResult:
+    block: CheckBlock
+    status: str
+    mismatches: list[Mismatch] = field(default_factory=list)
+    notes: list[Note] = field(default_factory=list)
+
+
+@dataclass
+class ExampleResult:
+    game: str
+    example: Example
+    checks: list[CheckResult] = field(default_factory=list)
+
+    @property
+    def status(self) -> str:
+        states = {c.status for c in self.checks}
+        if not states:
+            return UNCHECKED
+        return ERROR if ERROR in states else FAIL if FAIL in states else PASS
+
+
+@dataclass
+class RuleResult:
+    """A consistency rule of procedures.py and what it found."""
+
+    game: str
+    rule: Declared
+    status: str
+    problems: list[str] = field(default_factory=list)
+
+
+@dataclass
+class GameResult:
+    game: str
+    folder: Path
+    examples: list[ExampleResult] = field(default_factory=list)
+    stray: list[CheckResult] = field(default_factory=list)
+    rules: list[RuleResult] = field(default_factory=list)
+    report: Report = field(default_factory=Report)  # validation diagnostics of this game
+
+    def count(self, status: str) -> int:
+        return sum(1 for e in self.examples if e.status == status)
+
+    @property
+    def failed(self) -> bool:
+        return bool(self.report.errors or self.stray or any(e.status in (FAIL, ERROR) for e in self.examples)
+                    or any(r.status != PASS for r in self.rules))
+
+
+@dataclass
+class CheckRun:
+    games: list[GameResult] = field(default_factory=list)
+
+    @property
+    def failed(self) -> bool:
+        return any(g.failed for g in self.games)
+
+
+# --- what stops a block from running --------------------------------------------------
+
+def block_diagnostics(game: Game, block: CheckBlock, procedures: Procedures) -> list[Diagnostic]:
+    """Every problem of one check block that `validate` reports (E030–E033, E007)."""
+    out = list(block.problems)
+    if block.example is None:
+        out.append(Diagnostic("E030", "check block outside an example container", block.location(),
+                              "put it inside '::: example ID' … ':::', after the example's text"))
+    name = block.procedure
+    if name is None:
+        return out
+    proc = procedures.get(name)
+    if proc is None:
+        hint = (f"{procedures.path.name} has problems that stop it from loading (E034)" if procedures.problems
+                else procedures.unknown_hint(name))
+        out.append(Diagnostic("E031", f"unknown procedure '{name}'", block.location("procedure"), hint))
+        return out
+    try:
+        proc.bind(game, block.inputs)
+    except InputErrors as exc:
+        for error in exc.errors:
+            where = block.location("inputs", error.key) if error.key in block.inputs else block.location(
+                "inputs" if "inputs" in block.data else "procedure")
+            out.append(Diagnostic(error.code, error.args[0], where, error.hint))
+    return out
+
+
+def procedure_diagnostics(procedures: Procedures) -> list[Diagnostic]:
+    """Problems of the procedures module itself (E034)."""
+    return [Diagnostic("E034", p.message, Location(p.path, p.line, 1 if p.line else 0), p.hint)
+            for p in procedures.problems]
+
+
+# --- running ---------------------------------------------------------------------------
+
+def run_block(game: Game, block: CheckBlock, procedures: Procedures) -> CheckResult:
+    problems = block_diagnostics(game, block, procedures)
+    if problems:
+        notes = [Note(f"{d.message}" + (f" ({d.hint})" if d.hint else ""), d.location) for d in problems]
+        return CheckResult(block, ERROR, notes=notes)
+    proc = procedures.get(block.procedure or "")
+    assert proc is not None
+    inputs = proc.bind(game, block.inputs)
+    result = CheckResult(block, PASS)
+    if block.expect is not None:
+        try:
+            outcome = scripted(proc, game, block.dice or [], inputs)
+        except ScriptError as exc:
+            result.notes.append(Note(str(exc), block.location("dice") if block.dice is not None else block.location()))
+        except ProcedureError as exc:
+            result.notes.append(Note(f"{proc.id}: {exc}", block.location()))
+        except Exception as exc:  # a bug in procedures.py: show where, not a traceback
+            return _crashed(result, proc.path, exc)
+        else:
+            for key, mismatch in compare(outcome, block.expect):
+                result.mismatches.append(Mismatch(mismatch.what, mismatch.expected, mismatch.actual,
+                                                  block.location("expect", key).line))
+    if block.exact:
+        try:
+            dist = exact(proc, game, inputs)
+        except ProcedureError as exc:
+            result.notes.append(Note(f"{proc.id}: {exc}", block.location("exact", key=True)))
+        except Exception as exc:
+            return _crashed(result, proc.path, exc)
+        else:
+            for key, stat in block.stats.items():
+                line = block.location("exact", key).line
+                want = fraction(block.exact[key])
+                try:
+                    got = stat.of(dist)
+                except (KeyError, ValueError) as exc:
+                    result.mismatches.append(Mismatch(key, show_probability(want), str(exc.args[0]), line))
+                    continue
+                if got != want:
+                    result.mismatches.append(Mismatch(key, show_probability(want), show_probability(got), line))
+    if result.mismatches or result.notes:
+        result.status = FAIL
+    return result
+
+
+def _crashed(result: CheckResult, path: Path | None, exc: Exception) -> CheckResult:
+    line = error_line(exc, path)
+    where = Location(path, line) if path and line else result.block.location()
+    result.notes.append(Note(f"the procedure raised {type(exc).__name__}: {exc}", where))
+    result.status = ERROR
+    return result
+
+
+def run_rule(game: Game, rule: Declared) -> RuleResult:
+    try:
+        found = rule.fn(game)
+        problems = [str(p) for p in (found or [])] if not isinstance(found, str) else [found]
+    except AssertionError as exc:
+        problems = [str(exc) or "assertion failed"]
+    except Exception as exc:
+        line = error_line(exc, rule.path)
+        return RuleResult(game.id, rule, ERROR, [f"raised {type(exc).__name__}: {exc}" + (f" (line {line})" if line else "")])
+    return RuleResult(game.id, rule, FAIL if problems else PASS, problems)
+
+
+def check_game(game: Game, report: Report | None = None) -> GameResult:
+    """Run every example and consistency rule of one loaded game."""
+    procedures = load_procedures(game.folder)
+    examples, stray = game_examples(game.folder)
+    result = GameResult(game.id, game.folder, report=report or Report())
+    for example in examples:
+        result.examples.append(ExampleResult(game.id, example, [run_block(game, b, procedures) for b in example.checks]))
+    result.stray = [run_block(game, b, procedures) for b in stray]
+    result.rules = [run_rule(game, rule) for rule in procedures.consistency.values()]
+    return result
+
+
+def example_results(game: Game) -> dict[str, bool]:
+    """{example id: passed} for every example with a check block: what renderers mark 'verified'."""
+    return {e.example.id: e.status == PASS for e in check_game(game).examples if e.status != UNCHECKED}
+
+
+def check_project(project: Any, names: Iterable[str]) -> CheckRun:
+    """Load, validate and check the named games of a project."""
+    run = CheckRun()
+    for name in names:
+        report = Report()
+        game = project.load(name, report)
+        if game is None:
+            run.games.append(GameResult(name, project.content / name, report=report))
+            continue
+        run.games.append(check_game(game, report))
+    return run
+
+
+__all__ = [
+    "CheckResult", "CheckRun", "ERROR", "ExampleResult", "FAIL", "GameResult", "Note", "PASS", "Problem",
+    "RuleResult", "UNCHECKED", "block_diagnostics", "check_game", "check_project", "example_results",
+    "procedure_diagnostics", "run_block", "run_rule",
+]

@@ -1,0 +1,183 @@
+"""Print output: page sizes and boxes, metadata, fonts, duplex geometry, cut marks, bleed,
+reproducibility, confined fetching, shrink-to-fit. Built from small fixture games."""
+
+from __future__ import annotations
+
+import json
+
+import pypdfium2 as pdfium
+import pytest
+from pypdf import PdfReader
+
+from generator.build.jobs import Job, run_job
+from generator.build.layout import load_sheets, sheet_spec
+
+from .conftest import REPO, Workspace
+
+MM = 72 / 25.4
+
+
+def build(ws: Workspace, kind: str, lang: str = "en", **options):
+    result = run_job(Job(ws.root, "demo", lang, kind, **options))
+    assert result.error is None, result.error
+    return result
+
+
+@pytest.fixture
+def demo(ws: Workspace) -> Workspace:
+    ws.edit("game.yaml", "languages: []", "languages: [ru]")
+    ws.edit("game.yaml", "  en: Demo", "  en: Demo\n  ru: Демо")
+    ws.edit("game.yaml", "source_language: en", "source_language: en\nauthors: [Jane Designer]")
+    ws.write("rules/01-intro.md", "# Introduction\n\nThe {{ unit:scouts }} move {{ unit:scouts.move }}.\n\n"
+             "## Weather\n\n{{ table:weather }}\n\n::: example fast\nScouts are {{ keyword:fast }}.\n:::\n\n"
+             "::: note\nDesigner only.\n:::\n")
+    ws.write("rules/02-end.md", "# The end\n\nWin at {{ param:victory-points }} points.\n")
+    return ws
+
+
+def test_rulebook_a4_metadata_outline_fonts(demo: Workspace):
+    result = build(demo, "rulebook")
+    reader = PdfReader(result.files[0])
+    page = reader.pages[0]
+    assert (round(float(page.mediabox.width) / MM), round(float(page.mediabox.height) / MM)) == (210, 297)
+    meta = reader.metadata
+    assert meta.title == "Demo — Rulebook" and meta.author == "Jane Designer"
+    assert reader.trailer["/Root"]["/Lang"] == "en"
+    titles = [o.title for o in reader.outline if not isinstance(o, list)]
+    assert "Introduction" in titles and "The end" in titles
+    text = "\n".join(p.extract_text() for p in reader.pages)
+    assert "Contents" in text and "Introduction" in text and f"2 / {len(reader.pages)}" in text
+    assert "Designer only." not in text  # notes stay out of print
+    assert "15" in text and "10" in text  # stat and parameter references resolved
+    for p in reader.pages:
+        for font in (p["/Resources"].get("/Font") or {}).values():
+            descriptor = font.get_object()["/DescendantFonts"][0].get_object()["/FontDescriptor"]
+            assert "/FontFile2" in descriptor or "/FontFile3" in descriptor, "font not embedded"
+            assert "PT" in str(font.get_object()["/BaseFont"])
+
+
+def test_rulebook_a5_option(demo: Workspace):
+    page = PdfReader(build(demo, "rulebook", book="a5").files[0]).pages[0]
+    assert (round(float(page.mediabox.width) / MM), round(float(page.mediabox.height) / MM)) == (148, 210)
+
+
+def test_rulebook_uses_translation_and_marks_fallback(demo: Workspace):
+    demo.run("i18n", "update", "ru")
+    import polib
+    po = polib.pofile(str(demo.game / "locale/ru.po"))
+    po.find("Introduction").msgstr = "Введение"
+    po.save()
+    text = "\n".join(p.extract_text() for p in PdfReader(build(demo, "rulebook", lang="ru").files[0]).pages)
+    assert "Введение" in text and "Содержание" in text
+    assert "The end" in text  # untranslated: falls back to the source
+
+
+def test_reproducible_bytes(demo: Workspace):
+    first = build(demo, "cards", images=False).files[0].read_bytes()
+    second = build(demo, "cards", images=False).files[0].read_bytes()
+    assert first == second
+    a = build(demo, "rulebook").files[0].read_bytes()
+    assert a == build(demo, "rulebook").files[0].read_bytes()
+
+
+def _pixel(image, x_mm: float, y_mm: float, dpi: int) -> int:
+    """Sum of RGB at a point: 765 is white paper."""
+    return sum(image.getpixel((int(x_mm / 25.4 * dpi), int(y_mm / 25.4 * dpi)))[:3])
+
+
+def test_backs_mirror_fronts_and_cut_marks(demo: Workspace):
+    # 2 + 8 = 10 cards (with copies: 3 + 1 + 8 = 12): a full sheet of 9 and a partial sheet of 3
+    cards = "".join(f"  - {{id: c{i}, name: Card {i}, card_kind: order, deck: orders, text: Body {i}}}\n"
+                    for i in range(8))
+    demo.write("data/cards-more.yaml", "cards:\n" + cards)
+    pdf_path = build(demo, "cards", images=False).files[0]
+    placements = json.loads((pdf_path.parent / "cards.json").read_text())
+    assert len(placements) == 12
+    sheets = max(p["sheet"] for p in placements)
+    assert sheets == 2 and len(PdfReader(pdf_path).pages) == 4
+    spec = sheet_spec(load_sheets(REPO / "templates/sheets.yaml"), "a4", (63, 88))
+    for placement in placements:  # each back in the same row, mirrored about the page's vertical axis
+        (fx, fy), (bx, by), (w, _h) = placement["front"], placement["back"], placement["size"]
+        assert by == fy and abs((bx + w / 2) - (210 - (fx + w / 2))) < 0.01
+    doc, dpi = pdfium.PdfDocument(str(pdf_path)), 60
+    front = doc[2].render(scale=dpi / 72).to_pil().convert("RGB")
+    back = doc[3].render(scale=dpi / 72).to_pil().convert("RGB")
+    filled = sum(1 for p in placements if p["sheet"] == 2)
+    for k in range(spec.per_sheet):
+        fx, fy = spec.front_slot(k)
+        bx, by = spec.back_slot(k)
+        occupied = k < filled
+        # a card (front or back) paints its slot; an empty slot is bare paper
+        assert (_pixel(front, fx + 31.5, fy + 44, dpi) < 760) == occupied, f"front slot {k}"
+        assert (_pixel(back, bx + 5, by + 44, dpi) < 760) == occupied, f"back slot {k}"
+    # cut marks: dark lines in the margin on every cut line, never inside the card area
+    hi = doc[0].render(scale=300 / 72).to_pil().convert("RGB")
+    marks = spec.cut_marks()
+    assert len(marks) == 2 * (spec.cols + 1) + 2 * (spec.rows + 1)
+    for x1, y1, x2, y2 in marks:
+        cx, cy = (x1 + x2) / 2, (y1 + y2) / 2
+        assert _pixel(hi, cx, cy, 300) < 200, (x1, y1, x2, y2)
+        inside_x = spec.left < cx < spec.left + spec.cols * 63
+        inside_y = spec.top < cy < spec.top + spec.rows * 88
+        assert not (inside_x and inside_y)
+
+
+def test_letter_paper_layout(demo: Workspace):
+    page = PdfReader(build(demo, "cards", paper="letter", images=False).files[0]).pages[0]
+    assert round(float(page.mediabox.width) / 72, 1) == 8.5 and round(float(page.mediabox.height) / 72, 1) == 11.0
+
+
+def test_bleed_mode_boxes(demo: Workspace):
+    result = build(demo, "cards", bleed=True, images=False)
+    reader = PdfReader(next(f for f in result.files if f.name == "cards-bleed.pdf"))
+    page = reader.pages[0]
+    trim = page.trimbox
+    assert (round(float(trim.width) / MM), round(float(trim.height) / MM)) == (63, 88)
+    assert round(float(page.mediabox.width) / MM) == 69 and round(float(page.bleedbox.height) / MM) == 94
+    assert len(reader.pages) == 2 * 2  # two cards, front and back each
+
+
+def test_draft_mark_on_incomplete_cards(demo: Workspace):
+    reader = PdfReader(build(demo, "cards", images=False).files[0])
+    assert "DRAFT" in reader.pages[0].extract_text().replace(" ", "")
+
+
+def test_text_shrinks_then_warns(demo: Workspace):
+    demo.edit("data/cards.yaml", "    text: One unit moves and then attacks.",
+              "    text: " + "One unit moves and then attacks. " * 12)
+    result = build(demo, "cards", images=False)
+    assert not [d for d in result.diagnostics if d.code == "W003"]  # shrunk, fits
+    demo.edit("data/cards.yaml", "One unit moves and then attacks. " * 12, "One unit moves and attacks. " * 200)
+    result = build(demo, "cards", images=False)
+    warnings = [d for d in result.diagnostics if d.code == "W003"]
+    assert warnings and "advance" in warnings[0].message and warnings[0].location.path.name == "cards.yaml"
+
+
+def test_card_images_and_tts_sheet(demo: Workspace):
+    result = build(demo, "cards")
+    pngs = [f for f in result.files if f.suffix == ".png"]
+    from PIL import Image
+    card = Image.open(next(p for p in pngs if p.parent.name == "cards"))
+    assert abs(card.size[0] / card.size[1] - 63 / 88) < 0.01 and card.size[0] >= 700
+    tts = Image.open(next(p for p in pngs if p.parent.name == "tts"))
+    assert tts.size[0] <= 4096 and tts.size[1] <= 4096
+
+
+def test_content_cannot_fetch_outside(demo: Workspace, tmp_path):
+    secret = tmp_path.parent / "secret.png"
+    demo.write("rules/03-evil.md", f"# Evil\n\n![x](http://127.0.0.1:9/x.png) ![y](file://{secret}) ![z](../../../etc/passwd)\n")
+    from generator.build.fetcher import ConfinedFetcher
+    fetcher = ConfinedFetcher([demo.game])
+    assert not fetcher.allows("http://127.0.0.1:9/x.png")
+    assert not fetcher.allows(f"file://{secret}") and not fetcher.allows("file:///etc/passwd")
+    assert fetcher.allows((demo.game / "rules/img.png").as_uri())
+    result = build(demo, "rulebook")
+    assert result.files[0].exists()
+
+
+def test_reference_sheet(demo: Workspace):
+    reader = PdfReader(build(demo, "reference").files[0])
+    page = reader.pages[0]
+    assert float(page.mediabox.width) > float(page.mediabox.height)  # landscape
+    text = page.extract_text()
+    assert "Weather" in text and "Fast" in text and "Scouts" in text
