@@ -28,10 +28,11 @@ def cli(ctx: click.Context, root: Path | None) -> None:
 
 
 def _register() -> None:
-    from .commands import build, export, i18n, new, schema, validate
+    from .commands import build, export, i18n, new, schema, serve, validate
 
-    for module in (validate, export, schema, new, i18n, build):
+    for module in (validate, export, schema, new, i18n, build, serve):
         cli.add_command(module.command)
+    from .commands.check import command as check_command; cli.add_command(check_command)  # noqa: E702
 
 
 _register()

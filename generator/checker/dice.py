@@ -116,15 +116,16 @@ class Successes(Roll):
             raise ValueError("depth cannot be negative")
 
     # --- one die at a time -------------------------------------------------------------
-    def _die(self, face: Draw, depth: int, may_reroll: bool) -> tuple[int, int]:
-        """(successes, failures) of one die and the dice it adds."""
+    def _die(self, face: Draw, depth: int, may_reroll: bool, new_may_reroll: bool) -> tuple[int, int]:
+        """(successes, failures) of one die and the dice it adds. `may_reroll`: this die, if it
+        fails; `new_may_reroll`: the dice its explosions add."""
         value = face(self.sides)
         success = value >= self.target
         if not success and may_reroll:
-            return self._die(face, depth, False)
+            return self._die(face, depth, False, new_may_reroll)
         counts = (int(success), int(not success))
         if value in self.explode and depth > 0:
-            more = self._die(face, depth - 1, may_reroll)
+            more = self._die(face, depth - 1, new_may_reroll, new_may_reroll)
             counts = (counts[0] + more[0], counts[1] + more[1])
         return counts
 
@@ -132,42 +133,61 @@ class Successes(Roll):
         every = self.reroll == "failed"
         successes = failures = 0
         for _ in range(max(self.n, 0)):
-            s, f = self._die(face, self.depth, every)
+            s, f = self._die(face, self.depth, every, every)
             successes, failures = successes + s, failures + f
         if self.reroll == "one" and failures:
-            successes += self._die(face, self.depth, False)[0]
+            successes += self._die(face, self.depth, False, False)[0]
         return successes
 
     # --- exactly -----------------------------------------------------------------------
-    def _single(self, depth: int, may_reroll: bool, with_failures: bool) -> icepool.Die:
-        return _single_die(self.sides, self.target, self.explode, depth, may_reroll, with_failures)
+    def _single(self, reroll: bool, with_failures: bool) -> icepool.Die:
+        return _single_die(self.sides, self.target, self.explode, self.depth, reroll, reroll, with_failures)
 
     def distribution(self) -> icepool.Die:
         if self.n <= 0:
             return icepool.Die([0])
         if self.reroll == "one":
-            pool = self.n @ self._single(self.depth, False, True)
-            extra = self._single(self.depth, False, False)
-            return pool.map(lambda counts: counts[0] + (extra if counts[1] > 0 else 0))
-        return self.n @ self._single(self.depth, self.reroll == "failed", False)
+            # (successes, whether any die failed), die by die; then one failed die is rolled again
+            single = self._single(False, True).map(lambda c: icepool.Vector((c[0], min(c[1], 1))))
+            pool = _repeat(single, self.n)
+            extra = self._single(False, False)
+            return pool.map(lambda counts: counts[0] + (extra if counts[1] > 0 else 0), star=False)
+        return self.n @ self._single(self.reroll == "failed", False)
 
 
 @lru_cache(maxsize=1024)
-def _single_die(sides: int, target: int, explode: frozenset[int], depth: int,
-                may_reroll: bool, with_failures: bool) -> icepool.Die:
-    """One die of a success pool: its successes (or a Vector of successes and failures)."""
+def _single_die(sides: int, target: int, explode: frozenset[int], depth: int, may_reroll: bool,
+                new_may_reroll: bool, with_failures: bool) -> icepool.Die:
+    """One die of a success pool, as `Successes._die` reads it: its successes (or a Vector of
+    successes and failures)."""
 
     def result(value: int):
         success = value >= target
         if not success and may_reroll:
-            return _single_die(sides, target, explode, depth, False, with_failures)
+            return _single_die(sides, target, explode, depth, False, new_may_reroll, with_failures)
         counts = icepool.Vector((int(success), int(not success))) if with_failures else int(success)
         if value in explode and depth > 0:
-            more = _single_die(sides, target, explode, depth - 1, may_reroll, with_failures)
+            more = _single_die(sides, target, explode, depth - 1, new_may_reroll, new_may_reroll, with_failures)
             return more.map(lambda extra: extra + counts)
         return counts
 
     return icepool.d(sides).map(result)
+
+
+def _repeat(die: icepool.Die, n: int) -> icepool.Die:
+    """n independent copies of a (successes, any failure) die, combined by doubling."""
+
+    def join(a: icepool.Die, b: icepool.Die) -> icepool.Die:
+        return icepool.map(lambda x, y: icepool.Vector((x[0] + y[0], max(x[1], y[1]))), a, b, star=False)
+
+    result, power = None, die
+    while n:
+        if n & 1:
+            result = power if result is None else join(result, power)
+        n >>= 1
+        if n:
+            power = join(power, power)
+    return result
 
 
 @dataclass(frozen=True)

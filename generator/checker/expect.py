@@ -23,6 +23,7 @@ class Mismatch:
     expected: str
     actual: str
     line: int = 0
+    subject: str = ""  # the run it comes from: "damage with dice [4, 5, 6]", "damage, exactly"
 
     def __str__(self) -> str:
         return f"{self.what}: expected {self.expected}, actual {self.actual}"

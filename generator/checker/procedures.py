@@ -50,9 +50,13 @@ def procedure(id: str | Callable | None = None):
     return _declare("procedure", id)
 
 
-def table(id: str | Callable | None = None, title: str | None = None):
-    """Mark `fn(game) -> list of rows (mappings)` as the probability table `id`."""
-    return _declare("table", id, title=title)
+def table(id: str | Callable | None = None, title: Any = None, columns: Mapping[str, Any] | None = None):
+    """Mark `fn(game) -> list of rows (mappings)` as the probability table `id`.
+
+    title: the table's title (text, or {lang: text}); default: the docstring's first line.
+    columns: {column id: heading}, in the order to print; default: the rows' keys.
+    """
+    return _declare("table", id, title=title, columns=dict(columns or {}))
 
 
 def consistency(id: str | Callable | None = None):
@@ -214,7 +218,8 @@ class Declared:
     fn: Callable[..., Any]
     path: Path | None
     line: int
-    title: str = ""
+    title: Any = ""
+    extra: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass
@@ -392,7 +397,7 @@ def _load(path: Path, source: str, key: str) -> Procedures:
                 found.problems.append(Problem(str(exc), path, line, "def name(game, dice, *, input: type = default)"))
         else:
             title = extra.get("title") or (inspect.getdoc(value) or "").split("\n")[0]
-            bucket[item_id] = Declared(item_id, value, path, line, title)
+            bucket[item_id] = Declared(item_id, value, path, line, title, dict(extra))
     return found
 
 

@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from ..diagnostics import Location
+from .expect import Mismatch
 from .runner import ERROR, FAIL, PASS, UNCHECKED, CheckResult, CheckRun, ExampleResult, GameResult, RuleResult
 
 LABELS = {PASS: "PASS", FAIL: "FAIL", ERROR: "ERROR", UNCHECKED: "UNCHECKED"}
@@ -16,12 +17,8 @@ def _where(path: Path | None, line: int, root: Path | None) -> str:
     return Location(path, line).display(root) if path is not None else "?"
 
 
-def _subject(check: CheckResult) -> str:
-    block = check.block
-    text = block.procedure or "?"
-    if block.dice is not None:
-        text += " with dice [" + ", ".join(str(d) for d in block.dice) + "]"
-    return text
+def _subject(check: CheckResult, mismatch: Mismatch) -> str:
+    return mismatch.subject or check.block.procedure or "?"
 
 
 # --- text ------------------------------------------------------------------------------
@@ -30,7 +27,7 @@ def _text_check(check: CheckResult, root: Path | None) -> list[str]:
     out = []
     for mismatch in check.mismatches:
         out.append(f"  {_where(check.block.path, mismatch.line or check.block.line, root)}: "
-                   f"{_subject(check)}: {mismatch.what}")
+                   f"{_subject(check, mismatch)}: {mismatch.what}")
         out.append(f"    expected: {mismatch.expected}")
         out.append(f"    actual:   {mismatch.actual}")
     for note in check.notes:
@@ -96,8 +93,8 @@ def _json_check(check: CheckResult, root: Path | None) -> dict[str, Any]:
         "procedure": block.procedure,
         "dice": block.dice,
         "result": check.status,
-        "mismatches": [{"what": m.what, "expected": m.expected, "actual": m.actual, "line": m.line or block.line}
-                       for m in check.mismatches],
+        "mismatches": [{"what": m.what, "expected": m.expected, "actual": m.actual, "line": m.line or block.line,
+                        "run": m.subject} for m in check.mismatches],
         "messages": [{"message": n.message, "file": Location(n.location.path).display(root), "line": n.location.line}
                      for n in check.notes],
     }
@@ -151,8 +148,11 @@ def render_github(run: CheckRun, root: Path | None = None) -> str:
             for check in result.checks:
                 for m in check.mismatches:
                     lines.append(_annotation("error", check.block.path, m.line or check.block.line, title,
-                                             f"{_subject(check)}: {m.what}: expected {m.expected}, actual {m.actual}", root))
+                                             f"{_subject(check, m)}: {m.what}: expected {m.expected}, actual {m.actual}",
+                                             root))
                 for n in check.notes:
+                    if n.diagnostic:
+                        continue  # already annotated as a validation diagnostic
                     lines.append(_annotation("error", n.location.path, n.location.line, title, n.message, root))
         for rule in game.rules:
             for problem in rule.problems:

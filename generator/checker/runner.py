@@ -19,7 +19,7 @@ from .distribution import fraction
 from .examples import CheckBlock, Example, game_examples
 from .expect import Mismatch, compare, show_probability
 from .modes import ProcedureError, ScriptError, exact, scripted
-from .procedures import Declared, InputErrors, Problem, Procedures, error_line, load_procedures
+from .procedures import Declared, InputErrors, Procedures, error_line, load_procedures
 
 PASS, FAIL, ERROR, UNCHECKED = "pass", "fail", "error", "unchecked"
 
@@ -30,6 +30,7 @@ class Note:
 
     message: str
     location: Location
+    diagnostic: bool = False  # also a validation diagnostic (so annotations need not repeat it)
 
 
 @dataclass
@@ -72,6 +73,7 @@ class GameResult:
     stray: list[CheckResult] = field(default_factory=list)
     rules: list[RuleResult] = field(default_factory=list)
     report: Report = field(default_factory=Report)  # validation diagnostics of this game
+    loaded: Game | None = None
 
     def count(self, status: str) -> int:
         return sum(1 for e in self.examples if e.status == status)
@@ -85,6 +87,7 @@ class GameResult:
 @dataclass
 class CheckRun:
     games: list[GameResult] = field(default_factory=list)
+    tables_failed: bool = False
 
     @property
     def failed(self) -> bool:
@@ -129,7 +132,7 @@ def procedure_diagnostics(procedures: Procedures) -> list[Diagnostic]:
 def run_block(game: Game, block: CheckBlock, procedures: Procedures) -> CheckResult:
     problems = block_diagnostics(game, block, procedures)
     if problems:
-        notes = [Note(f"{d.message}" + (f" ({d.hint})" if d.hint else ""), d.location) for d in problems]
+        notes = [Note(f"{d.message}" + (f" ({d.hint})" if d.hint else ""), d.location, True) for d in problems]
         return CheckResult(block, ERROR, notes=notes)
     proc = procedures.get(block.procedure or "")
     assert proc is not None
@@ -145,9 +148,10 @@ def run_block(game: Game, block: CheckBlock, procedures: Procedures) -> CheckRes
         except Exception as exc:  # a bug in procedures.py: show where, not a traceback
             return _crashed(result, proc.path, exc)
         else:
+            subject = proc.id + (" with dice [" + ", ".join(map(str, block.dice)) + "]" if block.dice else "")
             for key, mismatch in compare(outcome, block.expect):
                 result.mismatches.append(Mismatch(mismatch.what, mismatch.expected, mismatch.actual,
-                                                  block.location("expect", key).line))
+                                                  block.location("expect", key).line, subject))
     if block.exact:
         try:
             dist = exact(proc, game, inputs)
@@ -162,10 +166,12 @@ def run_block(game: Game, block: CheckBlock, procedures: Procedures) -> CheckRes
                 try:
                     got = stat.of(dist)
                 except (KeyError, ValueError) as exc:
-                    result.mismatches.append(Mismatch(key, show_probability(want), str(exc.args[0]), line))
+                    result.mismatches.append(Mismatch(key, show_probability(want), str(exc.args[0]), line,
+                                                      f"{proc.id}, exactly"))
                     continue
                 if got != want:
-                    result.mismatches.append(Mismatch(key, show_probability(want), show_probability(got), line))
+                    result.mismatches.append(Mismatch(key, show_probability(want), show_probability(got), line,
+                                                      f"{proc.id}, exactly"))
     if result.mismatches or result.notes:
         result.status = FAIL
     return result
@@ -195,7 +201,7 @@ def check_game(game: Game, report: Report | None = None) -> GameResult:
     """Run every example and consistency rule of one loaded game."""
     procedures = load_procedures(game.folder)
     examples, stray = game_examples(game.folder)
-    result = GameResult(game.id, game.folder, report=report or Report())
+    result = GameResult(game.id, game.folder, report=report or Report(), loaded=game)
     for example in examples:
         result.examples.append(ExampleResult(game.id, example, [run_block(game, b, procedures) for b in example.checks]))
     result.stray = [run_block(game, b, procedures) for b in stray]
@@ -203,7 +209,7 @@ def check_game(game: Game, report: Report | None = None) -> GameResult:
     return result
 
 
-def example_results(game: Game) -> dict[str, bool]:
+def verified_examples(game: Game) -> dict[str, bool]:
     """{example id: passed} for every example with a check block: what renderers mark 'verified'."""
     return {e.example.id: e.status == PASS for e in check_game(game).examples if e.status != UNCHECKED}
 
@@ -222,7 +228,7 @@ def check_project(project: Any, names: Iterable[str]) -> CheckRun:
 
 
 __all__ = [
-    "CheckResult", "CheckRun", "ERROR", "ExampleResult", "FAIL", "GameResult", "Note", "PASS", "Problem",
-    "RuleResult", "UNCHECKED", "block_diagnostics", "check_game", "check_project", "example_results",
-    "procedure_diagnostics", "run_block", "run_rule",
+    "CheckResult", "CheckRun", "ERROR", "ExampleResult", "FAIL", "GameResult", "Note", "PASS",
+    "RuleResult", "UNCHECKED", "block_diagnostics", "check_game", "check_project",
+    "procedure_diagnostics", "run_block", "run_rule", "verified_examples",
 ]

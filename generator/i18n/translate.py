@@ -39,10 +39,10 @@ class Translator:
         """(text in this language, True if translated). Source text passes through as done."""
         if self.is_source or not needs_translation(text):
             return text, True
-        key = (context, normalize(text))
-        if key in self.entries:
-            return self.entries[key], True
-        self.missing.append(key)
+        for key in ((context, text), (context, normalize(text))):
+            if key in self.entries:
+                return self.entries[key], True
+        self.missing.append((context, normalize(text)))
         return text, False
 
     def text(self, text: str | None, context: str | None = None) -> str:

@@ -21,7 +21,7 @@ def parser() -> MarkdownIt:
 
 
 def build() -> MarkdownIt:
-    md = MarkdownIt("commonmark", {"typographer": False}).enable("table").enable("strikethrough")
+    md = MarkdownIt("commonmark", {"typographer": False, "html": False}).enable("table").enable("strikethrough")
     md.use(footnote_plugin).use(deflist_plugin).use(substitution_plugin)
     for name in CONTAINERS:
         md.use(container_plugin, name=name)

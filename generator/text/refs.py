@@ -12,7 +12,7 @@ from ..model import SECTIONS, Record
 from ..values import format_value
 
 KIND_SECTIONS: dict[str, str] = {model.kind: section for section, model in SECTIONS.items()}
-SPECIAL = ("param", "list")
+SPECIAL = ("param", "list", "calc")  # calc: a number computed by the rules checker (checker/calc.py)
 _REF = re.compile(r"^(?P<kind>[a-z]+)(?::(?P<id>[a-z0-9][a-z0-9-]*)(?:\.(?P<field>[a-z0-9_][a-z0-9_.-]*))?)?$")
 
 
@@ -31,6 +31,10 @@ class Ref:
 
     @classmethod
     def parse(cls, text: str) -> "Ref":
+        if text.strip().startswith("calc:"):
+            from ..checker.calc import parse_calc
+
+            return parse_calc(text)
         match = _REF.match(text.strip())
         if not match:
             raise RefError(f"'{{{{ {text} }}}}' is not a reference",
@@ -70,6 +74,10 @@ class Resolved:
 
 def resolve(game: Game, ref: Ref) -> Resolved:
     """Find what a reference names; RefError with a hint if it names nothing."""
+    if ref.kind == "calc":  # value: a checker.calc.Computed; its text(lang) prints it for a language
+        from ..checker.calc import evaluate
+
+        return Resolved(ref, value=evaluate(game, ref))  # type: ignore[arg-type]
     if ref.kind == "param":
         ids = [p.id for p in game.manifest.parameters]
         if ref.id not in ids:

@@ -70,7 +70,8 @@ def _ref_html(ctx: RenderContext, text: str) -> Markup:
         return Markup('<span class="param">{}</span>').format(resolved.text(ctx.tr.lang))
     if resolved.ref.field is not None:
         value = resolved.value
-        if isinstance(value, str):
+        is_stat = resolved.ref.field in (getattr(record, "stats", None) or {})
+        if isinstance(value, str) and not is_stat:
             value = ctx.tr.field(record, *resolved.ref.field.split("."))
         else:
             value = resolved.text(ctx.tr.lang)

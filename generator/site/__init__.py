@@ -1,0 +1,1 @@
+"""The rules website: every game in every language, static, searchable, all links relative."""

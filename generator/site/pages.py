@@ -1,0 +1,181 @@
+"""The pages of one game in one language: landing page, chapters, glossary, units, cards,
+tables, reference and errata; each with navigation, contents and language links."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+
+from markupsafe import Markup
+
+from ..build.cardfaces import CardFace, all_faces
+from ..build.cards import fit_text, sheets_config
+from ..build.context import BuildContext
+from ..build.reference import probability_tables
+from ..diagnostics import Report
+from ..text import blocks
+from ..text.render import Heading, RenderContext, render_chapter
+from .links import site_linker
+
+
+# Page names the site generates itself; a chapter with one of these names gets a prefix.
+RESERVED = {"index", "glossary", "units", "cards", "tables", "reference", "errata"}
+
+
+@dataclass
+class SitePage:
+    path: str  # relative to the language folder, e.g. "units/mai.html"
+    title: str
+    body: Markup
+    headings: list[Heading] = field(default_factory=list)
+    nav: bool = True  # listed in the sidebar
+    kind: str = "page"
+
+    @property
+    def depth(self) -> int:
+        return self.path.count("/")
+
+
+def _h(level: int, anchor: str, text: str) -> Heading:
+    return Heading(level, anchor, text)
+
+
+def card_figure(ctx: BuildContext, face: CardFace) -> Markup:
+    macros = ctx.env.get_template("card.html.j2").module
+    w, h = face.mm
+    return Markup('<figure class="card-figure" style="width:{}mm;height:{}mm" aria-label="{}">{}</figure>').format(
+        w, h, face.title, macros.front(face, ctx.title))
+
+
+def game_pages(ctx: BuildContext, report: Report) -> list[SitePage]:
+    game, tr, ui = ctx.game, ctx.tr, ctx.env.globals["ui"]
+    pages: list[SitePage] = []
+    chapters = []
+    for chapter in ctx.chapters:
+        rctx = RenderContext(game, tr, "site", site_linker(0), ctx.examples)
+        rendered = render_chapter(chapter, rctx)
+        chapters.append(rendered)
+        name = f"rules-{chapter.slug}" if chapter.slug in RESERVED else chapter.slug
+        pages.append(SitePage(f"{name}.html", rendered.title, rendered.html,
+                              [h for h in rendered.headings if h.level in (2, 3)], kind="chapter"))
+    link0, link1 = site_linker(0), site_linker(1)
+    if game.keywords:
+        pages.append(SitePage("glossary.html", ui("glossary"), blocks.glossary_html(game, tr, link0), kind="glossary"))
+    faces = fit_text(ctx, all_faces(ctx), sheets_config(ctx), report)
+    by_unit = {}
+    for face in faces:
+        card = game.cards.get(face.id) if face.deck != "datasheets" else None
+        unit_id = card.unit if card is not None else (face.id if face.deck == "datasheets" else None)
+        if unit_id:
+            by_unit.setdefault(unit_id, face)
+    if game.units:
+        pages.append(SitePage("units.html", ui("units"), blocks.roster_html(game, tr, _unit_pages_linker(link0)),
+                              kind="units"))
+        for unit in game.units.values():
+            body = [Markup('<p class="crumb"><a href="../units.html">{}</a></p>').format(ui("units"))]
+            if unit.id in by_unit:
+                body.append(card_figure(ctx, by_unit[unit.id]))
+            from ..build.cardfaces import unit_body
+            body.append(Markup('<div class="unit-profile">{}</div>').format(unit_body(ctx, unit)))
+            pages.append(SitePage(f"units/{unit.id}.html", tr.field(unit, "name"), Markup("").join(body),
+                                  nav=False, kind="unit"))
+    deck_faces = [f for f in faces if f.deck not in ("datasheets",)]
+    if deck_faces:
+        items = []
+        for deck_id in dict.fromkeys(f.deck for f in deck_faces):
+            deck_cards = [f for f in deck_faces if f.deck == deck_id]
+            deck = game.decks.get(deck_id)
+            anchor = f"deck-{deck_id}"
+            name = tr.field(deck, "name") if deck else deck_cards[0].deck_name
+            links = Markup("").join(Markup('<li><a href="cards/{}.html">{}</a>{}</li>').format(
+                f.id, f.title, Markup(' <span class="draft">{}</span>').format(ui("draft")) if f.draft else "")
+                for f in deck_cards)
+            items.append(Markup('<section id="{}"><h2>{}</h2><ul class="card-list">{}</ul></section>').format(
+                anchor, name, links))
+        pages.append(SitePage("cards.html", ui("cards"), Markup("").join(items), kind="cards",
+                              headings=[_h(2, f"deck-{d}", (tr.field(game.decks[d], "name") if d in game.decks
+                                                             else ui("reference")))
+                                        for d in dict.fromkeys(f.deck for f in deck_faces)]))
+        for face in deck_faces:
+            body = [Markup('<p class="crumb"><a href="../cards.html#deck-{}">{}</a></p>').format(face.deck, face.deck_name),
+                    card_figure(ctx, face)]
+            if face.draft:
+                body.append(Markup('<p class="draft-reason"><span class="draft">{}</span> {}</p>').format(
+                    ui("draft"), face.draft))
+            pages.append(SitePage(f"cards/{face.id}.html", face.title, Markup("").join(body), nav=False, kind="card"))
+    probs = probability_tables(ctx)
+    if game.tables or probs:
+        html = [blocks.table_html(t, tr) for t in game.tables.values()]
+        for table in probs:
+            html.append(_probability_html(table, ctx.lang))
+        heads = [_h(2, f"table-{t.id}", tr.field(t, "name")) for t in game.tables.values()]
+        pages.append(SitePage("tables.html", ui("tables"), Markup("").join(html), heads, kind="tables"))
+    ref_sections = [s for s in ("dice", "actions", "terrain", "bands", "rules") if game.section(s)]
+    if ref_sections or game.manifest.parameters:
+        html, heads = [], []
+        for section in ref_sections:
+            html.append(Markup('<h2 id="section-{}">{}</h2>').format(section, ui(section)))
+            html.append(blocks.records_html(game, section, tr, link0))
+            heads.append(_h(2, f"section-{section}", ui(section)))
+        if game.manifest.parameters:
+            rows = Markup("").join(Markup("<tr><th scope=\"row\">{}</th><td>{}</td></tr>").format(
+                tr.manifest("parameters", i, "name"), p.value) for i, p in enumerate(game.manifest.parameters))
+            html.append(Markup('<h2 id="section-parameters">{}</h2><table class="data-table"><tbody>{}</tbody></table>')
+                        .format(ui("parameters"), rows))
+            heads.append(_h(2, "section-parameters", ui("parameters")))
+        pages.append(SitePage("reference.html", ui("reference"), Markup("").join(html), heads, kind="reference"))
+    if game.errata:
+        # source and reading quote the source text: they stay in its language
+        src = game.manifest.source_language
+        rows = Markup("").join(Markup('<tr id="erratum-{}"><td>{}</td><td lang="{}">{}</td><td lang="{}">{}</td></tr>')
+                               .format(e.id, tr.field(e, "summary"), src, e.source, src, e.reading)
+                               for e in game.errata.values())
+        body = Markup('<table class="data-table"><thead><tr><th scope="col">{}</th><th scope="col">{}</th>'
+                      '<th scope="col">{}</th></tr></thead><tbody>{}</tbody></table>').format(
+            ui("errata"), ui("source"), ui("reading"), rows)
+        pages.append(SitePage("errata.html", ui("errata"), body, kind="errata"))
+    pages.insert(0, landing_page(ctx, chapters, pages))
+    return pages
+
+
+def _unit_pages_linker(link):
+    def inner(record):
+        return link(record)
+    return inner
+
+
+def _probability_html(table: dict, lang: str) -> Markup:
+    def text(value):
+        return value.get(lang) or next(iter(value.values())) if isinstance(value, dict) else value
+    head = Markup("").join(Markup('<th scope="col">{}</th>').format(text(c["name"])) for c in table["columns"])
+    rows = Markup("").join(Markup("<tr>{}</tr>").format(Markup("").join(
+        Markup("<td>{}</td>").format(row.get(c["id"], "")) for c in table["columns"])) for row in table["rows"])
+    return Markup('<table class="data-table prob"><caption>{}</caption><thead><tr>{}</tr></thead><tbody>{}</tbody></table>'
+                  ).format(text(table.get("title", "")), head, rows)
+
+
+def landing_page(ctx: BuildContext, chapters, pages: list[SitePage]) -> SitePage:
+    game, tr, ui = ctx.game, ctx.tr, ctx.env.globals["ui"]
+    body = []
+    if game.manifest.summary:
+        body.append(Markup('<p class="lead">{}</p>').format(tr.manifest("summary")))
+    items = Markup("").join(Markup('<li><a href="{}">{}</a></li>').format(p.path, p.title)
+                            for p in pages if p.nav)
+    body.append(Markup('<h2 id="contents">{}</h2><ol class="chapter-list">{}</ol>').format(ui("contents"), items))
+    downloads = [(kind, f"downloads/{kind}.pdf") for kind in ("rulebook", "cards", "reference")
+                 if (ctx.output_dir() / f"{kind}.pdf").exists()]
+    if downloads:
+        links = Markup("").join(Markup('<li><a href="{}" download>{} (PDF)</a></li>').format(path, ui(kind))
+                                for kind, path in downloads)
+        body.append(Markup('<h2 id="downloads">{}</h2><ul class="downloads">{}</ul>').format(ui("downloads"), links))
+    if game.manifest.components:
+        comps = Markup("").join(Markup("<li>{}{}</li>").format(
+            tr.manifest("components", i, "name"), f" × {c.count}" if c.count else "")
+            for i, c in enumerate(game.manifest.components))
+        body.append(Markup('<h2 id="components">{}</h2><ul>{}</ul>').format(ui("components"), comps))
+    heads = [_h(2, "contents", ui("contents"))] + ([_h(2, "downloads", ui("downloads"))] if downloads else [])
+    return SitePage("index.html", ctx.title, Markup("").join(body), heads, kind="landing")
+
+
+def site_manifest(pages: list[SitePage]) -> str:
+    return json.dumps([p.path for p in pages])

@@ -1,0 +1,151 @@
+"""The site without a browser: every internal link resolves, HTML parses cleanly, content is
+escaped, pages carry lang, landmarks and unique ids, and nothing points off-site."""
+
+from __future__ import annotations
+
+import re
+from html.parser import HTMLParser
+from pathlib import Path
+from urllib.parse import unquote, urlparse
+
+import html5lib
+import pytest
+
+from generator.diagnostics import Report
+from generator.project import Project
+from generator.site.build import build_site
+
+from .conftest import Workspace
+
+EVIL = "<script>alert('x')</script>"
+
+
+class Page(HTMLParser):
+    def __init__(self):
+        super().__init__()
+        self.links: list[tuple[str, str]] = []
+        self.ids: list[str] = []
+        self.tags: list[tuple[str, dict]] = []
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        self.tags.append((tag, attrs))
+        if "id" in attrs:
+            self.ids.append(attrs["id"])
+        for key in ("href", "src"):
+            if attrs.get(key):
+                self.links.append((tag, attrs[key]))
+
+
+def parse(path: Path) -> Page:
+    page = Page()
+    page.feed(path.read_text(encoding="utf-8"))
+    return page
+
+
+@pytest.fixture
+def site(ws: Workspace) -> Path:
+    ws.edit("game.yaml", "languages: []", "languages: [ru]")
+    ws.edit("data/units.yaml", "    name: Scouts", f"    name: Scouts {EVIL}")
+    ws.write("rules/01-intro.md", f"# Introduction\n\nThe {{{{ unit:scouts }}}} are {{{{ keyword:fast }}}}.\n"
+             f"Raw {EVIL} and [bad](javascript:alert(1)).\n\n## Moving\n\n{{{{ table:weather }}}}\n\n"
+             "::: note\nA designer question.\n:::\n\n::: example fast-move\nThey move.\n:::\n")
+    ws.write("rules/02-glossary.md", "# Glossary\n\nSee the glossary.\n")
+    result = build_site(Project(ws.root), ["demo"], Report(), search=False)
+    return result.root
+
+
+def pages(site: Path) -> list[Path]:
+    return sorted(site.rglob("*.html"))
+
+
+def test_every_game_language_has_pages(site: Path):
+    for lang in ("en", "ru"):
+        folder = site / "demo" / lang
+        for name in ("index.html", "intro.html", "rules-glossary.html", "glossary.html", "units.html",
+                     "units/scouts.html", "cards.html", "cards/advance.html", "tables.html", "reference.html",
+                     "errata.html"):
+            assert (folder / name).is_file(), f"{lang}/{name}"
+    assert (site / "index.html").is_file()
+
+
+def test_internal_links_resolve(site: Path):
+    problems = []
+    for path in pages(site):
+        for tag, url in parse(path).links:
+            parsed = urlparse(url)
+            assert parsed.scheme in ("", "data"), f"{path}: off-site {url}"
+            if parsed.scheme == "data" or url.startswith("#") and not parsed.path:
+                target = path
+            else:
+                assert not url.startswith("/"), f"{path}: absolute path {url} breaks sub-path hosting"
+                target = (path.parent / unquote(parsed.path)).resolve()
+            if "pagefind" in str(target):
+                continue  # the search bundle is added by the indexer
+            if not target.exists():
+                problems.append(f"{path.relative_to(site)}: {url}")
+            elif parsed.fragment and target.suffix == ".html":
+                if parsed.fragment not in parse(target).ids:
+                    problems.append(f"{path.relative_to(site)}: {url} (no such anchor)")
+    assert not problems, "\n".join(problems[:20])
+
+
+def test_html_parses_without_errors(site: Path):
+    parser = html5lib.HTMLParser(strict=True, namespaceHTMLElements=False)
+    for path in pages(site):
+        parser.parse(path.read_text(encoding="utf-8"))  # raises on any parse error
+
+
+def test_ids_unique_lang_landmarks(site: Path):
+    for path in pages(site):
+        page = parse(path)
+        duplicates = {i for i in page.ids if page.ids.count(i) > 1}
+        assert not duplicates, f"{path}: {duplicates}"
+        html = dict(page.tags)["html"]
+        assert html.get("lang") in ("en", "ru"), path
+        tags = {t for t, _ in page.tags}
+        assert {"main", "header", "footer"} <= tags, path
+        for tag, attrs in page.tags:
+            if tag == "img":
+                assert "alt" in attrs, path
+
+
+def test_content_is_escaped(site: Path):
+    for path in pages(site):
+        text = path.read_text(encoding="utf-8")
+        assert "<script>alert" not in text, path
+        assert "href=\"javascript:" not in text, path
+    unit = (site / "demo/en/units/scouts.html").read_text(encoding="utf-8")
+    assert "&lt;script&gt;" in unit
+
+
+def test_designer_notes_behind_toggle_and_examples_boxed(site: Path):
+    text = (site / "demo/en/intro.html").read_text(encoding="utf-8")
+    assert re.search(r'<details class="designer-note">\s*<summary>Designer note</summary>', text)
+    assert '<aside class="example" id="example-fast-move"' in text
+
+
+def test_keyword_links_carry_definition(site: Path):
+    text = (site / "demo/en/intro.html").read_text(encoding="utf-8")
+    match = re.search(r'<a class="kw" href="([^"]+)">Fast<span class="kw-tip" role="tooltip">([^<]+)</span>', text)
+    assert match and match.group(1) == "glossary.html#keyword-fast"
+    assert match.group(2) == "The unit moves 5 cm further."
+
+
+def test_language_switcher_points_to_same_page(site: Path):
+    text = (site / "demo/en/units/scouts.html").read_text(encoding="utf-8")
+    assert 'href="../../ru/units/scouts.html"' in text
+    ru = (site / "demo/ru/intro.html").read_text(encoding="utf-8")
+    en = (site / "demo/en/intro.html").read_text(encoding="utf-8")
+    ids = lambda t: re.findall(r'<h2 id="([^"]+)"', t)  # noqa: E731
+    assert ids(ru) == ids(en) and ids(en)
+
+
+def test_untranslated_text_is_marked_in_html(site: Path):
+    text = (site / "demo/ru/intro.html").read_text(encoding="utf-8")
+    assert '<span class="untranslated" lang="en" title="Ещё не переведено">' in text
+
+
+def test_card_page_uses_card_template(site: Path):
+    text = (site / "demo/en/cards/ambush.html").read_text(encoding="utf-8")
+    assert 'class="card card-poker deck-orders is-draft"' in text and "DRAFT" in text
