@@ -48,11 +48,17 @@ class Project:
                 raise UsageError(f"no game '{name}' under {self.content}; {hint}")
         return list(names)
 
-    def load(self, game_id: str, report: Report) -> Game | None:
-        """Load and check one game; None if it could not be loaded at all."""
+    def load(self, game_id: str, report: Report, checks: bool = True) -> Game | None:
+        """Load and check one game; None if it could not be loaded at all. With
+        checks=False only the stats are parsed (for builds of content already validated)."""
         game = load_game(self.content / game_id, report)
         if game is not None:
-            run_checks(game, report)
+            if checks:
+                run_checks(game, report)
+            else:
+                from .checks import stats
+
+                stats.check(game, report)
         return game
 
 

@@ -32,7 +32,7 @@ DEFAULT_DIGITS = {"percent": 0, "decimal": 2}
 SYNTAX = "{{ calc:procedure(input=value, ...).P(condition) }} or .E(result), optionally 'as percent(1)'"
 
 _CALC = re.compile(
-    r"^calc:\s*(?P<proc>[a-z0-9][a-z0-9-]*)\s*\((?P<args>.*)\)\s*\.\s*(?P<stat>[PE]\s*\(.*\))"
+    r"^calc:\s*(?P<proc>[a-z0-9][a-z0-9-]*)\s*\((?P<args>.*)\)\s*\.\s*(?P<stat>[PE]\s*\([^()]*\))"
     r"(?:\s+as\s+(?P<fmt>[a-z]+)(?:\s*\(\s*(?P<digits>\d+)\s*\))?)?\s*$", re.S)
 _ARG_NAME = re.compile(r"(^|,)\s*([A-Za-z_][\w-]*)\s*=(?!=)")
 

@@ -60,6 +60,20 @@ class Face(Roll):
 
 
 @dataclass(frozen=True)
+class Shows(Roll):
+    """One die against a fixed set of faces ('6', '4–5', '4+'): whether it shows one of them."""
+
+    faces: frozenset[int]
+    sides: int = 6
+
+    def draw(self, face: Draw) -> bool:
+        return face(self.sides) in self.faces
+
+    def distribution(self) -> icepool.Die:
+        return icepool.d(self.sides).map(lambda value: value in self.faces)
+
+
+@dataclass(frozen=True)
 class Faces(Roll):
     """Several dice read as a handful: their faces, highest first (the order is lost)."""
 
@@ -99,7 +113,10 @@ class Successes(Roll):
     `explode`: faces that add one more die to the pool (which may explode in turn, at most
     `depth` times in a chain). `reroll`: "failed" rolls every failed die once more and the
     new face stands; "one" rolls one failed die once more after the whole pool is rolled.
-    A rerolled die explodes like any other but is not rerolled again.
+    A rerolled die explodes like any other but is not rerolled again (the dice its
+    explosions add are new dice: under "failed" they may be rerolled).
+    Faces are read die by die: a die, then the dice its explosions add, then the next die;
+    a reroll is read right after the face it replaces; the "one" reroll comes last.
     """
 
     n: int
@@ -233,10 +250,14 @@ def dice_terms(dice: Any) -> tuple[tuple[int, int], ...]:
     return parsed.terms
 
 
-def faces_of(which: Iterable[int] | Span | int | None, sides: int) -> frozenset[int]:
-    """The faces a rule names: 8, [7, 8], Span(7, None) for '7+', or None for none."""
+def faces_of(which: Iterable[int] | Span | int | str | None, sides: int) -> frozenset[int]:
+    """The faces a rule names: 8, [7, 8], '7+', '4–5', Span(7, None), or None for none."""
     if which is None:
         return frozenset()
+    if isinstance(which, str):
+        which = threshold(which)
+        if which is None:
+            return frozenset()
     if isinstance(which, int):
         return frozenset({which})
     if isinstance(which, Span):
@@ -257,6 +278,6 @@ def threshold(cell: Any) -> Span | None:
 
 
 __all__ = [
-    "DEPTH", "Face", "Faces", "Opposed", "Roll", "Successes", "Total",
+    "DEPTH", "Face", "Faces", "Opposed", "Roll", "Shows", "Successes", "Total",
     "dice_terms", "faces_of", "target_number", "threshold",
 ]

@@ -102,7 +102,8 @@ class Distribution:
 
 # --- events: "hits >= 1 and not destroyed" ---------------------------------------------
 
-_ATOM = re.compile(r"^\s*(?P<neg>not\s+)?(?P<key>[A-Za-z_][\w-]*)\s*(?:(?P<op>==|!=|>=|<=|>|<|=)\s*(?P<value>.+?))?\s*$")
+_ATOM = re.compile(r"^\s*(?P<neg>not\s+)?(?P<key>[A-Za-z_][\w-]*)\s*"
+                   r"(?:(?P<op>==|!=|>=|<=|>|<|=)\s*(?P<value>[^=<>!\s].*?))?\s*$")
 _OPS: dict[str, Callable[[Any, Any], bool]] = {
     "==": lambda a, b: a == b, "=": lambda a, b: a == b, "!=": lambda a, b: a != b,
     ">=": lambda a, b: a >= b, "<=": lambda a, b: a <= b, ">": lambda a, b: a > b, "<": lambda a, b: a < b,

@@ -21,9 +21,11 @@ from fractions import Fraction
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
 from ..values import Span
-from .dice import DEPTH, Face, Faces, Opposed, Reroll, Roll, Successes, Total, dice_terms, faces_of, target_number
+from .dice import (DEPTH, Face, Faces, Opposed, Reroll, Roll, Shows, Successes, Total, dice_terms, faces_of,
+                   target_number)
 from .distribution import Distribution, Outcome, as_outcome
 
+Faces_ = Iterable[int] | Span | int | str | None  # faces a rule names: 8, [7, 8], '7+', '4–5'
 LEAF_LIMIT = 200_000  # branches of one exact run before it is refused as too large
 
 
@@ -110,7 +112,7 @@ class _Exact(_Source):
 class Dice:
     """What a procedure rolls with. Every call reads the same in all three ways of running.
 
-    Targets may be written 4, '4+' or a Target stat; faces to explode on as 8, [7, 8] or a Span.
+    Targets may be written 4, '4+' or a Target stat; faces to explode on as 8, [7, 8], '8' or a Span.
     """
 
     def __init__(self, source: _Source):
@@ -135,6 +137,10 @@ class Dice:
         """One die: the face it shows."""
         return self._source.resolve(Face(sides))
 
+    def shows(self, faces: Any, sides: int = 6) -> bool:
+        """One die against fixed faces: 6, [4, 5], '4–5', '6', '4+' or a Span. True if it shows one."""
+        return self._source.resolve(Shows(faces_of(faces, sides), sides))
+
     def roll(self, n: int, sides: int = 6) -> tuple[int, ...]:
         """`n` dice one by one, in the order rolled (for rules that play each die in turn)."""
         return tuple(self.d(sides) for _ in range(max(n, 0)))
@@ -151,8 +157,8 @@ class Dice:
         """One die against a target number (4+). `reroll=True`: a failure may be rolled once more."""
         return self.successes(1, target, sides, reroll="failed" if reroll else None) > 0
 
-    def successes(self, n: int, target: Any, sides: int = 6, explode: Iterable[int] | Span | int | None = None,
-                  reroll: Reroll = None, depth: int = DEPTH) -> int:
+    def successes(self, n: int, target: Any, sides: int = 6, explode: Faces_ = None, reroll: Reroll = None,
+                  depth: int = DEPTH) -> int:
         """How many of `n` dice reach `target`; 0 when modifiers leave no dice.
 
         explode: faces that add a die to the pool (again and again, at most `depth` in a chain).
@@ -163,8 +169,7 @@ class Dice:
         return self._source.resolve(self._pool(n, target, sides, explode, reroll, depth))
 
     def opposed(self, ours: tuple[int, Any], theirs: tuple[int, Any], sides: int = 6,
-                explode: Iterable[int] | Span | int | None = None, reroll: Reroll = None,
-                depth: int = DEPTH) -> int:
+                explode: Faces_ = None, reroll: Reroll = None, depth: int = DEPTH) -> int:
         """Two pools, each (dice, target), rolled against each other: our successes − theirs.
 
         Ours are rolled first (scripted faces are read in that order). Positive: we win.

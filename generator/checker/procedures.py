@@ -6,6 +6,7 @@ becomes a Python value (`unit: Unit` looks the id up among the game's units, `ta
 Target` reads '4+'). `@table` marks a function `(game) -> rows` that computes a
 probability table; `@consistency` a function `(game) -> problems` that checks the data
 agrees with itself. The module is read from its path, so it needs no package around it.
+How inputs are read: inputs.py.
 """
 
 from __future__ import annotations
@@ -18,15 +19,11 @@ import traceback
 import types
 import typing
 from dataclasses import dataclass, field
-from fractions import Fraction
-from functools import lru_cache
 from pathlib import Path
-from typing import Any, Callable, Literal, Mapping, TypeVar
+from typing import Any, Callable, Mapping, TypeVar
 
 from ..diagnostics import did_you_mean
-from ..model import Record
-from ..values import Dice as DiceExpr
-from ..values import Distance, Span, StatType, Target, parse_value
+from .inputs import Input, InputError, coerce, type_name
 
 MODULE = "procedures.py"
 MARK = "__rulesmith__"
@@ -62,150 +59,6 @@ def table(id: str | Callable | None = None, title: Any = None, columns: Mapping[
 def consistency(id: str | Callable | None = None):
     """Mark `fn(game) -> problems (strings)` as a consistency rule: no problems means it holds."""
     return _declare("consistency", id)
-
-
-# --- inputs ------------------------------------------------------------------------------
-
-class InputError(ValueError):
-    """A check block's or computed number's input does not fit the procedure."""
-
-    def __init__(self, message: str, hint: str = "", code: str = "E033", key: str | None = None):
-        super().__init__(message)
-        self.hint = hint
-        self.code = code
-        self.key = key
-
-
-@dataclass(frozen=True)
-class Input:
-    name: str
-    annotation: Any
-    default: Any = inspect.Parameter.empty
-
-    @property
-    def required(self) -> bool:
-        return self.default is inspect.Parameter.empty
-
-    def describe(self) -> str:
-        return f"{self.name}: {type_name(self.annotation)}" + ("" if self.required else f" = {self.default!r}")
-
-
-def type_name(annotation: Any) -> str:
-    if annotation is inspect.Parameter.empty or annotation is Any:
-        return "any"
-    if isinstance(annotation, type):
-        if issubclass(annotation, Record):
-            return f"{annotation.kind} id"
-        return {DiceExpr: "dice", Target: "target"}.get(annotation, annotation.__name__)
-    origin = typing.get_origin(annotation)
-    args = typing.get_args(annotation)
-    if origin is Literal:
-        return " | ".join(repr(a) for a in args)
-    if origin in (typing.Union, types.UnionType):
-        return " | ".join("null" if a is type(None) else type_name(a) for a in args)
-    if origin in (list, tuple, set, frozenset) and args:
-        return f"list of {type_name(args[0])}"
-    if origin is dict and len(args) == 2:
-        return f"mapping to {type_name(args[1])}"
-    return str(annotation).replace("typing.", "")
-
-
-def coerce(game: Any, annotation: Any, raw: Any, name: str) -> Any:
-    """A value written in YAML as the annotated Python value; InputError saying what would fit."""
-    if annotation is inspect.Parameter.empty or annotation is Any:
-        return raw
-    origin = typing.get_origin(annotation)
-    args = typing.get_args(annotation)
-    if origin in (typing.Union, types.UnionType):
-        if raw is None and type(None) in args:
-            return None
-        first: InputError | None = None
-        for option in (a for a in args if a is not type(None)):
-            try:
-                return coerce(game, option, raw, name)
-            except InputError as exc:
-                first = first or exc
-        raise InputError(f"{name}: {raw!r} is not {type_name(annotation)}", first.hint if first else "", key=name)
-    if origin is Literal:
-        if raw in args:
-            return raw
-        raise InputError(f"{name}: {raw!r} is not one of {', '.join(repr(a) for a in args)}",
-                         did_you_mean(str(raw), [str(a) for a in args]), key=name)
-    if origin in (list, tuple, set, frozenset):
-        if not isinstance(raw, list):
-            raise InputError(f"{name}: expected a list, got {raw!r}", "write [a, b] or one '- item' per line", key=name)
-        if origin is tuple and args and (len(args) != 2 or args[1] is not Ellipsis):
-            if len(raw) != len(args):
-                raise InputError(f"{name}: expected {len(args)} values, got {len(raw)}", key=name)
-            return tuple(coerce(game, a, v, f"{name}[{i}]") for i, (a, v) in enumerate(zip(args, raw)))
-        item = args[0] if args else Any
-        values = [coerce(game, item, v, f"{name}[{i}]") for i, v in enumerate(raw)]
-        return origin(values) if origin is not list else values
-    if origin is dict:
-        if not isinstance(raw, dict):
-            raise InputError(f"{name}: expected a mapping, got {raw!r}", "write {key: value, ...}", key=name)
-        value_type = args[1] if len(args) == 2 else Any
-        return {str(k): coerce(game, value_type, v, f"{name}.{k}") for k, v in raw.items()}
-    if isinstance(annotation, type) and issubclass(annotation, Record):
-        return _record(game, annotation, raw, name)
-    if annotation in (Target, Span, DiceExpr, Distance):
-        kind = {Target: StatType.TARGET, Span: StatType.RANGE, DiceExpr: StatType.DICE,
-                Distance: StatType.DISTANCE}[annotation]
-        try:
-            value = parse_value(raw, kind)
-        except ValueError as exc:
-            raise InputError(f"{name}: {exc}", key=name) from None
-        if value is None:
-            raise InputError(f"{name}: a value is needed, not a dash", key=name)
-        return value
-    if annotation is bool:
-        if isinstance(raw, bool):
-            return raw
-        raise InputError(f"{name}: expected true or false, got {raw!r}", key=name)
-    if annotation is int:
-        if isinstance(raw, int) and not isinstance(raw, bool):
-            return raw
-        raise InputError(f"{name}: expected a whole number, got {raw!r}", key=name)
-    if annotation is float:
-        if isinstance(raw, (int, float)) and not isinstance(raw, bool):
-            return float(raw)
-        raise InputError(f"{name}: expected a number, got {raw!r}", key=name)
-    if annotation is Fraction:
-        from .distribution import fraction
-
-        try:
-            return fraction(raw)
-        except (ValueError, ZeroDivisionError):
-            raise InputError(f"{name}: expected a number or fraction such as 1/3, got {raw!r}", key=name) from None
-    if annotation is str:
-        if isinstance(raw, (str, int, float)) and not isinstance(raw, bool):
-            return str(raw)
-        raise InputError(f"{name}: expected text, got {raw!r}", key=name)
-    from pydantic import ValidationError
-
-    try:
-        return _adapter(annotation).validate_python(raw)
-    except ValidationError as exc:
-        raise InputError(f"{name}: {exc.errors()[0]['msg']}", key=name) from None
-
-
-@lru_cache(maxsize=256)
-def _adapter(annotation: Any):
-    from pydantic import TypeAdapter
-
-    return TypeAdapter(annotation)
-
-
-def _record(game: Any, kind: type[Record], raw: Any, name: str) -> Record:
-    if isinstance(raw, kind):
-        return raw
-    records = game.section(kind.section)
-    record = records.get(str(raw)) if isinstance(raw, (str, int)) and not isinstance(raw, bool) else None
-    if record is None:
-        hint = did_you_mean(str(raw), records) or (
-            f"known: {', '.join(sorted(records)[:10])}" if records else f"this game has no {kind.section}")
-        raise InputError(f"{name}: unknown {kind.kind} '{raw}'", hint, code="E007", key=name)
-    return record
 
 
 # --- declared things ---------------------------------------------------------------------
@@ -413,6 +266,6 @@ def error_line(exc: BaseException, path: Path | None) -> int:
 
 
 __all__ = [
-    "Declared", "Input", "InputError", "InputErrors", "MODULE", "Problem", "Procedure", "Procedures",
-    "clear_cache", "coerce", "consistency", "error_line", "load_procedures", "procedure", "table", "type_name",
+    "Declared", "InputErrors", "MODULE", "Problem", "Procedure", "Procedures",
+    "clear_cache", "consistency", "error_line", "load_procedures", "procedure", "table",
 ]

@@ -193,7 +193,8 @@ def run_rule(game: Game, rule: Declared) -> RuleResult:
         problems = [str(exc) or "assertion failed"]
     except Exception as exc:
         line = error_line(exc, rule.path)
-        return RuleResult(game.id, rule, ERROR, [f"raised {type(exc).__name__}: {exc}" + (f" (line {line})" if line else "")])
+        where = f" (line {line})" if line else ""
+        return RuleResult(game.id, rule, ERROR, [f"raised {type(exc).__name__}: {exc}{where}"])
     return RuleResult(game.id, rule, FAIL if problems else PASS, problems)
 
 

@@ -9,7 +9,8 @@ from dataclasses import dataclass, field
 from markupsafe import Markup
 
 from ..build.cardfaces import CardFace, all_faces
-from ..build.cards import fit_text, sheets_config
+from ..build.cards import fit
+from ..build.images import faces_html
 from ..build.context import BuildContext
 from ..build.reference import probability_tables
 from ..diagnostics import Report
@@ -61,7 +62,8 @@ def game_pages(ctx: BuildContext, report: Report) -> list[SitePage]:
     link0, link1 = site_linker(0), site_linker(1)
     if game.keywords:
         pages.append(SitePage("glossary.html", ui("glossary"), blocks.glossary_html(game, tr, link0), kind="glossary"))
-    faces = fit_text(ctx, all_faces(ctx), sheets_config(ctx), report)
+    faces = fit(ctx, all_faces(ctx), lambda fs: faces_html(ctx, fs), report)[0] if (game.cards or game.units
+                                                                                   or game.tables or game.dice) else []
     by_unit = {}
     for face in faces:
         card = game.cards.get(face.id) if face.deck != "datasheets" else None
