@@ -52,6 +52,7 @@ CODES: dict[str, str] = {
     "W001": "erratum not referenced by any record",
     "W002": "translation does not use the term list's term",
     "W003": "card text does not fit at the minimum size",
+    "W004": "erratum alias that no record uses",
 }
 
 

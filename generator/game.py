@@ -94,9 +94,9 @@ class Game:
         for record in self.all_records():
             item = record.export()
             stats = {
-                stat: _export_value(self.values[(record.section, record.id, stat)])
-                for stat in getattr(record, "stats", {})
-                if (record.section, record.id, stat) in self.values
+                stat: _export_value(value)
+                for (section, record_id, stat), value in self.values.items()
+                if section == record.section and record_id == record.id
             }
             if stats:
                 item["parsed_stats"] = stats

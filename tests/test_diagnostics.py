@@ -198,3 +198,10 @@ def test_garbage_never_crashes(ws: Workspace, garbage: str):
     ws.write("data/garbage.yaml", garbage)
     report = ws.validate()
     assert report.errors and all(d.location.path.name == "garbage.yaml" for d in report.errors)
+
+
+def test_w004_alias_nobody_uses(ws: Workspace):
+    path = ws.edit("data/units.yaml", "keywords: [Quick]", "keywords: [Fast]")
+    d = only(ws.validate(), "W004")
+    assert d.location.path.name == "keywords.yaml" and d.location.line == line_of(ws.game / "data/keywords.yaml", "- name: Quick")
+    assert path.exists()

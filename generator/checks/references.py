@@ -14,7 +14,8 @@ def _missing(report: Report, where, what: str, name: str, pool) -> None:
     report.add("E007", f"unknown {what} '{name}'", where, hint)
 
 
-def check_keyword_uses(game: Game, index: KeywordIndex, origin: Origin, uses, field: str, report: Report) -> None:
+def check_keyword_uses(game: Game, index: KeywordIndex, origin: Origin, uses, field: str, report: Report,
+                       used_aliases: set[str] | None = None) -> None:
     for i, text in enumerate(uses):
         use = parse_use(text)
         where = origin.location(field, i)
@@ -23,6 +24,8 @@ def check_keyword_uses(game: Game, index: KeywordIndex, origin: Origin, uses, fi
             _missing(report, where, "keyword", use.name, {k.name for k in game.keywords.values()})
             continue
         keyword, erratum = found
+        if used_aliases is not None and erratum is not None:
+            used_aliases.add(" ".join(use.name.split()).casefold())
         if erratum is not None and erratum not in game.errata:
             _missing(report, where, "erratum", erratum, game.errata)
         if keyword.parameter and use.param is None:
@@ -40,9 +43,17 @@ def _ref(game: Game, report: Report, origin: Origin, field: tuple, section: str,
 
 def check(game: Game, report: Report) -> None:
     index = KeywordIndex.build(game.keywords)
+    used_aliases: set[str] = set()
     for section in ("units", "weapons", "terrain"):
         for record in game.section(section).values():
-            check_keyword_uses(game, index, game.origin(record), record.keywords, "keywords", report)
+            check_keyword_uses(game, index, game.origin(record), record.keywords, "keywords", report, used_aliases)
+    for keyword in game.keywords.values():
+        for i, alias in enumerate(keyword.aliases):
+            if alias.erratum and " ".join(alias.name.split()).casefold() not in used_aliases:
+                report.add("W004", f"alias '{alias.name}' of keyword '{keyword.name}' is used by no record",
+                           game.origin(keyword).location("aliases", i, "name"),
+                           "an erratum alias exists for the records that spell the keyword this way; "
+                           "remove it (cite the erratum with errata: [...] instead) or use it")
     for unit in game.units.values():
         origin = game.origin(unit)
         for i, entry in enumerate(unit.weapons):
