@@ -53,6 +53,7 @@ CODES: dict[str, str] = {
     "W002": "translation does not use the term list's term",
     "W003": "card text does not fit at the minimum size",
     "W004": "erratum alias that no record uses",
+    "W005": "text falls back to the source language (untranslated or fuzzy)",
 }
 
 

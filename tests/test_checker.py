@@ -5,6 +5,7 @@ exit codes, the JSON report, verified example ids for renderers."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -307,3 +308,17 @@ def test_tables_written_as_csv_and_json(demo: Workspace):
     assert data["columns"] == [{"id": "unit", "name": "Unit"}, {"id": "hit", "name": "P(hit)"}]
     assert data["rows"] == [{"unit": "Scouts", "hit": "50.0%"}]
     assert data["exact"] == [{"unit": "scouts", "hit": "1/2"}]
+
+
+def test_every_public_name_is_documented():
+    """docs/checker.md is what procedure writers work from: each public name must be in it."""
+    import inspect as _inspect
+
+    import generator.checker as checker
+    from generator.checker import Dice
+
+    doc = (Path(__file__).resolve().parents[1] / "docs" / "checker.md").read_text(encoding="utf-8")
+    names = [n for n in checker.__all__ if n not in {"CheckRun", "GameResult", "Procedures", "Outcome"}]
+    methods = [n for n, _ in _inspect.getmembers(Dice, _inspect.isfunction) if not n.startswith("_")]
+    missing = [n for n in names + [f"dice.{m}(" for m in methods] if n not in doc]
+    assert not missing, f"not in docs/checker.md: {missing}"

@@ -192,3 +192,20 @@ def test_seeded_runs_repeat_for_a_seed(frames, procs):
 
     assert rolls(3) == rolls(3) != rolls(4)
     assert set(rolls(3)) == set(range(2, 10))
+
+
+def test_rendered_examples_are_marked_verified_and_hide_check_blocks(frames):
+    from generator.checker import verified_examples
+    from generator.i18n.translate import Translator
+    from generator.text.chapters import load_chapter
+    from generator.text.render import RenderContext, render_chapter
+
+    verified = verified_examples(frames)
+    assert verified["barricade-damage-allocation"] is True and "attack-move-order" not in verified
+    ctx = RenderContext(frames, Translator.load(frames, "ru"), "site", lambda record: None, verified)
+    html = str(render_chapter(load_chapter(FRAMES / "rules" / "02-frame-turn.md"), ctx).html)
+    box = html[html.index('id="example-barricade-damage-allocation"'):]
+    assert 'class="verified"' in box[:box.index("</p>")]
+    unchecked = html[html.index('id="example-attack-move-order"'):]
+    assert 'class="verified"' not in unchecked[:unchecked.index("</p>")]
+    assert "procedure:" not in html and "```" not in html

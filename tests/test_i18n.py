@@ -180,3 +180,22 @@ def test_optional_text_fields_are_extracted(tws: Workspace):
     # Unit.text and Card.incomplete are optional (Text | None) fields
     assert pot.find("Eyes of the army.", msgctxt="unit:scouts.text") is not None
     assert pot.find("The playtest notes do not give this card's text yet.", msgctxt="card:ambush.incomplete") is not None
+
+
+def test_untranslated_text_warns_in_builds(tws: Workspace):
+    from generator.build.jobs import Job, run_job
+
+    tws.run("i18n", "update", "ru")
+    result = run_job(Job(tws.root, "demo", "ru", "reference"))
+    warnings = [d for d in result.diagnostics if d.code == "W005"]
+    assert warnings and warnings[0].location.path.name == "ru.po"
+    translate_all(tws)
+    result = run_job(Job(tws.root, "demo", "ru", "reference"))
+    assert not [d for d in result.diagnostics if d.code == "W005"]
+
+
+def test_build_strict_fails_on_fallback(tws: Workspace):
+    tws.run("i18n", "update", "ru")
+    result = tws.run("build", "--only", "reference", "--lang", "ru", "--strict", "--no-images")
+    assert result.returncode == 1 and "W005" in result.stderr
+    assert tws.run("build", "--only", "reference", "--lang", "ru", "--no-images").returncode == 0

@@ -67,3 +67,16 @@ class Translator:
     def title(self) -> str:
         titles = self.game.manifest.title
         return titles.get(self.lang) or titles[self.game.manifest.source_language]
+
+
+def report_fallbacks(translator: Translator, report, what: str) -> None:
+    """One warning per document for the strings it printed in the source language."""
+    from ..diagnostics import Location
+
+    missing = list(dict.fromkeys(translator.missing))
+    if not missing:
+        return
+    sample = "; ".join(f"'{m[:40]}'" for _ctx, m in missing[:3])
+    report.add("W005", f"{what}: {len(missing)} string(s) fall back to '{translator.game.manifest.source_language}' "
+               f"in '{translator.lang}' (e.g. {sample})", Location(po_path(translator.game, translator.lang)),
+               f"run 'rulesmith i18n update {translator.lang} {translator.game.id}' and translate the new or fuzzy entries")

@@ -13,6 +13,7 @@ from markupsafe import Markup
 from ..build.context import BuildContext, environment, template_dirs
 from ..build.fonts import FAMILIES, STYLES
 from ..diagnostics import Report
+from ..i18n.translate import report_fallbacks
 from ..i18n.ui import ui
 from ..project import Project
 from .pages import SitePage, game_pages
@@ -110,6 +111,7 @@ def _build_games(project: Project, games: list[str], tmp: Path, report: Report):
             for page in pages:
                 _write_page(ctx, page, pages, langs, folder)
                 count += 1
+            report_fallbacks(ctx.tr, report, f"{game.id} site ({lang})")
             _copy_downloads(ctx, folder)
         catalogue.append((game, langs))
     return count, catalogue, dirs
