@@ -65,6 +65,10 @@ class Resolved:
         """The plain text a reader sees in place of the reference."""
         if self.section is not None:
             return ""
+        if self.ref.kind == "calc":
+            from ..checker.calc import format_computed
+
+            return format_computed(self.value, lang)
         if self.ref.field is not None or self.record is None:
             if isinstance(self.value, tuple):
                 return " / ".join(format_value(v, lang) for v in self.value)
