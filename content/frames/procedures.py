@@ -158,9 +158,11 @@ def attack(game, dice, attack: int | None, band: Band, defence: int = 0, highlig
     return {"attacks": count, **result}
 
 
-@table("damage-per-die", title="Урон одной кости по типу атаки и укрытию",
-       columns={"target": "Цель", "band": "Тип атаки", "cover": "Укрытие", "target_damage": "Урон цели",
-                "cover_damage": "Урон укрытию", "miss": "Промах"})
+@table("damage-per-die",
+       title={"ru": "Урон одной кости по типу атаки и укрытию", "en": "Damage per die by attack type and cover"},
+       columns={"target": {"ru": "Цель", "en": "Target"}, "band": {"ru": "Тип атаки", "en": "Attack type"},
+                "cover": {"ru": "Укрытие", "en": "Cover"}, "target_damage": {"ru": "Урон цели", "en": "Target damaged"},
+                "cover_damage": {"ru": "Урон укрытию", "en": "Cover damaged"}, "miss": {"ru": "Промах", "en": "Miss"}})
 def damage_per_die(game) -> list[dict]:
     """Each damage die's chances while the cover stands, for every line of the damage table."""
     rows = []

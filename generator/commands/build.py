@@ -50,6 +50,8 @@ def command(ctx, games, langs, only, paper, book, bleed, no_images, workers, str
         click.echo(render(report, "text", project.root), err=True)
         click.echo("error: content has errors; nothing built", err=True)
         sys.exit(1)
+    if {"reference", "site"} & set(kinds):
+        _write_probability_tables(project, names)
     pdf_kinds = [k for k in kinds if k in KINDS]
     jobs = plan(project, names, list(langs) or None, pdf_kinds, paper=paper, book=book, bleed=bleed,
                 images=not no_images)
@@ -73,7 +75,9 @@ def command(ctx, games, langs, only, paper, book, bleed, no_images, workers, str
     if "site" in kinds:
         from ..site.build import build_site
 
-        site = build_site(project, names, report)
+        partial = bool(games) and (project.output / "site").is_dir()  # --game: rebuild those games only
+        site = build_site(project, project.game_ids() if partial else names, report,
+                          only=set(names) if partial else None)
         click.echo(f"site: {site.pages} pages in {site.seconds:.1f} s -> {site.root.relative_to(project.root)}")
     if report.diagnostics:
         click.echo(render(report, "text", project.root), err=True)
@@ -81,3 +85,19 @@ def command(ctx, games, langs, only, paper, book, bleed, no_images, workers, str
         click.echo(f"error: {result.job.label}: {result.error}", err=True)
     if failed or report.failed(strict):
         sys.exit(1)
+
+
+def _write_probability_tables(project, names) -> None:
+    """The checker's probability tables, for the reference sheets and the site."""
+    from ..checker.tables import write_tables
+
+    for name in names:
+        game = project.load(name, Report(), checks=False)
+        if game is None or not (game.folder / "procedures.py").exists():
+            continue
+        try:
+            write_tables(game, project.output)
+        except Exception as exc:  # a procedure bug: `rulesmith check` shows the details
+            click.echo(f"error: {name}: probability tables failed: {exc} (run 'rulesmith check {name} --tables')",
+                       err=True)
+            sys.exit(1)

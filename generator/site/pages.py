@@ -148,10 +148,12 @@ def _unit_pages_linker(link):
 
 def _probability_html(table: dict, lang: str) -> Markup:
     def text(value):
-        return value.get(lang) or next(iter(value.values())) if isinstance(value, dict) else value
+        return (value.get(lang) or next(iter(value.values()))) if isinstance(value, dict) else value
     head = Markup("").join(Markup('<th scope="col">{}</th>').format(text(c["name"])) for c in table["columns"])
+    localized = table.get("localized") or {}
     rows = Markup("").join(Markup("<tr>{}</tr>").format(Markup("").join(
-        Markup("<td>{}</td>").format(row.get(c["id"], "")) for c in table["columns"])) for row in table["rows"])
+        Markup("<td>{}</td>").format(row.get(c["id"], "")) for c in table["columns"]))
+        for row in localized.get(lang, table["rows"]))
     return Markup('<table class="data-table prob"><caption>{}</caption><thead><tr>{}</tr></thead><tbody>{}</tbody></table>'
                   ).format(text(table.get("title", "")), head, rows)
 
