@@ -93,3 +93,20 @@ def game_messages(game: Game, chapters: list[Chapter] | None = None) -> list[Mes
         out.extend(chapter_messages(chapter))
     out.extend(data_messages(game))
     return out
+
+
+def is_translatable_path(record: BaseModel, path: tuple) -> bool:
+    """Whether record.<path> (e.g. ('abilities', 0, 'text')) is a translatable field."""
+    value: object = record
+    info = None
+    for part in path:
+        if isinstance(part, int) or (isinstance(part, str) and part.isdigit()):
+            if not isinstance(value, (list, tuple)):
+                return False
+            value = value[int(part)]
+            continue
+        if not isinstance(value, BaseModel) or part not in type(value).model_fields:
+            return False
+        info = type(value).model_fields[part]
+        value = getattr(value, part)
+    return info is not None and is_translatable(info)

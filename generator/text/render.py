@@ -13,7 +13,7 @@ from markdown_it.token import Token
 from markupsafe import Markup, escape
 
 from ..game import Game
-from ..i18n.messages import needs_translation, normalize
+from ..i18n.messages import is_translatable_path, needs_translation, normalize
 from ..i18n.translate import Translator
 from ..i18n.ui import ui
 from . import blocks
@@ -70,9 +70,9 @@ def _ref_html(ctx: RenderContext, text: str) -> Markup:
         return Markup('<span class="param">{}</span>').format(resolved.text(ctx.tr.lang))
     if resolved.ref.field is not None:
         value = resolved.value
-        is_stat = resolved.ref.field in (getattr(record, "stats", None) or {})
-        if isinstance(value, str) and not is_stat:
-            value = ctx.tr.field(record, *resolved.ref.field.split("."))
+        path = tuple(resolved.ref.field.split("."))
+        if isinstance(value, str) and is_translatable_path(record, path):
+            value = ctx.tr.field(record, *path)
         else:
             value = resolved.text(ctx.tr.lang)
         return Markup('<span class="value">{}</span>').format(value)
