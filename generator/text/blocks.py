@@ -60,7 +60,9 @@ def keyword_label(game: Game, tr: Translator, record) -> str:
 
 
 def stat_columns(game: Game, kind: str, records) -> list:
-    used = {s for r in records for s in getattr(r, "stats", {})}
+    """The stats of `kind` that at least one of the records has (written, or read through an erratum)."""
+    ids = {(r.section, r.id) for r in records}
+    used = {stat for (section, rid, stat) in game.values if (section, rid) in ids}
     return [s for s in game.manifest.stats if kind in s.applies_to and s.id in used]
 
 
