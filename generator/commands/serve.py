@@ -83,7 +83,8 @@ def command(ctx, port: int, host: str) -> None:
     threading.Thread(target=server.serve_forever, daemon=True).start()
     click.echo(f"serving {result.root} at http://{host}:{port}/ (Ctrl+C to stop)")
     try:
-        for changes in watch(project.content, project.root / "templates"):
+        watched = [p for p in (project.content, project.root / "templates") if p.is_dir()]
+        for changes in watch(*watched):
             touched = changed_games(changes, project.content) or set(games)
             report = Report()
             for name in sorted(touched):
