@@ -164,3 +164,19 @@ def test_errata_md_lists_every_erratum(game: str):
     text = (REPO / "content" / game / "ERRATA.md").read_text(encoding="utf-8")
     listed = set(re.findall(r"^\s*(?:[-*]|#+|\d+\.)\s+`([a-z0-9-]+)`", text, flags=re.M))
     assert {e for _, _, e in _errata(game)} <= listed
+
+
+def test_every_content_file_points_at_its_schema():
+    from generator.model import SECTIONS
+    from generator.schema import schemas
+
+    names = set(schemas())
+    for path in sorted((REPO / "content").glob("*/game.yaml")) + sorted((REPO / "content").glob("*/data/*.yaml")):
+        first = path.read_text(encoding="utf-8").splitlines()[0]
+        match = re.match(r"# yaml-language-server: \$schema=(\S+)$", first)
+        assert match, f"{path}: no schema comment"
+        target = (path.parent / match.group(1)).resolve()
+        assert target == (REPO / "output/schema" / target.name).resolve() and target.name in names, path
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        if path.name != "game.yaml":
+            assert list(data) == [target.name.removesuffix(".schema.json")] and list(data)[0] in SECTIONS, path
