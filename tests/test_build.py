@@ -181,3 +181,17 @@ def test_reference_sheet(demo: Workspace):
     assert float(page.mediabox.width) > float(page.mediabox.height)  # landscape
     text = page.extract_text()
     assert "Weather" in text and "Fast" in text and "Scouts" in text
+
+
+def test_icons_on_cards_and_inline(demo: Workspace):
+    demo.edit("data/cards.yaml", "    text: One unit moves and then attacks.",
+              "    icons: [dice, dice]\n    text: 'Roll :dice: twice; keep :star: <b>x</b>.'")
+    from generator.build.cardfaces import all_faces
+    from generator.build.context import BuildContext
+    from generator.project import Project
+
+    game = Project(demo.root).load("demo", __import__("generator.diagnostics", fromlist=["Report"]).Report())
+    face = next(f for f in all_faces(BuildContext(game, "en", demo.root)) if f.id == "advance")
+    body = str(face.body)
+    assert body.count('aria-label="dice"') == 3 and body.count('aria-label="star"') == 1
+    assert "&lt;b&gt;x&lt;/b&gt;" in body  # text around the icons stays escaped
