@@ -62,3 +62,13 @@ def line_of(path: Path, needle: str) -> int:
         if needle in line:
             return number
     raise AssertionError(f"{needle!r} not in {path}")
+
+
+@pytest.fixture(scope="session")
+def shipped_site(tmp_path_factory) -> Path:
+    """The site of the five shipped games, built once per test session into a temporary project."""
+    from generator.site.build import build_site
+
+    root = tmp_path_factory.mktemp("shipped")
+    (root / "content").symlink_to(REPO / "content")
+    return build_site(Project(root), Project(root).game_ids(), Report()).root

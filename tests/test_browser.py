@@ -12,12 +12,6 @@ from pathlib import Path
 
 import pytest
 
-from generator.diagnostics import Report
-from generator.project import Project
-from generator.site.build import build_site
-
-from .conftest import REPO
-
 playwright = pytest.importorskip("playwright.sync_api")
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 pytestmark = pytest.mark.skipif(CHROMIUM is None and not os.environ.get("CI"), reason="no chromium")
@@ -26,10 +20,8 @@ ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    root = tmp_path_factory.mktemp("project")
-    (root / "content").symlink_to(REPO / "content")
-    site = build_site(Project(root), Project(root).game_ids(), Report()).root
+def server(shipped_site):
+    site = shipped_site
     assert site.joinpath("pagefind/pagefind-ui.js").exists()
     handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=str(site))
     handler.log_message = lambda *args: None
