@@ -126,3 +126,13 @@ def test_phone_reader_finds_unit_and_keyword(browser, server, tmp_path):
     assert page.evaluate("document.documentElement.scrollWidth") <= 375
     page.screenshot(path=str(tmp_path / "phone-glossary.png"))
     context.close()
+
+
+def test_works_from_file_url(page, shipped_site):
+    page.goto((shipped_site / "nuclear/en/glossary.html").as_uri())
+    assert page.locator("dt", has_text="Regeneration").is_visible()
+    assert page.evaluate("getComputedStyle(document.querySelector('.top')).display") == "flex"  # CSS loaded
+    assert "served over HTTP" in page.locator(".search-offline").inner_text()
+    page.locator(".sidebar a", has_text="Units").click()
+    page.wait_for_url("**/nuclear/en/units.html")
+    assert page.console_errors == []
