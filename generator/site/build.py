@@ -84,7 +84,10 @@ def _rebuild_games(project: Project, games: list[str], only: set[str], report: R
     tmp = project.output / ".site-part"
     shutil.rmtree(tmp, ignore_errors=True)
     tmp.mkdir(parents=True)
-    count, _catalogue, _dirs = _build_games(project, [g for g in games if g in only], tmp, report)
+    count, _catalogue, dirs = _build_games(project, [g for g in games if g in only], tmp, report)
+    if dirs:  # stylesheets and scripts may have changed too
+        _copy_assets(dirs, tmp)
+        shutil.rmtree(final / "assets", ignore_errors=True)
     for folder in tmp.iterdir():
         shutil.rmtree(final / folder.name, ignore_errors=True)
         folder.rename(final / folder.name)

@@ -85,8 +85,11 @@ def roster_html(game: Game, tr: Translator, link: Linker) -> Markup:
            Markup("").join(Markup('<th scope="col">{}</th>').format(h) for h in head),
            Markup("</tr></thead><tbody>")]
     for unit in units:
-        out.append(Markup('<tr id="{}"><th scope="row">{}{}</th>').format(anchor(unit), tr.field(unit, "name"),
-                                                                           draft_badge(unit, tr)))
+        name = tr.field(unit, "name")
+        href = link(unit)
+        if href and not href.endswith(f"#{anchor(unit)}"):  # its own page (site), not this very row (print)
+            name = Markup('<a href="{}">{}</a>').format(href, name)
+        out.append(Markup('<tr id="{}"><th scope="row">{}{}</th>').format(anchor(unit), name, draft_badge(unit, tr)))
         for stat in stats:
             out.append(Markup("<td>{}</td>").format(stat_text(game, unit, stat.id, tr.lang)))
         out.append(Markup("</tr>"))
