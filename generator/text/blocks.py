@@ -190,10 +190,21 @@ def records_html(game: Game, section: str, tr: Translator, link: Linker) -> Mark
                 for i, f in enumerate(record.faces))
             body.append(Markup("<ul class=\"faces\">{}</ul>").format(faces))
         if section == "bands":
-            high = "+" if record.max is None else f"–{format_value(record.max)}"
             unit = format_value(parse_value(1, StatType.DISTANCE, record.unit), tr.lang).split("\u00a0")[1]
-            body.insert(0, Markup("<p>{}{} {}</p>").format(format_value(record.min), high, unit))
+            body.insert(0, Markup("<p>{}\u00a0{}</p>").format(band_span(record), unit))
         out.append(Markup('<dt id="{}">{}{}</dt><dd>{}</dd>').format(anchor(record), name, draft_badge(record, tr),
                                                                      Markup("").join(body)))
     out.append(Markup("</dl>"))
     return Markup("").join(out)
+
+
+def band_span(band) -> str:
+    """0–1, 8+, ≤ 1 or ≥ 2 for a distance band."""
+    low, high = band.min, band.max
+    if low is not None and high is not None:
+        return f"{format_value(low)}–{format_value(high)}"
+    if high is None and low is not None:
+        return f"{format_value(low)}+"
+    if low is None and high is not None:
+        return f"≤ {format_value(high)}"
+    return "–"
