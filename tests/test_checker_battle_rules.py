@@ -303,3 +303,19 @@ def test_tables_command_writes_both_tables(copy: Path):
     csv = (folder / "kill-chance.csv").read_text(encoding="utf-8").splitlines()
     assert csv[0] == "accuracy,damage,save-1,save-2,save-3,save-4,save-5,save-6,save-none"
     assert csv[1] == "1+,1+,0.000000,0.166667,0.333333,0.500000,0.666667,0.833333,1.000000"
+
+
+def test_small_rules_read_their_numbers(game, procs):
+    assert run(procs, game, "disembark", {"distance": 1})["allowed"] is True
+    assert run(procs, game, "disembark", {"distance": 1.5})["allowed"] is False
+    assert run(procs, game, "landing-placement", {"enemy_distance": 20, "friendly_on_table": False}) == {
+        "allowed": False, "reason": "no friendly units"}
+    assert run(procs, game, "mine-triggered", {"distance": 30, "move": "start-on-mine"})["triggered"] is True
+    assert run(procs, game, "mine-triggered", {"distance": 5})["triggered"] is True   # touching the radius
+    allowed = lambda **kw: run(procs, game, "attack-allowed", {"attacker": "snipers", **kw})  # noqa: E731
+    assert allowed(distance=30, kind="ranged")["allowed"] is True                   # Visibility 30 cm
+    assert allowed(distance=10, kind="ranged", rearmed_this_turn=True)["reason"] == "rearmed this turn"
+    assert allowed(distance=10, kind="ranged", target_attached=True)["reason"] == "attached unit"
+    assert allowed(distance=1, kind="melee", target_attached=True)["allowed"] is True
+    assert allowed(distance=1, kind="melee", target_in_building=True)["reason"] == "target in a building"
+    assert run(procs, game, "passive-play", {"skips_in_a_row": 3})["sanctions_possible"] is True

@@ -171,3 +171,13 @@ def test_untranslated_text_is_marked_in_html(site: Path):
 def test_card_page_uses_card_template(site: Path):
     text = (site / "demo/en/cards/ambush.html").read_text(encoding="utf-8")
     assert 'class="card card-poker deck-orders is-draft"' in text and "DRAFT" in text
+
+
+def test_plain_keyword_mentions_link_to_definition(ws: Workspace):
+    ws.write("rules/01-intro.md", "# Intro\n\nA unit that is Fast moves further. Fast again; AP hurts.\n\n## Fast units\n")
+    site = build_site(Project(ws.root), ["demo"], Report(), search=False).root
+    text = (site / "demo/en/intro.html").read_text(encoding="utf-8")
+    assert text.count('<a class="kw" href="glossary.html#keyword-fast">Fast<span class="kw-tip"') == 1  # first use only
+    assert '<a class="kw" href="glossary.html#keyword-ap">AP<span' in text
+    assert '<h2 id="fast-units">Fast units</h2>' in text  # headings stay plain
+    assert 'href="glossary.html#keyword-fast">A' not in text

@@ -157,6 +157,56 @@ def _translate(tokens: list[Token], ctx: RenderContext) -> None:
             token.children = [start, *(token.children or []), end]
 
 
+def _keyword_pattern(ctx: RenderContext):
+    """Names of the game's keywords as this language writes them, longest first; one-letter
+    codes are left alone (in English 'A' is also the article)."""
+    names: dict[str, object] = {}
+    for keyword in ctx.game.keywords.values():
+        candidates = [ctx.tr.field(keyword, "name")]
+        if ctx.tr.is_source:
+            candidates += [a.name for a in keyword.aliases]
+        for name in candidates:
+            if len(name.strip()) >= 2:
+                names.setdefault(name.strip(), keyword)
+    if not names:
+        return None, names
+    alternatives = "|".join(re.escape(n) for n in sorted(names, key=len, reverse=True))
+    return re.compile(rf"(?<!\w)({alternatives})(?!\w)"), names
+
+
+def _autolink_keywords(tokens: list[Token], ctx: RenderContext) -> None:
+    """Link the first use of each keyword in a block to its definition (with the tooltip)."""
+    pattern, names = _keyword_pattern(ctx)
+    if pattern is None:
+        return
+    for i, token in enumerate(tokens):
+        if token.type != "inline" or not token.children or (i and tokens[i - 1].type == "heading_open"):
+            continue
+        linked: set[str] = set()
+        depth = 0
+        out: list[Token] = []
+        for child in token.children:
+            if child.type == "link_open":
+                depth += 1
+            elif child.type == "link_close":
+                depth -= 1
+            if child.type != "text" or depth:
+                out.append(child)
+                continue
+            text, pos = child.content, 0
+            for match in pattern.finditer(text):
+                keyword = names[match.group(1)]
+                if keyword.id in linked:
+                    continue
+                linked.add(keyword.id)
+                out.append(Token("text", "", 0, content=text[pos:match.start()]))
+                html = blocks.keyword_ref_html(keyword, match.group(1), ctx.tr, ctx.link)
+                out.append(Token("html_inline", "", 0, content=str(html)))
+                pos = match.end()
+            out.append(Token("text", "", 0, content=text[pos:]))
+        token.children = out
+
+
 def render_chapter(chapter: Chapter, ctx: RenderContext, id_prefix: str = "") -> RenderedChapter:
     tokens = [t for t in chapter.tokens]
     tokens = [_clone(t) for t in tokens]
@@ -174,6 +224,7 @@ def render_chapter(chapter: Chapter, ctx: RenderContext, id_prefix: str = "") ->
             token.attrSet("id", slug)
             headings.append(Heading(int(token.tag[1]), slug, ""))
     _translate(tokens, ctx)
+    _autolink_keywords(tokens, ctx)
     # heading text after translation, as plain text for tables of contents
     h = iter(headings)
     for i, token in enumerate(tokens):
