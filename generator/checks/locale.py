@@ -8,7 +8,7 @@ from ..diagnostics import Location, Report
 from ..game import Game
 from ..i18n.catalog import po_path, read_catalog
 from ..i18n.markup import mismatch
-from ..i18n.terms import check_entry, load_terms, terms_path
+from ..i18n.terms import any_source, check_entry, load_terms, terms_path
 
 
 def check(game: Game, report: Report) -> None:
@@ -26,6 +26,7 @@ def check(game: Game, report: Report) -> None:
         lines = path.read_text(encoding="utf-8").splitlines()
         glossary = terms_path(path.parent, lang)
         terms = load_terms(glossary, report) if glossary.exists() else []
+        quick = any_source(terms)
         for entry in catalog:
             if entry.obsolete or not entry.msgstr or entry.fuzzy:
                 continue
@@ -34,7 +35,7 @@ def check(game: Game, report: Report) -> None:
             if problem:
                 report.add("E023", f"translation {problem}", where,
                            "keep every {{ }} reference, link, and emphasis of the source in the translation")
-            check_entry(terms, entry.msgid, entry.msgstr, where, report)
+            check_entry(terms, entry.msgid, entry.msgstr, where, report, quick)
 
 
 def _msgstr_line(lines: list[str], start: int) -> int:

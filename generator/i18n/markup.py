@@ -25,8 +25,13 @@ def signature(text: str) -> dict[str, Counter]:
     }
 
 
+_MARKUP_CHARS = re.compile(r"[*_`\[\]{}!~<>^]")
+
+
 def mismatch(source: str, translation: str) -> str | None:
     """What the translation dropped or added compared with its source, or None."""
+    if not _MARKUP_CHARS.search(source) and not _MARKUP_CHARS.search(translation):
+        return None  # plain text on both sides: nothing to compare
     a, b = signature(source), signature(translation)
     problems = []
     if a["references"] != b["references"]:

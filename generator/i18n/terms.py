@@ -78,10 +78,21 @@ def load_terms(path: Path, report: Report) -> list[CompiledTerm]:
     ]
 
 
-def check_entry(terms: list[CompiledTerm], msgid: str, msgstr: str, where: Location, report: Report) -> None:
+def check_entry(terms: list[CompiledTerm], msgid: str, msgstr: str, where: Location, report: Report,
+                quick: re.Pattern | None = None) -> None:
+    if quick is not None and not quick.search(msgid):
+        return
     for compiled in terms:
         if compiled.in_source(msgid) and not compiled.in_target(msgstr):
             report.add("W002", f"term list: the source uses '{compiled.term.source[0]}', "
                        f"the translation lacks '{compiled.term.target}'", where,
                        f"use '{compiled.term.target}' (see {where.path.name.replace('.po', '.terms.yaml')}, "
                        f"line {compiled.line}), or narrow the term's source pattern")
+
+
+
+def any_source(terms: list[CompiledTerm]) -> re.Pattern | None:
+    """One pattern matching wherever any term's source pattern matches (a quick first test)."""
+    if not terms:
+        return None
+    return re.compile("|".join(f"(?:{p.pattern})" for t in terms for p in t.patterns), re.IGNORECASE)
