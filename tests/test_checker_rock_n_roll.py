@@ -262,6 +262,14 @@ def test_rd_is_a_bounded_pool(game, procs):
         run(procs, game, "rd", {"events": ["steal"]})
 
 
+def test_deployment_points_and_chi(game, procs):
+    assert run(procs, game, "deploy", {"point": 3, "points": 5})["allowed"] is False
+    assert run(procs, game, "deploy", {"point": 5, "points": 5})["allowed"] is True
+    assert run(procs, game, "deploy", {"point": 2, "allies_here": ["chi"]})["reason"] == "chi"
+    assert run(procs, game, "deploy", {"point": 3, "unit": "chi-veteran", "allies_here": ["mai"]})["reason"] == "chi-veteran"
+    assert run(procs, game, "deploy", {"point": 3, "unit": "chi", "allies_here": ["mai"]})["allowed"] is False
+
+
 def test_simultaneous_abilities_need_the_active_players_order(game, procs):
     with pytest.raises(ProcedureError, match="active player"):
         run(procs, game, "ability-order", {"active": "vpa", "triggered": ["doc", "johny-veteran"]})
