@@ -57,7 +57,7 @@ def test_serve_rebuilds_on_change_and_reloads(ws: Workspace):
         time.sleep(1.5)  # the watcher starts right after the server; give it a moment
         ws.edit("data/units.yaml", "    name: Scouts", "    name: Pathfinders")
         assert _wait(lambda: "Pathfinders" in _get(f"{base}/demo/en/units.html")), "no rebuild after the change"
-        assert _get(f"{base}/__version") != version
+        assert _wait(lambda: _get(f"{base}/__version") != version, 20), "pages were not told to reload"
     finally:
         process.terminate()
         process.wait(timeout=10)
