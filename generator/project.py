@@ -48,13 +48,14 @@ class Project:
                 raise UsageError(f"no game '{name}' under {self.content}; {hint}")
         return list(names)
 
-    def load(self, game_id: str, report: Report, checks: bool = True) -> Game | None:
+    def load(self, game_id: str, report: Report, checks: bool = True, catalogs: bool = True) -> Game | None:
         """Load and check one game; None if it could not be loaded at all. With
-        checks=False only the stats are parsed (for builds of content already validated)."""
+        checks=False only the stats are parsed (for builds of content already validated);
+        catalogs=False skips the translation catalogs (for `rulesmith check`)."""
         game = load_game(self.content / game_id, report)
         if game is not None:
             if checks:
-                run_checks(game, report)
+                run_checks(game, report, catalogs=catalogs)
             else:
                 from .checks import stats
 

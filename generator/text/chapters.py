@@ -42,9 +42,24 @@ def chapter_files(folder: Path) -> list[Path]:
     return sorted((folder / RULES_DIR).glob("*.md"))
 
 
+_CACHE: dict[Path, tuple[tuple[int, int], Chapter]] = {}
+
+
 def load_chapter(path: Path, text: str | None = None) -> Chapter:
-    source = path.read_text(encoding="utf-8") if text is None else text
-    return Chapter(path=path, source=source, tokens=parser().parse(source))
+    """Parse a chapter; a file unchanged since its last parse (same size and mtime) is not
+    parsed again (validation, the checker and the renderers all read the same chapters).
+    Callers must not modify the tokens (renderers work on copies)."""
+    if text is not None:
+        return Chapter(path=path, source=text, tokens=parser().parse(text))
+    stat = path.stat()
+    key = (stat.st_mtime_ns, stat.st_size)
+    cached = _CACHE.get(path)
+    if cached is not None and cached[0] == key:
+        return cached[1]
+    source = path.read_text(encoding="utf-8")
+    chapter = Chapter(path=path, source=source, tokens=parser().parse(source))
+    _CACHE[path] = (key, chapter)
+    return chapter
 
 
 def load_chapters(folder: Path) -> list[Chapter]:
