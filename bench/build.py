@@ -62,7 +62,11 @@ def main() -> None:
     args = parser.parse_args()
     project = Project(ROOT)
     games = args.game or project.game_ids()
-    jobs = plan(project, games, None, ["rulebook", "cards", "reference"], images=False)
+    from generator.build.jobs import _verified
+
+    # the build runs the rules checker once per game, before the documents (not per document)
+    verified = {g: _verified(project.load(g, Report(), checks=False)) for g in games}
+    jobs = plan(project, games, None, ["rulebook", "cards", "reference"], verified, images=False)
 
     print(f"{len(jobs)} documents, {args.repeat} repeats, {os.cpu_count()} cores\n")
     print(f"{'document':32} {'pages':>5} {'cards':>5} {'ours s':>8} {'bare s':>8} {'overhead':>9}")

@@ -53,7 +53,8 @@ def command(ctx, games, langs, only, paper, book, bleed, no_images, workers, str
     if {"reference", "site"} & set(kinds):
         _write_probability_tables(project, names)
     pdf_kinds = [k for k in kinds if k in KINDS]
-    jobs = plan(project, names, list(langs) or None, pdf_kinds, paper=paper, book=book, bleed=bleed,
+    verified = _verified(project, names) if "rulebook" in kinds else None  # once per game, not per document
+    jobs = plan(project, names, list(langs) or None, pdf_kinds, verified, paper=paper, book=book, bleed=bleed,
                 images=not no_images)
     console = Console(stderr=True)
     failed = []
@@ -101,3 +102,14 @@ def _write_probability_tables(project, names) -> None:
             click.echo(f"error: {name}: probability tables failed: {exc} (run 'rulesmith check {name} --tables')",
                        err=True)
             sys.exit(1)
+
+
+def _verified(project, names) -> dict[str, dict[str, bool]]:
+    from ..build.jobs import _verified as verified_examples
+
+    out = {}
+    for name in names:
+        game = project.load(name, Report(), checks=False)
+        if game is not None:
+            out[name] = verified_examples(game)
+    return out
