@@ -1,0 +1,188 @@
+"""What goes on each card: the game's own decks, plus datasheets for unit profiles and
+quick-reference cards for games that have no cards of their own."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from markupsafe import Markup
+
+from ..diagnostics import Location
+from ..model import CARD_SIZES_MM, Card, Record
+from ..text import blocks
+from .context import BuildContext
+
+
+@dataclass
+class CardFace:
+    id: str
+    deck: str
+    deck_name: str
+    back: str
+    size: str
+    title: str
+    label: str
+    body: Markup
+    draft: str | None
+    location: Location | None
+    copies: int = 1
+    font_pt: float = 0.0
+    index: int = 0  # position in the list being fitted; found again in the laid-out document
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def mm(self) -> tuple[float, float]:
+        return CARD_SIZES_MM[self.size]
+
+
+CARD_KIND_LABELS = {
+    "ru": {"unit": "Юнит", "order": "Приказ", "point": "Точка", "local": "Местные",
+           "special-operation": "Спецоперация", "reference": "Памятка", "datasheet": "Профиль",
+           "event": "Событие", "other": ""},
+    "en": {"unit": "Unit", "order": "Order", "point": "Point", "local": "Local",
+           "special-operation": "Special operation", "reference": "Reference", "datasheet": "Datasheet",
+           "event": "Event", "other": ""},
+}
+
+
+def _label(lang: str, kind: str) -> str:
+    return CARD_KIND_LABELS.get(lang, CARD_KIND_LABELS["en"]).get(kind, "")
+
+
+def _location(ctx: BuildContext, record: Record) -> Location | None:
+    try:
+        return ctx.game.origin(record).location("id")
+    except KeyError:
+        return None
+
+
+def _link(record):  # cards are printed on their own: no links
+    return None
+
+
+def deck_cards(ctx: BuildContext) -> list[CardFace]:
+    game, tr = ctx.game, ctx.tr
+    faces = []
+    for card in game.cards.values():
+        deck = game.decks[card.deck]
+        faces.append(CardFace(
+            id=card.id, deck=deck.id, deck_name=tr.field(deck, "name"), back=deck.back, size=deck.size,
+            title=tr.field(card, "name"), label=_label(ctx.lang, card.card_kind),
+            body=card_body(ctx, card), draft=tr.field(card, "incomplete") if card.incomplete else None,
+            location=_location(ctx, card), copies=card.quantity or 1,
+        ))
+    return faces
+
+
+def card_body(ctx: BuildContext, card: Card) -> Markup:
+    game, tr = ctx.game, ctx.tr
+    parts = []
+    if card.icons:
+        parts.append(Markup('<p class="icons">{}</p>').format(Markup(" ").join(icon(name) for name in card.icons)))
+    if card.unit and card.unit in game.units:
+        parts.append(unit_body(ctx, game.units[card.unit]))
+    if card.text:
+        parts.append(Markup('<p>{}</p>').format(with_icons(tr.field(card, "text"))))
+    for i, _section in enumerate(card.sections):
+        parts.append(Markup('<p><strong>{}.</strong> {}</p>').format(
+            tr.field(card, "sections", i, "title"), with_icons(tr.field(card, "sections", i, "text"))))
+    return Markup("").join(parts)
+
+
+# Quick-reference cards carry whole tables: tarot size keeps them readable.
+REFERENCE_SIZE = "tarot"
+
+_DIE = ('<svg class="icon" viewBox="0 0 10 10" width="1.15em" height="1.15em" role="img" aria-label="{label}">'
+        '<rect x="0.5" y="0.5" width="9" height="9" rx="1.8" fill="#fff" stroke="currentColor" stroke-width="0.8"/>'
+        '<circle cx="3" cy="3" r="0.9"/><circle cx="7" cy="3" r="0.9"/><circle cx="5" cy="5" r="0.9"/>'
+        '<circle cx="3" cy="7" r="0.9"/><circle cx="7" cy="7" r="0.9"/></svg>')
+_STAR = ('<svg class="icon" viewBox="0 0 10 10" width="1.15em" height="1.15em" role="img" aria-label="{label}">'
+         '<polygon points="5,0.4 6.3,3.6 9.8,3.7 7.1,5.9 8,9.4 5,7.4 2,9.4 2.9,5.9 0.2,3.7 3.7,3.6"/></svg>')
+# Icons a card may show, by name: in `icons:` and inline in card text as :name:
+ICONS = {"dice": _DIE, "die": _DIE, "d6": _DIE, "star": _STAR}
+_INLINE_ICON = re.compile(r":(" + "|".join(ICONS) + r"):")
+
+
+def icon(name: str) -> Markup:
+    return Markup(ICONS[name].format(label=name)) if name in ICONS else Markup("{}").format(name)
+
+
+def with_icons(text: str) -> Markup:
+    """Escaped text with :dice:-style tokens turned into icons."""
+    escaped = str(Markup.escape(text))
+    return Markup(_INLINE_ICON.sub(lambda m: str(icon(m.group(1))), escaped))
+
+
+def unit_body(ctx: BuildContext, unit) -> Markup:
+    game, tr = ctx.game, ctx.tr
+    stats = [s for s in game.manifest.stats if "unit" in s.applies_to and ("units", unit.id, s.id) in game.values]
+    out = []
+    if stats:
+        head = Markup("").join(Markup("<th>{}</th>").format(
+            tr.manifest("stats", game.manifest.stats.index(s), "abbr") or tr.manifest("stats", game.manifest.stats.index(s), "name"))
+            for s in stats)
+        cells = Markup("").join(Markup("<td>{}</td>").format(blocks.stat_text(game, unit, s.id, tr.lang)) for s in stats)
+        out.append(Markup('<table class="stats"><tr>{}</tr><tr>{}</tr></table>').format(head, cells))
+    out.append(blocks.unit_details(game, tr, unit, _link))
+    return Markup("").join(out)
+
+
+def datasheets(ctx: BuildContext) -> list[CardFace]:
+    """One datasheet card per unit profile, for games whose units have no cards."""
+    game, tr = ctx.game, ctx.tr
+    carded = {c.unit for c in game.cards.values() if c.unit}
+    units = [u for u in game.units.values() if u.id not in carded]
+    if not units or game.cards:
+        return []
+    deck_name = tr.field(next(iter(units)), "name") and _label(ctx.lang, "datasheet")
+    return [CardFace(
+        id=unit.id, deck="datasheets", deck_name=deck_name, back="title", size="poker",
+        title=tr.field(unit, "name"), label=tr.field(unit, "type") or _label(ctx.lang, "datasheet"),
+        body=unit_body(ctx, unit), draft=tr.field(unit, "incomplete") if unit.incomplete else None,
+        location=_location(ctx, unit)) for unit in units]
+
+
+def reference_cards(ctx: BuildContext) -> list[CardFace]:
+    """Quick-reference cards (dice, actions, tables, distance bands) for games without cards
+    or units of their own."""
+    game, tr = ctx.game, ctx.tr
+    if game.cards or game.units:
+        return []
+    label = _label(ctx.lang, "reference")
+    faces = []
+
+    def add(record, title, body):
+        faces.append(CardFace(id=f"{record.kind}-{record.id}", deck="reference", deck_name=label, back="title",
+                              size=REFERENCE_SIZE, title=title, label=label, body=body,
+                              draft=tr.field(record, "incomplete") if record.incomplete else None,
+                              location=_location(ctx, record)))
+
+    for die in game.dice.values():
+        body = [Markup("<p>{}</p>").format(tr.field(die, "text"))] if die.text else []
+        if die.faces:
+            items = Markup("").join(
+                Markup("<li><strong>{}</strong>{}</li>").format(
+                    (f"{f.value}: " if f.value is not None else "") + (tr.field(die, "faces", i, "name") or f.symbol or ""),
+                    Markup(" — {}").format(tr.field(die, "faces", i, "text")) if f.text else "")
+                for i, f in enumerate(die.faces))
+            body.append(Markup('<ul class="faces">{}</ul>').format(items))
+        add(die, tr.field(die, "name"), Markup("").join(body))
+    for action in game.actions.values():
+        length = {"short": {"ru": "короткое", "en": "short"}, "long": {"ru": "длинное", "en": "long"}}
+        sub = Markup('<p class="sub">{}</p>').format(length[action.length].get(ctx.lang, action.length)) if action.length else ""
+        add(action, tr.field(action, "name"), Markup("{}<p>{}</p>").format(sub, tr.field(action, "text")))
+    for table in game.tables.values():
+        add(table, tr.field(table, "name"), blocks.table_html(table, tr))
+    if game.bands:
+        first = next(iter(game.bands.values()))
+        html = blocks.records_html(game, "bands", tr, _link)
+        faces.append(CardFace(id="bands", deck="reference", deck_name=label, back="title", size=REFERENCE_SIZE,
+                              title=ctx.env.globals["ui"]("bands"), label=label, body=html, draft=None,
+                              location=_location(ctx, first)))
+    return faces
+
+
+def all_faces(ctx: BuildContext) -> list[CardFace]:
+    return deck_cards(ctx) + datasheets(ctx) + reference_cards(ctx)

@@ -1,0 +1,183 @@
+"""Card sheets: fronts and mirrored backs for long-edge duplex, cut marks, text shrunk to
+fit, bleed mode for print shops."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import replace
+from pathlib import Path
+
+from markupsafe import Markup
+
+from ..diagnostics import Location, Report
+from .cardfaces import CardFace, all_faces
+from .context import BuildContext
+from .layout import SheetSpec, load_sheets, sheet_spec
+from .pdf import render_document
+
+PX_PER_MM = 96 / 25.4
+
+
+def sheets_config(ctx: BuildContext) -> dict:
+    for folder in ctx.templates:
+        if (folder / "sheets.yaml").exists():
+            return load_sheets(folder / "sheets.yaml")
+    raise FileNotFoundError("no sheets.yaml in the template folders")
+
+
+def _walk(box):
+    yield box
+    for child in getattr(box, "children", ()) or ():
+        yield from _walk(child)
+
+
+def overflows(document) -> dict[int, tuple[float, float]]:
+    """Card bodies whose content is taller than the body: face index -> (needed, available) mm."""
+    found: dict[int, tuple[float, float]] = {}
+    for page in document.pages:
+        for box in _walk(page._page_box):
+            element = getattr(box, "element", None)
+            if element is None or box.element_tag != "div" or element.get("data-face") is None:
+                continue
+            children = [c for c in getattr(box, "children", ()) if hasattr(c, "margin_height")]
+            if not children:
+                continue
+            bottom = max(c.position_y + c.margin_height() for c in children)
+            needed = (bottom - box.content_box_y()) / PX_PER_MM
+            available = box.height / PX_PER_MM
+            if needed > available + 0.2:
+                found[int(element.get("data-face"))] = (needed, available)
+    return found
+
+
+def fit(ctx: BuildContext, faces: list[CardFace], render_html, report: Report):
+    """Lay out the real document; shrink the text of cards that overflow and lay out again,
+    down to the minimum size, then warn about any card that still does not fit. Returns the
+    fitted faces, the final HTML and its laid-out document (ready to write)."""
+    config = sheets_config(ctx)
+    base, low = config["card"]["base_font_pt"], config["card"]["min_font_pt"]
+    faces = [replace(f, index=i, font_pt=f.font_pt or base) for i, f in enumerate(faces)]
+    for _round in range(6):
+        html = render_html(faces)
+        document, _ = render_document(html, ctx.game.folder, ctx.roots)
+        over = overflows(document)
+        shrink = {i: v for i, v in over.items() if faces[i].font_pt > low}
+        if not shrink:
+            break
+        for i, (needed, available) in shrink.items():
+            pt = faces[i].font_pt
+            guess = math.floor(pt * math.sqrt(available / needed) * 0.98 * 4) / 4
+            faces[i] = replace(faces[i], font_pt=max(low, min(pt - 0.25, guess)))
+    for i, (needed, available) in over.items():
+        face = faces[i]
+        report.add("W003", f"card '{face.id}' ({ctx.lang}) does not fit at the minimum text size "
+                   f"{low} pt: needs {needed:.0f} mm of {available:.0f} mm",
+                   face.location or Location(ctx.game.folder), "shorten the text or use a larger card size")
+    return faces, html, document
+
+
+def back_svg(ctx: BuildContext, face: CardFace) -> Markup:
+    template = ctx.env.get_template(f"backs/{face.back}.svg.j2")
+    return Markup(template.render(title=ctx.title, deck=face.deck_name))
+
+
+def _slot(x: float, y: float, w: float, h: float, inner: Markup) -> Markup:
+    return Markup('<div class="slot" style="left:{}mm;top:{}mm;width:{}mm;height:{}mm">{}</div>').format(
+        round(x, 3), round(y, 3), w, h, inner)
+
+
+def _marks(spec: SheetSpec) -> Markup:
+    out = []
+    for x1, y1, x2, y2 in spec.cut_marks():
+        if x1 == x2:
+            out.append(f'<div class="cut" style="left:{x1 - 0.1:.3f}mm;top:{y1:.3f}mm;width:0.2mm;height:{y2 - y1:.3f}mm"></div>')
+        else:
+            out.append(f'<div class="cut" style="left:{x1:.3f}mm;top:{y1 - 0.1:.3f}mm;width:{x2 - x1:.3f}mm;height:0.2mm"></div>')
+    return Markup("".join(out))
+
+
+def sheet_pages(ctx: BuildContext, faces: list[CardFace], paper: str, config: dict) -> tuple[Markup, list[dict]]:
+    """Pages of fronts, each followed by its page of backs; plus where every card went."""
+    macros = ctx.env.get_template("card.html.j2").module
+    pages: list[Markup] = []
+    placements: list[dict] = []
+    by_size: dict[str, list[CardFace]] = {}
+    for face in faces:
+        by_size.setdefault(face.size, []).extend([face] * face.copies)
+    for size, cards in by_size.items():
+        spec = sheet_spec(config, paper, cards[0].mm)
+        for start in range(0, len(cards), spec.per_sheet):
+            chunk = cards[start:start + spec.per_sheet]
+            fronts, backs = [], []
+            for k, face in enumerate(chunk):
+                fx, fy = spec.front_slot(k)
+                bx, by = spec.back_slot(k)
+                fronts.append(_slot(fx, fy, spec.card_w, spec.card_h, macros.front(face, ctx.title)))
+                backs.append(_slot(bx, by, spec.card_w, spec.card_h, macros.back(face, ctx.title, back_svg(ctx, face))))
+                placements.append({"card": face.id, "deck": face.deck, "sheet": len(pages) // 2 + 1,
+                                   "front": [fx, fy], "back": [bx, by], "size": [spec.card_w, spec.card_h],
+                                   "paper": [spec.paper_w, spec.paper_h]})
+            style = f"width:{spec.paper_w}mm;height:{spec.paper_h}mm;page:{paper}"
+            pages.append(Markup('<div class="sheet fronts" style="{}">{}{}</div>').format(
+                style, Markup("").join(fronts), _marks(spec)))
+            pages.append(Markup('<div class="sheet backs" style="{}">{}{}</div>').format(
+                style, Markup("").join(backs), _marks(spec)))
+    return Markup("").join(pages), placements
+
+
+def bleed_pages(ctx: BuildContext, faces: list[CardFace], config: dict) -> Markup:
+    """One card per page at trim size, 3 mm bleed around it (the card's background runs into it)."""
+    macros = ctx.env.get_template("card.html.j2").module
+    out = []
+    for face in faces:
+        w, h = face.mm
+        style = f"width:{w}mm;height:{h}mm;page:card-{face.size}"
+        out.append(Markup('<div class="sheet bleed" style="{}">{}</div>').format(style, macros.front(face, ctx.title)))
+        out.append(Markup('<div class="sheet bleed" style="{}">{}</div>').format(
+            style, macros.back(face, ctx.title, back_svg(ctx, face))))
+    return Markup("").join(out)
+
+
+def cards_html(ctx: BuildContext, faces: list[CardFace], paper: str = "a4", bleed: bool = False
+               ) -> tuple[str, list[dict]]:
+    """The card sheets (or bleed pages) for faces whose font sizes are already set."""
+    config = sheets_config(ctx)
+    page_rules = [f"@page {name} {{ size: {p['width']}mm {p['height']}mm; margin: 0 }}"
+                  for name, p in config["papers"].items()]
+    from ..model import CARD_SIZES_MM
+    for size, (w, h) in CARD_SIZES_MM.items():
+        page_rules.append(f"@page card-{size} {{ size: {w}mm {h}mm; margin: 0; bleed: {config['bleed']}mm; marks: crop; }}")
+    if bleed:
+        body, placements = bleed_pages(ctx, faces, config), []
+    else:
+        body, placements = sheet_pages(ctx, faces, paper, config)
+    authors = ", ".join(ctx.game.manifest.authors)
+    author = f'<meta name="author" content="{Markup.escape(authors)}">' if authors else ""
+    html = (f'<!DOCTYPE html><html lang="{ctx.lang}"><head><meta charset="utf-8">'
+            f"<title>{Markup.escape(ctx.title)} — {ctx.env.globals['ui']('cards')}</title>{author}"
+            f'<meta name="generator" content="Rulesmith"><style>{ctx.env.globals["fonts_css"]}\n'
+            + "\n".join(page_rules) + "\n" + ctx.css("cards.css") + "</style></head><body>" + str(body) + "</body></html>")
+    return html, placements
+
+
+def card_sheets(ctx: BuildContext, report: Report, paper: str = "a4"):
+    """Fitted faces, sheet HTML, card placements and the laid-out document of the card sheets."""
+    faces = all_faces(ctx)
+    if not faces:
+        return [], "", [], None
+    placements: list[dict] = []
+
+    def render(fs):
+        html, found = cards_html(ctx, fs, paper)
+        placements[:] = found
+        return html
+
+    faces, html, document = fit(ctx, faces, render, report)
+    return faces, html, placements, document
+
+
+def write_placements(path: Path, placements: list[dict]) -> None:
+    import json
+
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(placements, ensure_ascii=False, indent=1), encoding="utf-8")

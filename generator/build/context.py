@@ -1,0 +1,88 @@
+"""What every document of one game in one language needs: data, text, translations."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import cached_property
+from pathlib import Path
+
+from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
+
+from ..game import Game
+from ..i18n.translate import Translator
+from ..i18n.ui import ui
+from ..model import Record
+from ..text.chapters import Chapter, load_chapters
+from .fonts import font_face_css
+
+PACKAGE_TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
+
+
+def template_dirs(game: Game, project_root: Path) -> list[Path]:
+    """A game's own templates/ first, then the project's, then Rulesmith's."""
+    dirs = [game.folder / "templates", project_root / "templates", PACKAGE_TEMPLATES]
+    out: list[Path] = []
+    for folder in dirs:
+        if folder.is_dir() and folder.resolve() not in [d.resolve() for d in out]:
+            out.append(folder)
+    return out
+
+
+def environment(dirs: list[Path]) -> Environment:
+    env = Environment(loader=FileSystemLoader([str(d) for d in dirs]), autoescape=select_autoescape(["j2", "html"]),
+                      undefined=StrictUndefined, trim_blocks=True, lstrip_blocks=True)
+    return env
+
+
+@dataclass
+class BuildContext:
+    game: Game
+    lang: str
+    project_root: Path
+    examples: dict[str, bool] = field(default_factory=dict)
+
+    @cached_property
+    def tr(self) -> Translator:
+        return Translator.load(self.game, self.lang)
+
+    @cached_property
+    def chapters(self) -> list[Chapter]:
+        return load_chapters(self.game.folder)
+
+    @cached_property
+    def templates(self) -> list[Path]:
+        return template_dirs(self.game, self.project_root)
+
+    @cached_property
+    def env(self) -> Environment:
+        env = environment(self.templates)
+        env.globals.update(ui=lambda key: ui(self.lang, key), lang=self.lang, fonts_css=font_face_css())
+        return env
+
+    def css(self, name: str) -> str:
+        """A stylesheet from the first template folder that has it."""
+        for folder in self.templates:
+            path = folder / name
+            if path.exists():
+                return path.read_text(encoding="utf-8")
+        raise FileNotFoundError(f"no template stylesheet {name} in {', '.join(map(str, self.templates))}")
+
+    @property
+    def roots(self) -> list[Path]:
+        """Folders WeasyPrint may read from."""
+        return [self.game.folder, *self.templates]
+
+    @property
+    def title(self) -> str:
+        return self.tr.title()
+
+    def output_dir(self) -> Path:
+        return self.project_root / "output" / self.game.id / self.lang
+
+
+def print_linker(anchors: set[str]):
+    """Links inside one PDF: only to anchors the document really has."""
+    def link(record: Record) -> str | None:
+        anchor = f"{record.kind}-{record.id}"
+        return f"#{anchor}" if anchor in anchors else None
+    return link

@@ -1,0 +1,31 @@
+"""WeasyPrint may read only the game's content, the templates and the fonts: content can
+neither fetch from the network nor read other files of the machine."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from urllib.parse import unquote, urlparse
+
+from weasyprint.urls import URLFetcher
+
+
+class ConfinedFetcher(URLFetcher):
+    def __init__(self, roots: list[Path]):
+        super().__init__(allowed_protocols={"file", "data"}, allow_redirects=False)
+        self.roots = [root.resolve() for root in roots]
+        self.refused: list[str] = []
+
+    def allows(self, url: str) -> bool:
+        parsed = urlparse(url)
+        if parsed.scheme == "data":
+            return True
+        if parsed.scheme != "file":
+            return False
+        path = Path(unquote(parsed.path)).resolve()
+        return any(path == root or root in path.parents for root in self.roots)
+
+    def fetch(self, url, headers=None):
+        if not self.allows(url):
+            self.refused.append(url)
+            raise ValueError(f"refused to fetch {url}: outside the content, template and font folders")
+        return super().fetch(url, headers)

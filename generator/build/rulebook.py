@@ -1,0 +1,84 @@
+"""The rulebook: cover, contents with page numbers, chapters, and a reference appendix
+generated from the data for whatever the chapters do not already show."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from markupsafe import Markup
+
+from ..text import blocks
+from ..text.refs import Ref, RefError
+from ..text.render import RenderContext, render_chapter
+from .context import BuildContext, print_linker
+
+# Sections a reader looks things up in, in appendix order.
+APPENDIX_SECTIONS = ("keywords", "units", "tables", "dice", "actions", "terrain", "bands", "rules")
+PAPER = {"a4": "A4", "a5": "A5", "letter": "letter"}
+
+
+@dataclass
+class AppendixBlock:
+    id: str
+    title: str
+    html: Markup
+
+
+def shown_in_text(ctx: BuildContext) -> tuple[set[str], set[str]]:
+    """(sections listed with {{ list:... }}, table ids printed with {{ table:... }})."""
+    from ..checks.text import references
+
+    sections, tables = set(), set()
+    for chapter in ctx.chapters:
+        for text, _line in references(chapter):
+            try:
+                ref = Ref.parse(text)
+            except RefError:
+                continue
+            if ref.kind == "list" and ref.id:
+                sections.add(ref.id)
+            elif ref.kind == "table" and ref.field is None and ref.id:
+                tables.add(ref.id)
+    return sections, tables
+
+
+def appendix(ctx: BuildContext, link) -> list[AppendixBlock]:
+    sections, tables = shown_in_text(ctx)
+    game, tr = ctx.game, ctx.tr
+    out = []
+    titles = {"keywords": "glossary", "units": "units", "tables": "tables", "dice": "dice", "actions": "actions",
+              "terrain": "terrain", "bands": "bands", "rules": "rules"}
+    for section in APPENDIX_SECTIONS:
+        records = game.section(section)
+        if not records or section in sections:
+            continue
+        if section == "tables":
+            html = Markup("").join(blocks.table_html(t, tr) for t in records.values() if t.id not in tables)
+            if not html:
+                continue
+        else:
+            html = blocks.records_html(game, section, tr, link)
+        out.append(AppendixBlock(f"appendix-{section}", ctx.env.globals["ui"](titles[section]), html))
+    return out
+
+
+def anchors(ctx: BuildContext) -> set[str]:
+    return {f"{r.kind}-{r.id}" for section in APPENDIX_SECTIONS for r in ctx.game.section(section).values()}
+
+
+def rulebook_html(ctx: BuildContext, paper: str = "a4") -> str:
+    link = print_linker(anchors(ctx))
+    render_ctx = RenderContext(ctx.game, ctx.tr, "print", link, ctx.examples)
+    chapters = [render_chapter(ch, render_ctx, id_prefix=f"{ch.slug}--") for ch in ctx.chapters]
+    blocks_ = appendix(ctx, link)
+    template = ctx.env.get_template("rulebook.html.j2")
+    return template.render(
+        title=ctx.title,
+        game=ctx.game,
+        authors=", ".join(ctx.game.manifest.authors),
+        summary=ctx.tr.manifest("summary") if ctx.game.manifest.summary else "",
+        chapters=chapters,
+        appendix=blocks_,
+        paper=PAPER[paper],
+        css=Markup(ctx.css("rulebook.css")),
+    )
