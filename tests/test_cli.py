@@ -120,3 +120,21 @@ def test_python_dash_m_and_console_script_agree(ws: Workspace):
     result = subprocess.run([exe, "--root", str(ws.root), "validate"], capture_output=True, text=True,
                             env={**os.environ})
     assert result.returncode == 0
+
+
+def test_wheel_ships_templates_and_scaffold(tmp_path):
+    """An installed Rulesmith (not a checkout) has its default templates and the scaffold."""
+    import subprocess
+    import sys
+    import zipfile
+
+    from .conftest import REPO
+
+    result = subprocess.run([sys.executable, "-m", "pip", "wheel", str(REPO), "--no-deps", "-q", "-w", str(tmp_path)],
+                            capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+    names = zipfile.ZipFile(next(tmp_path.glob("*.whl"))).namelist()
+    for needed in ("generator/templates/rulebook.html.j2", "generator/templates/sheets.yaml",
+                   "generator/templates/site/page.html.j2", "generator/templates/backs/stars.svg.j2",
+                   "generator/scaffold/game/game.yaml", "generator/build/jobs.py", "generator/site/build.py"):
+        assert needed in names, needed

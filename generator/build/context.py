@@ -15,7 +15,13 @@ from ..model import Record
 from ..text.chapters import Chapter, load_chapters
 from .fonts import font_face_css
 
-PACKAGE_TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
+def _default_templates() -> Path:
+    """Rulesmith's own templates: inside the installed package, or the checkout's templates/."""
+    installed = Path(__file__).resolve().parents[1] / "templates"
+    return installed if installed.is_dir() else Path(__file__).resolve().parents[2] / "templates"
+
+
+PACKAGE_TEMPLATES = _default_templates()
 
 
 def template_dirs(game: Game, project_root: Path) -> list[Path]:

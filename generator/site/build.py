@@ -10,7 +10,7 @@ from pathlib import Path
 
 from markupsafe import Markup
 
-from ..build.context import BuildContext, environment, template_dirs
+from ..build.context import PACKAGE_TEMPLATES, BuildContext, environment, template_dirs
 from ..build.fonts import FAMILIES, STYLES
 from ..diagnostics import Report
 from ..i18n.translate import report_fallbacks
@@ -68,7 +68,7 @@ def build_site(project: Project, games: list[str], report: Report, search: bool 
     tmp.mkdir(parents=True)
     count, catalogue, dirs = _build_games(project, games, tmp, report)
     if not dirs:
-        dirs = [d for d in (project.root / "templates", Path(__file__).resolve().parents[2] / "templates") if d.is_dir()]
+        dirs = [d for d in (project.root / "templates", PACKAGE_TEMPLATES) if d.is_dir()]
     _copy_assets(dirs, tmp)
     _write_index(dirs, catalogue, tmp)
     count += 1
