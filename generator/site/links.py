@@ -18,8 +18,11 @@ PAGES = {
 }
 
 
-def record_path(record: Record) -> str | None:
-    """Path of the record's page plus its anchor, from the language folder."""
+def record_path(record: Record, pages: dict[str, str] | None = None) -> str | None:
+    """Path of the record's page plus its anchor, from the language folder. `pages` overrides
+    the page of a kind (a chapter that prints the whole glossary replaces glossary.html)."""
+    if pages and record.kind in pages:
+        return f"{pages[record.kind]}#{record.kind}-{record.id}"
     if record.kind == "unit":
         return f"units/{record.id}.html"
     if record.kind == "card":
@@ -28,12 +31,12 @@ def record_path(record: Record) -> str | None:
     return f"{page}#{record.kind}-{record.id}" if page else None
 
 
-def site_linker(depth: int):
+def site_linker(depth: int, pages: dict[str, str] | None = None):
     """A linker for a page `depth` folders below the language folder."""
     prefix = "../" * depth
 
     def link(record: Record) -> str | None:
-        path = record_path(record)
+        path = record_path(record, pages)
         return prefix + path if path else None
 
     return link

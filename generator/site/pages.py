@@ -51,16 +51,18 @@ def card_figure(ctx: BuildContext, face: CardFace) -> Markup:
 def game_pages(ctx: BuildContext, report: Report) -> list[SitePage]:
     game, tr, ui = ctx.game, ctx.tr, ctx.env.globals["ui"]
     pages: list[SitePage] = []
+    # A chapter that prints the whole glossary ({{ list:keywords }}) is the glossary page.
+    glossary_chapter = next((_page_name(ch) for ch in ctx.chapters if "keywords" in _listed(ch)), None)
+    overrides = {"keyword": glossary_chapter} if glossary_chapter else {}
     chapters = []
     for chapter in ctx.chapters:
-        rctx = RenderContext(game, tr, "site", site_linker(0), ctx.examples)
+        rctx = RenderContext(game, tr, "site", site_linker(0, overrides), ctx.examples)
         rendered = render_chapter(chapter, rctx)
         chapters.append(rendered)
-        name = f"rules-{chapter.slug}" if chapter.slug in RESERVED else chapter.slug
-        pages.append(SitePage(f"{name}.html", rendered.title, rendered.html,
+        pages.append(SitePage(_page_name(chapter), rendered.title, rendered.html,
                               [h for h in rendered.headings if h.level in (2, 3)], kind="chapter"))
-    link0, link1 = site_linker(0), site_linker(1)
-    if game.keywords:
+    link0, link1 = site_linker(0, overrides), site_linker(1, overrides)
+    if game.keywords and not glossary_chapter:
         pages.append(SitePage("glossary.html", ui("glossary"), blocks.glossary_html(game, tr, link0), kind="glossary"))
     faces = fit(ctx, all_faces(ctx), lambda fs: faces_html(ctx, fs), report)[0] if (game.cards or game.units
                                                                                    or game.tables or game.dice) else []
@@ -138,6 +140,27 @@ def game_pages(ctx: BuildContext, report: Report) -> list[SitePage]:
         pages.append(SitePage("errata.html", ui("errata"), body, kind="errata"))
     pages.insert(0, landing_page(ctx, chapters, pages))
     return pages
+
+
+def _page_name(chapter) -> str:
+    name = f"rules-{chapter.slug}" if chapter.slug in RESERVED else chapter.slug
+    return f"{name}.html"
+
+
+def _listed(chapter) -> set[str]:
+    """Sections a chapter prints whole with {{ list:SECTION }}."""
+    from ..checks.text import references
+    from ..text.refs import Ref, RefError
+
+    found = set()
+    for text, _line in references(chapter):
+        try:
+            ref = Ref.parse(text)
+        except RefError:
+            continue
+        if ref.kind == "list" and ref.id:
+            found.add(ref.id)
+    return found
 
 
 def _unit_pages_linker(link):
