@@ -101,7 +101,7 @@ def test_language_switch_keeps_section(page, server):
 
 
 @pytest.mark.parametrize("path", ["index.html", "rock-n-roll/ru/index.html", "deadzone/en/actions.html",
-                                  "frames/en/tables.html", "battle-rules/ru/units.html", "nuclear/en/glossary.html"])
+                                  "frames/en/tables.html", "battle-rules/ru/units.html", "nuclear/en/rules-glossary.html"])
 def test_no_console_errors(page, server, path):
     base, site = server
     if not (site / path).exists():
@@ -121,7 +121,7 @@ def test_phone_reader_finds_unit_and_keyword(browser, server, tmp_path):
     page.locator(".sidebar a", has_text="Units").click()
     page.locator("main a.ref-unit, main table.roster th a, main table.roster th").first.wait_for()
     assert page.evaluate("document.documentElement.scrollWidth") <= 375
-    page.goto(f"{base}/nuclear/en/glossary.html")
+    page.goto(f"{base}/nuclear/en/rules-glossary.html")
     assert page.locator("dt", has_text="Regeneration").is_visible()
     assert page.evaluate("document.documentElement.scrollWidth") <= 375
     page.screenshot(path=str(tmp_path / "phone-glossary.png"))
@@ -129,7 +129,7 @@ def test_phone_reader_finds_unit_and_keyword(browser, server, tmp_path):
 
 
 def test_works_from_file_url(page, shipped_site):
-    page.goto((shipped_site / "nuclear/en/glossary.html").as_uri())
+    page.goto((shipped_site / "nuclear/en/rules-glossary.html").as_uri())
     assert page.locator("dt", has_text="Regeneration").is_visible()
     assert page.evaluate("getComputedStyle(document.querySelector('.top')).display") == "flex"  # CSS loaded
     assert "served over HTTP" in page.locator(".search-offline").inner_text()
