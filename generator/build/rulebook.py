@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from markupsafe import Markup
 
 from ..text import blocks
-from ..text.refs import Ref, RefError
+from ..text.refs import shown_in
 from ..text.render import RenderContext, render_chapter
 from .context import BuildContext, print_linker
 
@@ -24,26 +24,8 @@ class AppendixBlock:
     html: Markup
 
 
-def shown_in_text(ctx: BuildContext) -> tuple[set[str], set[str]]:
-    """(sections listed with {{ list:... }}, table ids printed with {{ table:... }})."""
-    from ..checks.text import references
-
-    sections, tables = set(), set()
-    for chapter in ctx.chapters:
-        for text, _line in references(chapter):
-            try:
-                ref = Ref.parse(text)
-            except RefError:
-                continue
-            if ref.kind == "list" and ref.id:
-                sections.add(ref.id)
-            elif ref.kind == "table" and ref.field is None and ref.id:
-                tables.add(ref.id)
-    return sections, tables
-
-
 def appendix(ctx: BuildContext, link) -> list[AppendixBlock]:
-    sections, tables = shown_in_text(ctx)
+    sections, tables = shown_in(ctx.chapters)
     game, tr = ctx.game, ctx.tr
     out = []
     titles = {"keywords": "glossary", "units": "units", "tables": "tables", "dice": "dice", "actions": "actions",

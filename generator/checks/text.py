@@ -13,22 +13,6 @@ from ..text.refs import Ref, RefError, resolve
 _FENCE = re.compile(r"^\s*:{3,}\s*([^\s:]\S*)")
 
 
-def references(chapter: Chapter):
-    """Every `{{ }}` in a chapter with its line: (text, line)."""
-    for token in chapter.tokens:
-        if token.type == "substitution_block" and token.map:
-            yield token.content, token.map[0] + 1
-        elif token.type == "inline" and token.map and token.children:
-            offset = 0
-            for child in token.children:
-                if child.type != "substitution_inline":
-                    continue
-                at = token.content.find("{{", offset)
-                line = token.map[0] + 1 + (token.content.count("\n", 0, at) if at >= 0 else 0)
-                offset = at + 2 if at >= 0 else offset
-                yield child.content, line
-
-
 def examples(chapter: Chapter):
     """Every example container: (id, line)."""
     for token in chapter.tokens:
@@ -52,7 +36,7 @@ def _check_chapter(game: Game, chapter: Chapter, seen: dict[str, Location], repo
     if first is None or first.type != "heading_open" or first.tag != "h1":
         report.add("E020", "a chapter must start with its '# Title' heading", Location(chapter.path, 1, 1),
                    "put the chapter title on the first line as '# Title'")
-    for text, line in references(chapter):
+    for text, line in chapter.references():
         try:
             resolve(game, Ref.parse(text))
         except RefError as exc:

@@ -16,6 +16,7 @@ from ..build.reference import probability_tables
 from ..diagnostics import Report
 from ..text import blocks
 from ..text.render import Heading, RenderContext, render_chapter
+from ..text.refs import shown_in
 from .links import site_linker
 
 
@@ -52,7 +53,7 @@ def game_pages(ctx: BuildContext, report: Report) -> list[SitePage]:
     game, tr, ui = ctx.game, ctx.tr, ctx.env.globals["ui"]
     pages: list[SitePage] = []
     # A chapter that prints the whole glossary ({{ list:keywords }}) is the glossary page.
-    glossary_chapter = next((_page_name(ch) for ch in ctx.chapters if "keywords" in _listed(ch)), None)
+    glossary_chapter = next((_page_name(ch) for ch in ctx.chapters if "keywords" in shown_in([ch])[0]), None)
     overrides = {"keyword": glossary_chapter} if glossary_chapter else {}
     chapters = []
     for chapter in ctx.chapters:
@@ -61,7 +62,7 @@ def game_pages(ctx: BuildContext, report: Report) -> list[SitePage]:
         chapters.append(rendered)
         pages.append(SitePage(_page_name(chapter), rendered.title, rendered.html,
                               [h for h in rendered.headings if h.level in (2, 3)], kind="chapter"))
-    link0, link1 = site_linker(0, overrides), site_linker(1, overrides)
+    link0 = site_linker(0, overrides)
     if game.keywords and not glossary_chapter:
         pages.append(SitePage("glossary.html", ui("glossary"), blocks.glossary_html(game, tr, link0), kind="glossary"))
     faces = fit(ctx, all_faces(ctx), lambda fs: faces_html(ctx, fs), report)[0] if (game.cards or game.units
@@ -145,22 +146,6 @@ def game_pages(ctx: BuildContext, report: Report) -> list[SitePage]:
 def _page_name(chapter) -> str:
     name = f"rules-{chapter.slug}" if chapter.slug in RESERVED else chapter.slug
     return f"{name}.html"
-
-
-def _listed(chapter) -> set[str]:
-    """Sections a chapter prints whole with {{ list:SECTION }}."""
-    from ..checks.text import references
-    from ..text.refs import Ref, RefError
-
-    found = set()
-    for text, _line in references(chapter):
-        try:
-            ref = Ref.parse(text)
-        except RefError:
-            continue
-        if ref.kind == "list" and ref.id:
-            found.add(ref.id)
-    return found
 
 
 def _unit_pages_linker(link):

@@ -32,6 +32,21 @@ class Chapter:
                 return self.tokens[i + 1].content
         return self.slug
 
+    def references(self) -> Iterator[tuple[str, int]]:
+        """Every `{{ }}` in the chapter with its line: (text, line)."""
+        for token in self.tokens:
+            if token.type == "substitution_block" and token.map:
+                yield token.content, token.map[0] + 1
+            elif token.type == "inline" and token.map and token.children:
+                offset = 0
+                for child in token.children:
+                    if child.type != "substitution_inline":
+                        continue
+                    at = token.content.find("{{", offset)
+                    line = token.map[0] + 1 + (token.content.count("\n", 0, at) if at >= 0 else 0)
+                    offset = at + 2 if at >= 0 else offset
+                    yield child.content, line
+
     def inline_tokens(self) -> Iterator[Token]:
         for token in self.tokens:
             if token.type == "inline":

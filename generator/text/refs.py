@@ -127,3 +127,20 @@ def _field(game: Game, record: Record, field: str) -> Any:
     pool = [*type(record).model_fields, *(stats or {})]
     raise RefError(f"{record.kind} '{record.id}' has no field or stat '{field}'",
                    did_you_mean(field, pool) or f"fields: {', '.join(pool)}")
+
+
+def shown_in(chapters) -> tuple[set[str], set[str]]:
+    """What chapters print whole: (sections listed with {{ list:... }}, table ids printed
+    with {{ table:... }}). The rulebook's appendix and the site leave these out."""
+    sections, tables = set(), set()
+    for chapter in chapters:
+        for text, _line in chapter.references():
+            try:
+                ref = Ref.parse(text)
+            except RefError:
+                continue
+            if ref.kind == "list" and ref.id:
+                sections.add(ref.id)
+            elif ref.kind == "table" and ref.field is None and ref.id:
+                tables.add(ref.id)
+    return sections, tables
