@@ -24,11 +24,11 @@ from weasyprint import HTML
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from generator.build.cards import card_sheets  # noqa: E402
-from generator.build.context import BuildContext  # noqa: E402
-from generator.build.jobs import Job, plan, run_job, run_jobs  # noqa: E402
-from generator.build.reference import reference_html  # noqa: E402
-from generator.build.rulebook import rulebook_html  # noqa: E402
+from generator.print.cards import card_sheets  # noqa: E402
+from generator.print.context import BuildContext  # noqa: E402
+from generator.print.jobs import Job, plan, run_job, run_jobs  # noqa: E402
+from generator.print.reference import reference_html  # noqa: E402
+from generator.print.rulebook import rulebook_html  # noqa: E402
 from generator.diagnostics import Report  # noqa: E402
 from generator.project import Project  # noqa: E402
 
@@ -62,7 +62,7 @@ def main() -> None:
     args = parser.parse_args()
     project = Project(ROOT)
     games = args.game or project.game_ids()
-    from generator.build.jobs import _verified
+    from generator.print.jobs import _verified
 
     # the build runs the rules checker once per game, before the documents (not per document)
     verified = {g: _verified(project.load(g, Report(), checks=False)) for g in games}

@@ -9,8 +9,8 @@ import pypdfium2 as pdfium
 import pytest
 from pypdf import PdfReader
 
-from generator.build.jobs import Job, run_job
-from generator.build.layout import load_sheets, sheet_spec
+from generator.print.jobs import Job, run_job
+from generator.print.layout import load_sheets, sheet_spec
 
 from .conftest import REPO, Workspace
 
@@ -166,7 +166,7 @@ def test_card_images_and_tts_sheet(demo: Workspace):
 def test_content_cannot_fetch_outside(demo: Workspace, tmp_path):
     secret = tmp_path.parent / "secret.png"
     demo.write("rules/03-evil.md", f"# Evil\n\n![x](http://127.0.0.1:9/x.png) ![y](file://{secret}) ![z](../../../etc/passwd)\n")
-    from generator.build.fetcher import ConfinedFetcher
+    from generator.print.fetcher import ConfinedFetcher
     fetcher = ConfinedFetcher([demo.game])
     assert not fetcher.allows("http://127.0.0.1:9/x.png")
     assert not fetcher.allows(f"file://{secret}") and not fetcher.allows("file:///etc/passwd")
@@ -186,8 +186,8 @@ def test_reference_sheet(demo: Workspace):
 def test_icons_on_cards_and_inline(demo: Workspace):
     demo.edit("data/cards.yaml", "    text: One unit moves and then attacks.",
               "    icons: [dice, dice]\n    text: 'Roll :dice: twice; keep :star: <b>x</b>.'")
-    from generator.build.cardfaces import all_faces
-    from generator.build.context import BuildContext
+    from generator.print.cardfaces import all_faces
+    from generator.print.context import BuildContext
     from generator.project import Project
 
     game = Project(demo.root).load("demo", __import__("generator.diagnostics", fromlist=["Report"]).Report())

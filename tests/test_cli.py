@@ -136,5 +136,5 @@ def test_wheel_ships_templates_and_scaffold(tmp_path):
     names = zipfile.ZipFile(next(tmp_path.glob("*.whl"))).namelist()
     for needed in ("generator/templates/rulebook.html.j2", "generator/templates/sheets.yaml",
                    "generator/templates/site/page.html.j2", "generator/templates/backs/stars.svg.j2",
-                   "generator/scaffold/game/game.yaml", "generator/build/jobs.py", "generator/site/build.py"):
+                   "generator/scaffold/game/game.yaml", "generator/print/jobs.py", "generator/site/build.py"):
         assert needed in names, needed

@@ -183,7 +183,7 @@ def test_optional_text_fields_are_extracted(tws: Workspace):
 
 
 def test_untranslated_text_warns_in_builds(tws: Workspace):
-    from generator.build.jobs import Job, run_job
+    from generator.print.jobs import Job, run_job
 
     tws.run("i18n", "update", "ru")
     result = run_job(Job(tws.root, "demo", "ru", "reference"))

@@ -8,7 +8,7 @@ import click
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from ..build.jobs import KINDS, plan, run_jobs
+from ..print.jobs import KINDS, plan, run_jobs
 from ..diagnostics import Report, render
 
 ALL_KINDS = (*KINDS, "site")
@@ -105,7 +105,7 @@ def _write_probability_tables(project, names) -> None:
 
 
 def _verified(project, names) -> dict[str, dict[str, bool]]:
-    from ..build.jobs import _verified as verified_examples
+    from ..print.jobs import _verified as verified_examples
 
     out = {}
     for name in names:

@@ -10,8 +10,8 @@ from pathlib import Path
 
 from markupsafe import Markup
 
-from ..build.context import PACKAGE_TEMPLATES, BuildContext, environment, template_dirs
-from ..build.fonts import FAMILIES, STYLES
+from ..print.context import PACKAGE_TEMPLATES, BuildContext, environment, template_dirs
+from ..print.fonts import FAMILIES, STYLES
 from ..diagnostics import Report
 from ..i18n.translate import report_fallbacks
 from ..i18n.ui import ui
@@ -121,7 +121,7 @@ def _build_games(project: Project, games: list[str], tmp: Path, report: Report):
 
 
 def _verified(game) -> dict[str, bool]:
-    from ..build.jobs import _verified as verified
+    from ..print.jobs import _verified as verified
 
     return verified(game)
 

@@ -8,11 +8,11 @@ from dataclasses import dataclass, field
 
 from markupsafe import Markup
 
-from ..build.cardfaces import CardFace, all_faces
-from ..build.cards import fit
-from ..build.images import faces_html
-from ..build.context import BuildContext
-from ..build.reference import probability_tables
+from ..print.cardfaces import CardFace, all_faces
+from ..print.cards import fit
+from ..print.images import faces_html
+from ..print.context import BuildContext
+from ..print.reference import probability_tables
 from ..diagnostics import Report
 from ..text import blocks
 from ..text.render import Heading, RenderContext, render_chapter
@@ -80,7 +80,7 @@ def game_pages(ctx: BuildContext, report: Report) -> list[SitePage]:
             body = [Markup('<p class="crumb"><a href="../units.html">{}</a></p>').format(ui("units"))]
             if unit.id in by_unit:
                 body.append(card_figure(ctx, by_unit[unit.id]))
-            from ..build.cardfaces import unit_body
+            from ..print.cardfaces import unit_body
             body.append(Markup('<div class="unit-profile">{}</div>').format(unit_body(ctx, unit)))
             pages.append(SitePage(f"units/{unit.id}.html", tr.field(unit, "name"), Markup("").join(body),
                                   nav=False, kind="unit"))
