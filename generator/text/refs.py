@@ -115,18 +115,40 @@ def _field(game: Game, record: Record, field: str) -> Any:
     if head in type(record).model_fields:
         value = getattr(record, head)
         for part in rest.split(".") if rest else []:
-            if isinstance(value, (list, tuple)) and part.isdigit():
-                value = value[int(part)] if int(part) < len(value) else None
-            elif isinstance(value, dict):
-                value = value.get(part)
-            else:
-                value = getattr(value, part, None)
+            value = _step(record, field, value, part)
         if value is None:
             raise RefError(f"{record.kind} '{record.id}' has no value for '{field}'", "")
+        inner = getattr(type(value), "model_fields", None) or (value if isinstance(value, dict) else None)
+        if inner:
+            raise RefError(f"'{field}' of {record.kind} '{record.id}' is a group of values, not one",
+                           f"name one of: {', '.join(map(str, inner))}")
         return value
     pool = [*type(record).model_fields, *(stats or {})]
     raise RefError(f"{record.kind} '{record.id}' has no field or stat '{field}'",
                    did_you_mean(field, pool) or f"fields: {', '.join(pool)}")
+
+
+def _step(record: Record, field: str, value: Any, part: str) -> Any:
+    """One step of a dotted path: a list item by index, a mapping key, or a declared field of a
+    nested record, and nothing else. Python attributes (`__class__`, methods) are never reached:
+    rules text is written by many hands, and a reference must not read the build machine."""
+    if isinstance(value, (list, tuple)):
+        if part.isdigit() and int(part) < len(value):
+            return value[int(part)]
+        raise RefError(f"{record.kind} '{record.id}' has no item '{part}' in '{field}'",
+                       f"items are numbered 0 to {len(value) - 1}" if value else "the list is empty")
+    if isinstance(value, dict):
+        if part in value:
+            return value[part]
+        raise RefError(f"{record.kind} '{record.id}' has no '{part}' in '{field}'",
+                       did_you_mean(part, [str(k) for k in value]) or f"keys: {', '.join(map(str, value))}")
+    fields = getattr(type(value), "model_fields", None)
+    if isinstance(fields, dict) and part in fields:
+        return getattr(value, part)
+    pool = list(fields or ())
+    raise RefError(f"{record.kind} '{record.id}' has no field '{part}' in '{field}'",
+                   did_you_mean(part, pool) or (f"fields: {', '.join(pool)}" if pool
+                                                 else f"'{field.rsplit('.', 1)[0]}' is a plain value"))
 
 
 def shown_in(chapters) -> tuple[set[str], set[str]]:
