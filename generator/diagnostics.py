@@ -49,11 +49,17 @@ CODES: dict[str, str] = {
     "E032": "malformed check block",
     "E033": "input or result does not fit the procedure",
     "E034": "procedures module cannot be loaded",
+    "E040": "content overflows its card, cell, column or page",
+    "E041": "text drawn over other text",
     "W001": "erratum not referenced by any record",
     "W002": "translation does not use the term list's term",
     "W003": "card text does not fit at the minimum size",
     "W004": "erratum alias that no record uses",
     "W005": "text falls back to the source language (untranslated or fuzzy)",
+    "W040": "text outside the page or a card's safe area",
+    "W041": "text below the minimum size",
+    "W042": "heading or caption alone at the bottom of a page or column",
+    "W043": "glyph from a font Rulesmith does not ship",
 }
 
 

@@ -11,7 +11,7 @@ from markupsafe import Markup
 
 from ..diagnostics import Location, Report
 from .cardfaces import CardFace, all_faces
-from .context import BuildContext
+from .context import BuildContext, source_mark
 from .layout import SheetSpec, load_sheets, sheet_spec
 from .pdf import render_document
 
@@ -56,7 +56,8 @@ def fit(ctx: BuildContext, faces: list[CardFace], render_html, report: Report):
     fitted faces, the final HTML and its laid-out document (ready to write)."""
     config = sheets_config(ctx)
     base, low = config["card"]["base_font_pt"], config["card"]["min_font_pt"]
-    faces = [replace(f, index=i, font_pt=f.font_pt or base) for i, f in enumerate(faces)]
+    faces = [replace(f, index=i, font_pt=f.font_pt or base, src=source_mark(ctx.game, f.location))
+             for i, f in enumerate(faces)]
     for _round in range(6):
         html = render_html(faces)
         document, _ = render_document(html, ctx.game.folder, ctx.roots)

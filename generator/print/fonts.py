@@ -33,3 +33,8 @@ def font_face_css() -> str:
                 f'src: url("{path.as_uri()}"); }}'
             )
     return "\n".join(rules)
+
+
+def shipped_font_files() -> list[Path]:
+    """Every font file Rulesmith ships: glyphs from any other file are a fallback."""
+    return [folder / f"{prefix}-{suffix}.ttf" for folder, prefix in FAMILIES.values() for suffix in STYLES.values()]

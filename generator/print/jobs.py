@@ -72,10 +72,12 @@ def run_job(job: Job) -> JobResult:
         res = write_pdf(rulebook_html(ctx, job.book), out / "rulebook.pdf", game.folder, ctx.roots)
         result.files.append(res.path)
         result.pages = res.pages
+        report.diagnostics += res.diagnostics
     elif job.kind == "reference":
         res = write_pdf(reference_html(ctx), out / "reference.pdf", game.folder, ctx.roots)
         result.files.append(res.path)
         result.pages = res.pages
+        report.diagnostics += res.diagnostics
     elif job.kind == "cards":
         faces, html, placements, document = card_sheets(ctx, report, paper=job.paper)
         if faces:
@@ -83,11 +85,13 @@ def run_job(job: Job) -> JobResult:
             write_placements(out / "cards.json", placements)
             result.files += [res.path, out / "cards.json"]
             result.pages = res.pages
+            report.diagnostics += res.diagnostics
             result.cards = len(placements)
             if job.bleed:
                 bleed_html, _ = cards_html(ctx, faces, bleed=True)
                 res = write_pdf(bleed_html, out / "cards-bleed.pdf", game.folder, ctx.roots)
                 result.files.append(res.path)
+                report.diagnostics += res.diagnostics
             if job.images:
                 result.files += write_card_images(ctx, faces, out)
     else:  # pragma: no cover - the CLI only offers known kinds

@@ -5,13 +5,15 @@ from __future__ import annotations
 import hashlib
 import logging
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from weasyprint import HTML
 
+from ..diagnostics import Diagnostic, Severity
 from .fetcher import ConfinedFetcher
 from .fonts import font_dirs
+from .verify import LayoutRules, verify_layout
 
 # fontTools stamps embedded font subsets with the current time unless SOURCE_DATE_EPOCH is
 # set; a fixed stamp keeps two builds of the same input byte-identical.
@@ -26,6 +28,8 @@ class PdfResult:
     path: Path
     pages: int
     refused: list[str]
+    # layout findings; with an overflow or overlap the PDF is written as NAME.layout-errors.pdf
+    diagnostics: list[Diagnostic] = field(default_factory=list)
 
 
 def render_document(html: str, base_url: Path, roots: list[Path]):
@@ -35,16 +39,23 @@ def render_document(html: str, base_url: Path, roots: list[Path]):
 
 
 def write_pdf(html: str, out: Path, base_url: Path, roots: list[Path], document=None) -> PdfResult:
-    """Render (unless `document` is the layout of `html` already) and write atomically: a
-    failed build never leaves a half-written PDF. The PDF identifier is a hash of the input,
-    so the same input gives the same bytes."""
+    """Render (unless `document` is the layout of `html` already), verify the layout, and
+    write atomically: a failed build never leaves a half-written PDF. A document whose
+    content overflows or overlaps is not written as if fine: it goes to NAME.layout-errors.pdf
+    (for the designer to look at) and any earlier NAME.pdf is removed. The PDF identifier is a
+    hash of the input, so the same input gives the same bytes."""
     refused: list[str] = []
     if document is None:
         document, fetcher = render_document(html, base_url, roots)
         refused = fetcher.refused
+    findings = verify_layout(document, base_url, LayoutRules.load(roots), label=f"{out.parent.name}/{out.name}")
+    broken = any(d.severity is Severity.ERROR for d in findings)
+    target = out.with_name(out.stem + ".layout-errors.pdf") if broken else out
+    stale = out if broken else out.with_name(out.stem + ".layout-errors.pdf")
     identifier = hashlib.sha256(html.encode("utf-8")).hexdigest()[:32].encode("ascii")
-    out.parent.mkdir(parents=True, exist_ok=True)
-    tmp = out.with_suffix(".pdf.tmp")
+    target.parent.mkdir(parents=True, exist_ok=True)
+    tmp = target.with_suffix(".pdf.tmp")
     document.write_pdf(tmp, pdf_identifier=identifier)
-    tmp.replace(out)
-    return PdfResult(out, len(document.pages), refused)
+    tmp.replace(target)
+    stale.unlink(missing_ok=True)
+    return PdfResult(target, len(document.pages), refused, findings)

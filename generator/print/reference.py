@@ -7,7 +7,7 @@ import json
 from markupsafe import Markup
 
 from ..text import blocks
-from .context import BuildContext, print_linker
+from .context import BuildContext, print_linker, section_mark
 from .rulebook import APPENDIX_SECTIONS, anchors
 
 
@@ -38,14 +38,15 @@ def reference_html(ctx: BuildContext) -> str:
         else:
             html = blocks.records_html(game, section, tr, link)
         title = {"keywords": "glossary"}.get(section, section)
-        sections.append({"title": ui(title), "html": html, "id": section})
+        sections.append({"title": ui(title), "html": html, "id": section, "src": section_mark(game, section)})
     if game.manifest.parameters:
         rows = Markup("").join(
             Markup("<tr><td>{}</td><td>{}</td></tr>").format(tr.manifest("parameters", i, "name"),
                                                              _param_value(p))
             for i, p in enumerate(game.manifest.parameters))
         sections.insert(0, {"title": ui("parameters"), "id": "parameters",
-                            "html": Markup('<table class="data-table"><tbody>{}</tbody></table>').format(rows)})
+                            "html": Markup('<table class="data-table"><tbody>{}</tbody></table>').format(rows),
+                            "src": "game.yaml:1"})
     template = ctx.env.get_template("reference.html.j2")
     return template.render(title=ctx.title, sections=sections, probabilities=probability_tables(ctx),
                            authors=", ".join(game.manifest.authors), css=Markup(ctx.css("reference.css")))

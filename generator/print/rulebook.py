@@ -10,7 +10,7 @@ from markupsafe import Markup
 from ..text import blocks
 from ..text.refs import shown_in
 from ..text.render import RenderContext, render_chapter
-from .context import BuildContext, print_linker
+from .context import BuildContext, print_linker, section_mark
 
 # Sections a reader looks things up in, in appendix order.
 APPENDIX_SECTIONS = ("keywords", "units", "tables", "dice", "actions", "terrain", "bands", "rules")
@@ -22,6 +22,7 @@ class AppendixBlock:
     id: str
     title: str
     html: Markup
+    src: str = ""
 
 
 def appendix(ctx: BuildContext, link) -> list[AppendixBlock]:
@@ -40,7 +41,8 @@ def appendix(ctx: BuildContext, link) -> list[AppendixBlock]:
                 continue
         else:
             html = blocks.records_html(game, section, tr, link)
-        out.append(AppendixBlock(f"appendix-{section}", ctx.env.globals["ui"](titles[section]), html))
+        out.append(AppendixBlock(f"appendix-{section}", ctx.env.globals["ui"](titles[section]), html,
+                                 section_mark(game, section)))
     return out
 
 

@@ -223,6 +223,8 @@ def render_chapter(chapter: Chapter, ctx: RenderContext, id_prefix: str = "") ->
             used.add(slug)
             token.attrSet("id", slug)
             headings.append(Heading(int(token.tag[1]), slug, ""))
+    if ctx.target == "print":
+        _mark_sources(tokens, chapter)
     _translate(tokens, ctx)
     _autolink_keywords(tokens, ctx)
     # heading text after translation, as plain text for tables of contents
@@ -235,6 +237,18 @@ def render_chapter(chapter: Chapter, ctx: RenderContext, id_prefix: str = "") ->
     html = Markup(_renderer().renderer.render(tokens, _renderer().options, env))
     title = headings[0].text if headings and headings[0].level == 1 else chapter.slug
     return RenderedChapter(chapter, title, html, headings)
+
+
+def _mark_sources(tokens: list[Token], chapter: Chapter) -> None:
+    """`data-src="rules/03-turn.md:12"` on every printed block, so the layout check can cite
+    the line a problem comes from."""
+    try:
+        rel = chapter.path.resolve().relative_to(chapter.path.resolve().parents[1]).as_posix()
+    except (ValueError, IndexError):
+        return
+    for token in tokens:
+        if token.nesting == 1 and token.map and token.type not in ("container_example_open", "container_note_open"):
+            token.attrSet("data-src", f"{rel}:{token.map[0] + 1}")
 
 
 def _plain(inline: Token, ctx: RenderContext) -> str:
