@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from generator.print.fonts import font_face_css
+from generator.print.fonts import font_face_css, with_shipped_glyphs
 from generator.print.pdf import render_document, write_pdf
 from generator.print.verify import LayoutRules, verify_layout
 
@@ -108,8 +108,15 @@ def test_heading_alone_at_the_bottom(tmp_path):
 
 
 def test_glyph_from_a_font_not_shipped(tmp_path):
-    found = findings(tmp_path, "<p data-src='rules/a.md:2'>Checked ✓</p>")
-    assert codes(found) == ["W043"] and "U+2713" in found[0].message
+    found = findings(tmp_path, "<p data-src='rules/a.md:2'>Rated ★</p>")
+    assert codes(found) == ["W043"] and "U+2605" in found[0].message
+
+
+def test_glyphs_the_fonts_lack_are_drawn_without_them(tmp_path):
+    """✓, →, the hyphen U+2010 and ◦ are swapped for pictures or characters PT fonts have."""
+    body = "<p title='a → b'>Checked ✓, 2+ → 3+, co‐op</p><ul><li>a<ul><li>nested</li></ul></li></ul>"
+    assert findings(tmp_path, body, 'ul ul { list-style-type: "–\\2002"; }') == []
+    assert "title='a → b'" in with_shipped_glyphs(page(body))
 
 
 def test_layout_rules_are_data(tmp_path):

@@ -31,6 +31,20 @@ def _walk(box):
         yield from _walk(child)
 
 
+def too_wide(document) -> set[int]:
+    """Card bodies with content wider than the body (a stats row with too many columns)."""
+    found = set()
+    for page in document.pages:
+        for box in _walk(page._page_box):
+            element = getattr(box, "element", None)
+            if element is None or box.element_tag != "div" or element.get("data-face") is None:
+                continue
+            right = box.content_box_x() + box.width
+            if any(d.position_x + d.width > right + 0.5 for d in _walk(box) if isinstance(d.width, (int, float))):
+                found.add(int(element.get("data-face")))
+    return found
+
+
 def overflows(document) -> dict[int, tuple[float, float]]:
     """Card bodies whose content is taller than the body: face index -> (needed, available) mm."""
     found: dict[int, tuple[float, float]] = {}
@@ -58,23 +72,41 @@ def fit(ctx: BuildContext, faces: list[CardFace], render_html, report: Report):
     base, low = config["card"]["base_font_pt"], config["card"]["min_font_pt"]
     faces = [replace(f, index=i, font_pt=f.font_pt or base, src=source_mark(ctx.game, f.location))
              for i, f in enumerate(faces)]
-    for _round in range(6):
+    for _round in range(10):
         html = render_html(faces)
         document, _ = render_document(html, ctx.game.folder, ctx.roots)
         over = overflows(document)
-        shrink = {i: v for i, v in over.items() if faces[i].font_pt > low}
-        if not shrink:
+        narrow = [i for i in too_wide(document) if faces[i].narrow is not None]
+        shrink = {i: v for i, v in over.items() if faces[i].font_pt > low and i not in narrow}
+        split = [i for i in over if i not in shrink and len(faces[i].parts) > 1]
+        if not shrink and not split and not narrow:
             break
+        for i in narrow:  # stats as a list, name beside value
+            faces[i] = replace(faces[i], body=faces[i].narrow, narrow=None)
         for i, (needed, available) in shrink.items():
             pt = faces[i].font_pt
             guess = math.floor(pt * math.sqrt(available / needed) * 0.98 * 4) / 4
             faces[i] = replace(faces[i], font_pt=max(low, min(pt - 0.25, guess)))
+        for i in reversed(split):
+            faces[i:i + 1] = _split(faces[i], base)
+        faces = [replace(f, index=i) for i, f in enumerate(faces)]
     for i, (needed, available) in over.items():
         face = faces[i]
         report.add("W003", f"card '{face.id}' ({ctx.lang}) does not fit at the minimum text size "
                    f"{low} pt: needs {needed:.0f} mm of {available:.0f} mm",
                    face.location or Location(ctx.game.folder), "shorten the text or use a larger card size")
     return faces, html, document
+
+
+def _split(face: CardFace, font_pt: float) -> list[CardFace]:
+    """A card too long even at the smallest text, as two cards that continue each other."""
+    half = (len(face.parts) + 1) // 2
+    first, second = face.parts[:half], face.parts[half:]
+    base_id = face.extra.get("base_id", face.id)
+    return [replace(face, id=f"{base_id}-1", title=f"{face.title} (1)", body=Markup("").join(first), parts=first,
+                    font_pt=font_pt, extra={**face.extra, "base_id": f"{base_id}-1"}),
+            replace(face, id=f"{base_id}-2", title=f"{face.title} (2)", body=Markup("").join(second), parts=second,
+                    font_pt=font_pt, extra={**face.extra, "base_id": f"{base_id}-2"})]
 
 
 def back_svg(ctx: BuildContext, face: CardFace) -> Markup:

@@ -86,6 +86,17 @@ class BuildContext:
         return self.project_root / "output" / self.game.id / self.lang
 
 
+def print_config(ctx: BuildContext) -> dict:
+    """The game's print.yaml (how it prints: reference sections, layout limits), or {}."""
+    import yaml
+
+    path = ctx.game.folder / "print.yaml"
+    if not path.is_file():
+        return {}
+    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    return data if isinstance(data, dict) else {}
+
+
 def print_linker(anchors: set[str]):
     """Links inside one PDF: only to anchors the document really has."""
     def link(record: Record) -> str | None:

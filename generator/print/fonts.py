@@ -3,6 +3,7 @@ machine's system fonts."""
 
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 from pathlib import Path
 
@@ -38,3 +39,25 @@ def font_face_css() -> str:
 def shipped_font_files() -> list[Path]:
     """Every font file Rulesmith ships: glyphs from any other file are a fallback."""
     return [folder / f"{prefix}-{suffix}.ttf" for folder, prefix in FAMILIES.values() for suffix in STYLES.values()]
+
+
+# Characters the shipped fonts lack, drawn instead as small inline pictures (or a character
+# they have), so no glyph ever comes from the build machine's fonts.
+_STROKE = ('<svg class="glyph" viewBox="0 0 10 10" width="0.85em" height="0.85em" role="img" aria-label="{label}" '
+           'style="vertical-align: -0.05em"><path d="{path}" fill="none" stroke="currentColor" stroke-width="1.1" '
+           'stroke-linecap="round" stroke-linejoin="round"/></svg>')
+GLYPHS = {
+    "\u2192": _STROKE.format(label="→", path="M1 5H8.5M5.5 2 8.5 5 5.5 8"),
+    "\u2713": _STROKE.format(label="✓", path="M1.5 5.5 4 8 8.5 2"),
+    "\u2010": "-",
+    "\u25e6": "–",
+}
+_TEXT = re.compile(r">([^<]+)<")
+_MISSING = re.compile("[" + "".join(GLYPHS) + "]")
+
+
+def with_shipped_glyphs(html: str) -> str:
+    """HTML whose text uses only characters the shipped fonts have (see GLYPHS)."""
+    if not _MISSING.search(html):
+        return html
+    return _TEXT.sub(lambda m: ">" + _MISSING.sub(lambda c: GLYPHS[c.group(0)], m.group(1)) + "<", html)

@@ -12,7 +12,7 @@ from weasyprint import HTML
 
 from ..diagnostics import Diagnostic, Severity
 from .fetcher import ConfinedFetcher
-from .fonts import font_dirs
+from .fonts import font_dirs, with_shipped_glyphs
 from .verify import LayoutRules, verify_layout
 
 # fontTools stamps embedded font subsets with the current time unless SOURCE_DATE_EPOCH is
@@ -32,9 +32,20 @@ class PdfResult:
     diagnostics: list[Diagnostic] = field(default_factory=list)
 
 
-def render_document(html: str, base_url: Path, roots: list[Path]):
+# The last layout a renderer kept (keep=True), so that write_pdf does not lay the same HTML
+# out twice when a renderer had to lay it out to fit it.
+_kept: dict[tuple[str, str], tuple] = {}
+
+
+def render_document(html: str, base_url: Path, roots: list[Path], keep: bool = False):
+    key = (hashlib.sha256(html.encode("utf-8")).hexdigest(), str(base_url))
+    if key in _kept:
+        return _kept.pop(key)
     fetcher = ConfinedFetcher([*roots, *font_dirs()])
-    document = HTML(string=html, base_url=base_url.resolve().as_uri() + "/", url_fetcher=fetcher).render()
+    document = HTML(string=with_shipped_glyphs(html), base_url=base_url.resolve().as_uri() + "/", url_fetcher=fetcher).render()
+    if keep:
+        _kept.clear()
+        _kept[key] = (document, fetcher)
     return document, fetcher
 
 

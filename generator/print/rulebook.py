@@ -3,6 +3,7 @@ generated from the data for whatever the chapters do not already show."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from markupsafe import Markup
@@ -10,6 +11,7 @@ from markupsafe import Markup
 from ..text import blocks
 from ..text.refs import shown_in
 from ..text.render import RenderContext, render_chapter
+from .pdf import render_document
 from .context import BuildContext, print_linker, section_mark
 
 # Sections a reader looks things up in, in appendix order.
@@ -51,12 +53,46 @@ def anchors(ctx: BuildContext) -> set[str]:
 
 
 def rulebook_html(ctx: BuildContext, paper: str = "a4") -> str:
+    """The book's HTML, fitted to its paper: a table wider than the page is printed on a
+    landscape page of the same paper. Its layout is kept for write_pdf."""
+    html = book_html(ctx, paper)
+    document, _ = render_document(html, ctx.game.folder, ctx.roots, keep=True)
+    wide = _wide_tables(document)
+    if wide:
+        html = _TABLE.sub(lambda m: m.group(0) + (' data-landscape' if m.group(1) in wide else ""), html)
+        render_document(html, ctx.game.folder, ctx.roots, keep=True)
+    return html
+
+
+_TABLE = re.compile(r'<table data-table="(\d+)"')
+
+
+def _wide_tables(document) -> set[str]:
+    """Numbers of the tables that reach past the page's right margin."""
+    found = set()
+    for page in document.pages:
+        right = page._page_box.content_box_x() + page._page_box.width
+        for box in _walk(page._page_box):
+            element = getattr(box, "element", None)
+            if element is not None and box.element_tag == "table" and element.get("data-table") \
+                    and box.position_x + box.margin_width() > right + 1:
+                found.add(element.get("data-table"))
+    return found
+
+
+def _walk(box):
+    yield box
+    for child in getattr(box, "children", ()) or ():
+        yield from _walk(child)
+
+
+def book_html(ctx: BuildContext, paper: str = "a4") -> str:
     link = print_linker(anchors(ctx))
     render_ctx = RenderContext(ctx.game, ctx.tr, "print", link, ctx.examples)
     chapters = [render_chapter(ch, render_ctx, id_prefix=f"{ch.slug}--") for ch in ctx.chapters]
     blocks_ = appendix(ctx, link)
     template = ctx.env.get_template("rulebook.html.j2")
-    return template.render(
+    html = template.render(
         title=ctx.title,
         game=ctx.game,
         authors=", ".join(ctx.game.manifest.authors),
@@ -66,3 +102,5 @@ def rulebook_html(ctx: BuildContext, paper: str = "a4") -> str:
         paper=PAPER[paper],
         css=Markup(ctx.css("rulebook.css")),
     )
+    count = iter(range(1_000_000))
+    return re.sub(r"<table(?=[\s>])", lambda m: f'<table data-table="{next(count)}"', html)

@@ -53,6 +53,7 @@ class _Where:
     card: object = None
     heading: bool = False
     column: object = None
+    section: str | None = None  # id of the nearest <section> around it
 
 
 @dataclass
@@ -64,6 +65,7 @@ class _Text:
     heading: bool
     column: object
     order: int
+    section: str | None = None
 
 
 @dataclass
@@ -105,6 +107,8 @@ class LayoutCheck:
             src = element.get("data-src")
             if src:
                 where = _Where(**{**where.__dict__, "src": src})
+            if tag == "section" and element.get("id"):
+                where = _Where(**{**where.__dict__, "section": element.get("id")})
         if tag in HEADINGS and not where.heading and isinstance(box, boxes.BlockBox):
             where = _Where(**{**where.__dict__, "heading": True})
         if isinstance(box, boxes.TextBox):
@@ -119,7 +123,9 @@ class LayoutCheck:
         if isinstance(box, boxes.BlockContainerBox) or isinstance(box, boxes.TableCellBox):
             if overflow and where.area is not None and isinstance(box, (boxes.TableCellBox, boxes.BlockBox)) \
                     and _clips(box, where):
-                self._inside(box, _border_rect(box), where)
+                # a block split across pages may reach into the page's bottom margin with no
+                # ink there: against the page, blocks are checked sideways only
+                self._inside(box, _border_rect(box), where, sideways=where.area_kind == "page")
             if isinstance(box, boxes.TableCellBox):
                 inner = _Where(**{**where.__dict__, "area": box, "area_kind": "cell"})
             elif element is not None and element.get("data-card") is not None and box.element is element:
@@ -162,9 +168,10 @@ class LayoutCheck:
             self._inside(box, rect, where, text=box.text)
         self._glyphs(box, where)
         if where.area_kind != "margin":
-            self._texts.append(_Text(box, self._page, where.src, rect, where.heading, where.column, len(self._texts)))
+            self._texts.append(_Text(box, self._page, where.src, rect, where.heading, where.column, len(self._texts),
+                                     where.section))
 
-    def _inside(self, box, rect, where: _Where, text: str = "") -> None:
+    def _inside(self, box, rect, where: _Where, text: str = "", sideways: bool = False) -> None:
         """Report when `rect` leaves the padding box of the area that must hold it."""
         area = where.area
         if area is None:
@@ -172,7 +179,8 @@ class LayoutCheck:
         outer = _page_area(area) if isinstance(area, boxes.PageBox) else _padding_rect(area)
         sides = [("left", outer[0] - rect[0]), ("top", outer[1] - rect[1]),
                  ("right", rect[2] - outer[2]), ("bottom", rect[3] - outer[3])]
-        over = [(side, amount) for side, amount in sides if amount > TOLERANCE]
+        over = [(side, amount) for side, amount in sides
+                if amount > TOLERANCE and not (sideways and side in ("top", "bottom"))]
         if not over:
             return
         if id(area) in self._seen:
@@ -227,18 +235,26 @@ class LayoutCheck:
 
     def _lonely_headings(self) -> None:
         """A heading or caption that is the last text of its page or column while more follows."""
+        for text, column in self.lonely():
+            self._page = text.page
+            self._add("W042", _Where(src=text.src), f"heading “{_snippet(text.box.text)}” left alone at the "
+                      f"bottom of page {text.page}" + (" (in a column)" if column else ""),
+                      "keep it with what follows (break-after: avoid) or move the break")
+
+    def lonely(self) -> list[tuple["_Text", bool]]:
+        """(text, in a column) of every heading left alone at the bottom of a page or column."""
+        found = []
         last: dict[tuple, _Text] = {}
         for text in self._texts:
-            area = (text.page, id(text.column) if text.column is not None else None)
-            if area not in last or text.rect[3] >= last[area].rect[3]:
-                last[area] = text
+            areas = [(text.page, None)] + ([(text.page, id(text.column))] if text.column is not None else [])
+            for area in areas:
+                if area not in last or text.rect[3] >= last[area].rect[3]:
+                    last[area] = text
         final = len(self._texts) - 1
         for (page, column), text in last.items():
             if text.heading and text.order < final and not self._texts[text.order + 1].heading:
-                where = "column" if column else "page"
-                self._add("W042", _Where(src=text.src), f"heading “{_snippet(text.box.text)}” left alone at the "
-                          f"bottom of page {page}" + (" (in a column)" if where == "column" else ""),
-                          "keep it with what follows (break-after: avoid) or move the break")
+                found.append((text, column is not None))
+        return found
 
     # -- reporting --------------------------------------------------------------------------
     def _add(self, code: str, where: _Where, message: str, hint: str, key=None) -> None:
@@ -256,6 +272,18 @@ class LayoutCheck:
         if not path:
             return self.fallback
         return Location(self.source_root / path, int(line) if line.isdigit() else 0)
+
+
+def lonely_sections(document) -> set[str]:
+    """Ids of the <section>s whose heading or caption is left alone at a page or column bottom."""
+    check = LayoutCheck(Path("."), Location(Path(".")))
+    for number, page in enumerate(document.pages, start=1):
+        check._page, box = number, page._page_box
+        check._page_size = (box.margin_width(), box.margin_height())
+        for child in box.children:
+            if not isinstance(child, boxes.MarginBox):
+                check._walk(child, _Where(area=box, area_kind="page"), overflow=False)
+    return {text.section for text, _column in check.lonely() if text.section}
 
 
 def verify_layout(document, source_root: Path, rules: LayoutRules | None = None,
