@@ -17,9 +17,13 @@ UI: dict[str, dict[str, str]] = {
         "probabilities": "Probabilities", "dice": "Dice", "actions": "Actions", "terrain": "Terrain",
         "bands": "Distance bands", "rules": "Rules", "parameters": "Parameters", "components": "Components",
         "decks": "Decks", "card": "Card", "side": "Side", "type": "Type",
+        "verified-note": "A tick in the margin marks a rule the rules checker has verified: its cases "
+                         "were computed from the game’s procedures and agree with the text.",
     },
     "ru": {
         "contents": "Содержание", "example": "Пример", "verified": "Проверено проверкой правил",
+        "verified-note": "Галочка на полях отмечает правило, проверенное проверкой правил: его случаи "
+                         "рассчитаны по процедурам игры и согласуются с текстом.",
         "note": "Заметка автора", "untranslated": "Ещё не переведено", "glossary": "Глоссарий",
         "page": "Страница", "of": "из", "draft": "ЧЕРНОВИК", "search": "Поиск", "previous": "Назад",
         "next": "Далее", "games": "Игры", "language": "Язык", "downloads": "Скачать",

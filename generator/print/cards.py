@@ -64,9 +64,11 @@ def overflows(document) -> dict[int, tuple[float, float]]:
     return found
 
 
-def fit(ctx: BuildContext, faces: list[CardFace], render_html, report: Report):
+def fit(ctx: BuildContext, faces: list[CardFace], render_html, report: Report, split_long: bool = False):
     """Lay out the real document; shrink the text of cards that overflow and lay out again,
-    down to the minimum size, then warn about any card that still does not fit. Returns the
+    down to the minimum size; with `split_long`, a card still too long goes on two cards that
+    continue each other (card sheets; the site keeps one page per card). Warn about any card
+    that still does not fit. Returns the
     fitted faces, the final HTML and its laid-out document (ready to write)."""
     config = sheets_config(ctx)
     base, low = config["card"]["base_font_pt"], config["card"]["min_font_pt"]
@@ -78,7 +80,7 @@ def fit(ctx: BuildContext, faces: list[CardFace], render_html, report: Report):
         over = overflows(document)
         narrow = [i for i in too_wide(document) if faces[i].narrow is not None]
         shrink = {i: v for i, v in over.items() if faces[i].font_pt > low and i not in narrow}
-        split = [i for i in over if i not in shrink and len(faces[i].parts) > 1]
+        split = [i for i in over if split_long and i not in shrink and len(faces[i].parts) > 1]
         if not shrink and not split and not narrow:
             break
         for i in narrow:  # stats as a list, name beside value
@@ -205,7 +207,7 @@ def card_sheets(ctx: BuildContext, report: Report, paper: str = "a4"):
         placements[:] = found
         return html
 
-    faces, html, document = fit(ctx, faces, render, report)
+    faces, html, document = fit(ctx, faces, render, report, split_long=True)
     return faces, html, placements, document
 
 

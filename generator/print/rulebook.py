@@ -10,7 +10,7 @@ from markupsafe import Markup
 
 from ..text import blocks
 from ..text.refs import shown_in
-from ..text.render import RenderContext, render_chapter
+from ..text.render import RenderContext, render_chapter, verified_mark
 from .pdf import render_document
 from .context import BuildContext, print_linker, section_mark
 
@@ -101,6 +101,7 @@ def book_html(ctx: BuildContext, paper: str = "a4") -> str:
         appendix=blocks_,
         paper=PAPER[paper],
         css=Markup(ctx.css("rulebook.css")),
+        verified_mark=Markup(verified_mark(ctx.lang)) if any(ctx.examples.values()) else "",
     )
     count = iter(range(1_000_000))
     return re.sub(r"<table(?=[\s>])", lambda m: f'<table data-table="{next(count)}"', html)

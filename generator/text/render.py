@@ -85,6 +85,17 @@ def _ref_html(ctx: RenderContext, text: str) -> Markup:
     return Markup('<a class="ref ref-{}" href="{}">{}</a>').format(record.kind, href, label)
 
 
+_TICK = ('<svg viewBox="0 0 10 10" width="0.8em" height="0.8em" aria-hidden="true">'
+         '<path d="M1.5 5.5 4 8 8.5 2" fill="none" stroke="currentColor" stroke-width="1.4" '
+         'stroke-linecap="round" stroke-linejoin="round"/></svg>')
+
+
+def verified_mark(lang: str) -> str:
+    """The discreet mark of text the rules checker verified (a drawn tick: no font needed)."""
+    title = escape(ui(lang, "verified"))
+    return f' <span class="verified" title="{title}" role="img" aria-label="{title}" data-overlay>{_TICK}</span>'
+
+
 @lru_cache(maxsize=1)
 def _renderer() -> MarkdownIt:
     md = build()
@@ -100,11 +111,17 @@ def _renderer() -> MarkdownIt:
         ctx: RenderContext = env["ctx"]
         example_id = container_info(tokens[idx].info)[1]
         label = escape(ui(ctx.tr.lang, "example"))
-        badge = ""
-        if ctx.examples.get(example_id):
-            badge = f' <span class="verified" title="{escape(ui(ctx.tr.lang, "verified"))}">✓</span>'
+        badge = verified_mark(ctx.tr.lang) if ctx.examples.get(example_id) else ""
         return (f'<aside class="example" id="example-{escape(example_id)}" aria-label="{label}">'
                 f'<p class="example-label">{label}{badge}</p>\n')
+
+    def rule_open(self, tokens, idx, options, env):
+        """Normative text that carries checks: plain rules text, a discreet mark when verified."""
+        ctx: RenderContext = env["ctx"]
+        rule_id = container_info(tokens[idx].info)[1]
+        verified = bool(ctx.examples.get(rule_id))
+        mark = verified_mark(ctx.tr.lang) if verified else ""
+        return f'<div class="rule{" is-verified" if verified else ""}" id="rule-{escape(rule_id)}">{mark}\n'
 
     def note_open(self, tokens, idx, options, env):
         return f'<details class="designer-note"><summary>{escape(ui(env["ctx"].tr.lang, "note"))}</summary>\n'
@@ -118,6 +135,8 @@ def _renderer() -> MarkdownIt:
     md.add_render_rule("substitution_block", substitution_block)
     md.add_render_rule("container_example_open", example_open)
     md.add_render_rule("container_example_close", lambda self, t, i, o, e: "</aside>\n")
+    md.add_render_rule("container_rule_open", rule_open)
+    md.add_render_rule("container_rule_close", lambda self, t, i, o, e: "</div>\n")
     md.add_render_rule("container_note_open", note_open)
     md.add_render_rule("container_note_close", lambda self, t, i, o, e: "</details>\n")
     md.add_render_rule("fence", fence)
@@ -225,7 +244,9 @@ def render_chapter(chapter: Chapter, ctx: RenderContext, id_prefix: str = "") ->
             headings.append(Heading(int(token.tag[1]), slug, ""))
     if ctx.target == "print":
         _mark_sources(tokens, chapter)
+    _number_lists(tokens)
     _translate(tokens, ctx)
+    typeset(tokens, ctx.tr.lang)
     _autolink_keywords(tokens, ctx)
     # heading text after translation, as plain text for tables of contents
     h = iter(headings)
@@ -247,8 +268,48 @@ def _mark_sources(tokens: list[Token], chapter: Chapter) -> None:
     except (ValueError, IndexError):
         return
     for token in tokens:
-        if token.nesting == 1 and token.map and token.type not in ("container_example_open", "container_note_open"):
+        if token.nesting == 1 and token.map and not token.type.startswith("container_"):
             token.attrSet("data-src", f"{rel}:{token.map[0] + 1}")
+
+
+def _number_lists(tokens: list[Token]) -> None:
+    """A list that continues another (`2.` after a box) keeps its numbers in print too:
+    WeasyPrint ignores <ol start>, so the counter is set as well."""
+    for token in tokens:
+        if token.type == "ordered_list_open" and token.attrs.get("start") not in (None, 1, "1"):
+            token.attrSet("style", f"counter-reset: list-item {int(token.attrs['start']) - 1}")
+
+
+# Quotation marks per language: double open, double close, single open, single close.
+QUOTES = {"en": "“”‘’", "ru": "«»„“"}
+_TYPOGRAPHER: dict[str, MarkdownIt] = {}
+
+
+def typeset(tokens: list[Token], lang: str) -> None:
+    """Typographic quotes and dashes for the language: straight quotes become “ ” (en) or
+    « » (ru), a spaced hyphen becomes an en dash, `--` an en dash; English text keeps no
+    «guillemets» left over from the source."""
+    from markdown_it.rules_core import replace, smartquotes
+    from markdown_it.rules_core.state_core import StateCore
+
+    if lang not in _TYPOGRAPHER:
+        _TYPOGRAPHER[lang] = MarkdownIt("commonmark", {"typographer": True, "quotes": QUOTES.get(lang, QUOTES["en"])})
+    for token in tokens:
+        if token.type != "inline" or not token.children:
+            continue
+        for child in token.children:
+            if child.type == "text":
+                text = _SPACED_HYPHEN.sub("\u2013", child.content)
+                if lang != "ru":
+                    text = text.replace("«", "“").replace("»", "”")
+                child.content = text
+    state = StateCore("", _TYPOGRAPHER[lang], {})
+    state.tokens = tokens
+    replace(state)
+    smartquotes(state)
+
+
+_SPACED_HYPHEN = re.compile(r"(?<=\s)-(?=\s)|(?<=\s)--(?=\s)")
 
 
 def _plain(inline: Token, ctx: RenderContext) -> str:
