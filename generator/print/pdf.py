@@ -23,6 +23,11 @@ logging.getLogger("weasyprint").setLevel(logging.ERROR)
 logging.getLogger("fontTools").setLevel(logging.ERROR)
 
 
+# Documents written as tagged PDF/UA-1 (structure tree, language, title, XMP metadata), for
+# screen readers: the ones people read. Card sheets are cut up, not read aloud.
+TAGGED = ("rulebook", "reference")
+
+
 @dataclass
 class PdfResult:
     path: Path
@@ -66,7 +71,8 @@ def write_pdf(html: str, out: Path, base_url: Path, roots: list[Path], document=
     identifier = hashlib.sha256(html.encode("utf-8")).hexdigest()[:32].encode("ascii")
     target.parent.mkdir(parents=True, exist_ok=True)
     tmp = target.with_suffix(".pdf.tmp")
-    document.write_pdf(tmp, pdf_identifier=identifier)
+    variant = {"pdf_variant": "pdf/ua-1"} if out.stem in TAGGED else {}
+    document.write_pdf(tmp, pdf_identifier=identifier, **variant)
     tmp.replace(target)
     stale.unlink(missing_ok=True)
     return PdfResult(target, len(document.pages), refused, findings)
