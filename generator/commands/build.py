@@ -34,11 +34,12 @@ def _kinds(value: str | None) -> list[str]:
 @click.option("--book", type=click.Choice(["a4", "a5", "letter"]), default="a4", show_default=True,
               help="Page size of the rulebook.")
 @click.option("--bleed", is_flag=True, help="Also write cards-bleed.pdf: one card per page with 3 mm bleed.")
+@click.option("--no-drafts", is_flag=True, help="Leave cards marked incomplete (DRAFT) out of the card sheets.")
 @click.option("--no-images", is_flag=True, help="Skip card PNGs and Tabletop Simulator sheets.")
 @click.option("--jobs", "workers", type=int, default=None, help="Parallel workers (default: CPU cores).")
 @click.option("--strict", is_flag=True, help="Fail on warnings (e.g. card text that does not fit).")
 @click.pass_obj
-def command(ctx, games, langs, only, paper, book, bleed, no_images, workers, strict) -> None:
+def command(ctx, games, langs, only, paper, book, bleed, no_drafts, no_images, workers, strict) -> None:
     """Build print-and-play PDFs and the site into output/."""
     project = ctx.project
     names = project.resolve_games(games)
@@ -55,7 +56,7 @@ def command(ctx, games, langs, only, paper, book, bleed, no_images, workers, str
     pdf_kinds = [k for k in kinds if k in KINDS]
     verified = _verified(project, names) if "rulebook" in kinds else None  # once per game, not per document
     jobs = plan(project, names, list(langs) or None, pdf_kinds, verified, paper=paper, book=book, bleed=bleed,
-                images=not no_images)
+                images=not no_images, drafts=not no_drafts)
     console = Console(stderr=True)
     failed = []
     with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),

@@ -17,11 +17,15 @@ UI: dict[str, dict[str, str]] = {
         "probabilities": "Probabilities", "dice": "Dice", "actions": "Actions", "terrain": "Terrain",
         "bands": "Distance bands", "rules": "Rules", "parameters": "Parameters", "components": "Components",
         "decks": "Decks", "card": "Card", "side": "Side", "type": "Type",
+        "sheet-fronts": "Fronts {n}/{total}. Print double-sided, flip on the long edge; cut on the marks.",
+        "sheet-backs": "Backs {n}/{total}: the back of sheet {n}.",
         "verified-note": "A tick in the margin marks a rule the rules checker has verified: its cases "
                          "were computed from the game’s procedures and agree with the text.",
     },
     "ru": {
         "contents": "Содержание", "example": "Пример", "verified": "Проверено проверкой правил",
+        "sheet-fronts": "Лицевые стороны {n}/{total}. Печатайте с двух сторон, переворот по длинному краю; режьте по меткам.",
+        "sheet-backs": "Рубашки {n}/{total}: оборот листа {n}.",
         "verified-note": "Галочка на полях отмечает правило, проверенное проверкой правил: его случаи "
                          "рассчитаны по процедурам игры и согласуются с текстом.",
         "note": "Заметка автора", "untranslated": "Ещё не переведено", "glossary": "Глоссарий",

@@ -12,6 +12,7 @@ from markupsafe import Markup
 from ..diagnostics import Location, Report
 from .cardfaces import CardFace, all_faces
 from .context import BuildContext, source_mark
+from .fonts import fit_text
 from .layout import SheetSpec, load_sheets, sheet_spec
 from .pdf import render_document
 
@@ -113,7 +114,8 @@ def _split(face: CardFace, font_pt: float) -> list[CardFace]:
 
 def back_svg(ctx: BuildContext, face: CardFace) -> Markup:
     template = ctx.env.get_template(f"backs/{face.back}.svg.j2")
-    return Markup(template.render(title=ctx.title, deck=face.deck_name))
+    w, h = face.mm
+    return Markup(template.render(title=ctx.title, deck=face.deck_name, w=w, h=h, fit=fit_text))
 
 
 def _slot(x: float, y: float, w: float, h: float, inner: Markup) -> Markup:
@@ -153,11 +155,27 @@ def sheet_pages(ctx: BuildContext, faces: list[CardFace], paper: str, config: di
                                    "front": [fx, fy], "back": [bx, by], "size": [spec.card_w, spec.card_h],
                                    "paper": [spec.paper_w, spec.paper_h]})
             style = f"width:{spec.paper_w}mm;height:{spec.paper_h}mm;page:{paper}"
-            pages.append(Markup('<div class="sheet fronts" style="{}">{}{}</div>').format(
-                style, Markup("").join(fronts), _marks(spec)))
-            pages.append(Markup('<div class="sheet backs" style="{}">{}{}</div>').format(
-                style, Markup("").join(backs), _marks(spec)))
-    return Markup("").join(pages), placements
+            pages.append(Markup('<div class="sheet fronts" style="{}">{}{}{}</div>').format(
+                style, Markup("").join(fronts), _marks(spec), _note(spec, "sheet-fronts")))
+            pages.append(Markup('<div class="sheet backs" style="{}">{}{}{}</div>').format(
+                style, Markup("").join(backs), _marks(spec), _note(spec, "sheet-backs")))
+    ui = ctx.env.globals["ui"]
+    total = len(pages) // 2
+    html = str(Markup("").join(pages))
+    for n in range(1, total + 1):  # number the printing notes now that the count is known
+        for key in ("sheet-fronts", "sheet-backs"):
+            html = html.replace(f"@@{key}@@", str(Markup.escape(ui(key).format(n=n, total=total))), 1)
+    return Markup(html), placements
+
+
+def _note(spec: SheetSpec, key: str) -> Markup:
+    """How to print this sheet, just below the card grid: in the middle column (or the first,
+    when an even number of columns puts a cut mark in the middle), clear of the marks."""
+    column = spec.cols // 2 if spec.cols % 2 else 0
+    left = spec.left + column * spec.card_w + 2
+    top = spec.top + spec.rows * spec.card_h + spec.mark_gap + 0.6
+    return Markup('<p class="sheet-note" style="left:{}mm;top:{}mm;width:{}mm">@@{}@@</p>').format(
+        round(left, 3), round(top, 3), round(spec.card_w - 4, 3), key)
 
 
 def bleed_pages(ctx: BuildContext, faces: list[CardFace], config: dict) -> Markup:
@@ -195,9 +213,10 @@ def cards_html(ctx: BuildContext, faces: list[CardFace], paper: str = "a4", blee
     return html, placements
 
 
-def card_sheets(ctx: BuildContext, report: Report, paper: str = "a4"):
-    """Fitted faces, sheet HTML, card placements and the laid-out document of the card sheets."""
-    faces = all_faces(ctx)
+def card_sheets(ctx: BuildContext, report: Report, paper: str = "a4", drafts: bool = True):
+    """Fitted faces, sheet HTML, card placements and the laid-out document of the card sheets;
+    without `drafts`, cards marked incomplete are left out."""
+    faces = [f for f in all_faces(ctx) if drafts or not f.draft]
     if not faces:
         return [], "", [], None
     placements: list[dict] = []

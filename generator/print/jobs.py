@@ -26,6 +26,7 @@ class Job:
     book: str = "a4"
     bleed: bool = False
     images: bool = True
+    drafts: bool = True  # False: card sheets leave DRAFT cards out
     # example id -> passed, from the rules checker; None: the job runs the checker itself
     examples: tuple[tuple[str, bool], ...] | None = None
 
@@ -79,7 +80,7 @@ def run_job(job: Job) -> JobResult:
         result.pages = res.pages
         report.diagnostics += res.diagnostics
     elif job.kind == "cards":
-        faces, html, placements, document = card_sheets(ctx, report, paper=job.paper)
+        faces, html, placements, document = card_sheets(ctx, report, paper=job.paper, drafts=job.drafts)
         if faces:
             res = write_pdf(html, out / "cards.pdf", game.folder, ctx.roots, document=document)
             write_placements(out / "cards.json", placements)
