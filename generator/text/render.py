@@ -155,6 +155,25 @@ def _drop_notes(tokens: list[Token]) -> list[Token]:
     return out
 
 
+def _drop_empty_headings(tokens: list[Token]) -> list[Token]:
+    """Headings left with nothing under them once designer notes are dropped from print."""
+    while True:
+        out: list[Token] = []
+        i, dropped = 0, False
+        while i < len(tokens):
+            token = tokens[i]
+            if token.type == "heading_open" and token.tag != "h1":
+                nxt = tokens[i + 3] if i + 3 < len(tokens) else None
+                if nxt is None or (nxt.type == "heading_open" and nxt.tag <= token.tag):
+                    i, dropped = i + 3, True
+                    continue
+            out.append(token)
+            i += 1
+        if not dropped:
+            return out
+        tokens = out
+
+
 def _translate(tokens: list[Token], ctx: RenderContext) -> None:
     """Swap each block's inline content for its translation, or mark the fallback."""
     md = parser()
@@ -230,7 +249,7 @@ def render_chapter(chapter: Chapter, ctx: RenderContext, id_prefix: str = "") ->
     tokens = [t for t in chapter.tokens]
     tokens = [_clone(t) for t in tokens]
     if ctx.target == "print":
-        tokens = _drop_notes(tokens)
+        tokens = _drop_empty_headings(_drop_notes(tokens))
     headings: list[Heading] = []
     used: set[str] = set()
     for i, token in enumerate(tokens):
