@@ -59,6 +59,7 @@ CODES: dict[str, str] = {
     "W005": "text falls back to the source language (untranslated or fuzzy)",
     "W006": "value reads differently under YAML 1.1",
     "W007": "card quantity above a sane size",
+    "W008": "image outside the game folder (not fetched)",
 }
 
 

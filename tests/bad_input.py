@@ -235,6 +235,23 @@ def _value_cases() -> list[Case]:
         Case("parameter-inf", edit("game.yaml", "value: 10", "value: -.inf"), "E004", "game.yaml", "value: -.inf"),
         Case("unknown-field", edit("data/units.yaml", "type: infantry", "typo: infantry"), "E003", "data/units.yaml",
              "typo:"),
+        Case("missing-field", edit("data/actions.yaml", "    text: The unit moves up to its Move.\n", ""), "E005",
+             "data/actions.yaml", "- id: move"),
+        Case("duplicate-id", write("data/units2.yaml", "units:\n  - id: scouts\n    name: Other\n    stats: {quality: 5+}\n"),
+             "E006", "data/units2.yaml", 2),
+        Case("keyword-without-parameter", edit("data/weapons.yaml", "keywords: [AP (1)]", "keywords: [AP]"), "E008",
+             "data/weapons.yaml", "keywords: [AP]"),
+        Case("plain-keyword-with-parameter", edit("data/units.yaml", "keywords: [Quick]", "keywords: [Quick (2)]"),
+             "E009", "data/units.yaml", "Quick (2)"),
+        Case("dice-table-gap", edit("data/tables.yaml", "roll: 3-6", "roll: 4-6"), "E010", "data/tables.yaml", None),
+        Case("dice-table-overlap", edit("data/tables.yaml", "roll: 3-6", "roll: 2-6"), "E011", "data/tables.yaml",
+             "roll: 2-6"),
+        Case("unknown-stat", edit("data/units.yaml", "cost: 50", "cots: 50"), "E013", "data/units.yaml", "cots: 50"),
+        Case("erratum-mismatch", edit("data/errata.yaml", "    reading: Fast",
+                                      "    reading: '4+'\n    record: units/scouts\n    field: stats.quality"),
+             "E018", "data/units.yaml", "quality:"),
+        Case("alias-nobody-uses", edit("data/units.yaml", "keywords: [Quick]", "keywords: [Fast]"), "W004",
+             "data/keywords.yaml", "- name: Quick"),
     ]
 
 
@@ -266,6 +283,9 @@ def _markdown_cases() -> list[Case]:
         Case("md-check-unknown-procedure", procedures(PROCEDURES, EXAMPLE.replace("procedure: roll", "procedure: rol")),
              "E031", md, 6),
         Case("md-check-bad-input", procedures(PROCEDURES, EXAMPLE.replace("{shots: 1}", "{shots: many}")), "E033", md, 7),
+        Case("md-image-from-network", write(md, "# Rules\n\n![map](http://127.0.0.1:9/map.png)\n"), "W008", md, 3),
+        Case("md-image-outside", write(md, "# Rules\n\nText.\n\n![key](../../../../etc/passwd)\n"), "W008", md, 5),
+        Case("md-image-protocol-relative", write(md, "# Rules\n\n![key](//example.org/x.png)\n"), "W008", md, 3),
         Case("md-calc-unknown", write(md, "# Rules\n\n{{ calc:nothing(x=1).P(hits >= 1) }}\n"), "E031", md, 3),
     ]
 

@@ -82,3 +82,49 @@ def test_yaml_reads_the_1_2_way(ws: Workspace):
     doc = load_yaml(Path("x.yaml"), report, text="a: 6:1\nb: no\nc: 010\nd: 0o10\ne: true\nf: 1_000\ng: '3:1'\n")
     assert doc.data == {"a": "6:1", "b": "no", "c": 10, "d": 8, "e": True, "f": "1_000", "g": "3:1"}
     assert sorted(d.location.line for d in report.diagnostics if d.code == "W006") == [1, 2, 3, 4, 6]
+
+
+HOSTILE = '"><script>alert(1)</script>'
+
+
+def test_every_template_escapes_what_it_prints():
+    """Every shipped template autoescapes, and `| safe` marks only Rulesmith's own CSS."""
+    from generator.print.context import environment
+
+    templates = REPO / "templates"
+    env = environment([templates])
+    names = [p.relative_to(templates).as_posix() for p in templates.rglob("*.j2")]
+    assert names and all(env.autoescape(name) for name in names)
+    for path in templates.rglob("*.j2"):
+        for line in path.read_text(encoding="utf-8").splitlines():
+            if "| safe" in line or "|safe" in line:
+                assert "fonts_css" in line, f"{path.name}: {line.strip()}"
+
+
+def test_hostile_values_render_escaped_in_attributes():
+    from markupsafe import Markup
+
+    from generator.print.context import environment
+
+    env = environment([REPO / "templates"])
+    env.globals.update(ui=lambda key, lang="en": key)
+    html = env.get_template("site/index.html.j2").render(
+        games=[{"id": HOSTILE, "langs": [(HOSTILE, HOSTILE, HOSTILE)]}], Markup=Markup)
+    assert "<script>" not in html
+    assert 'lang="&#34;&gt;&lt;script&gt;' in html and 'href="&#34;&gt;&lt;script&gt;' in html
+
+
+def test_untranslated_span_escapes_its_language(ws: Workspace):
+    """The one attribute written by hand in the renderer (lang= on untranslated text) is escaped."""
+    from generator.i18n.translate import Translator
+    from generator.project import Project
+    from generator.diagnostics import Report
+    from generator.text.chapters import load_chapter
+    from generator.text.render import RenderContext, render_chapter
+
+    ws.edit("game.yaml", "languages: []", "languages: [ru]")
+    game = Project(ws.root).load("demo", Report())
+    object.__setattr__(game.manifest, "source_language", HOSTILE)  # past validation, as if it had slipped through
+    chapter = load_chapter(ws.game / "rules" / "x.md", text="# Title\n\nScouts move.\n")
+    html = str(render_chapter(chapter, RenderContext(game, Translator(game, "ru"), "site", lambda r: None, {})).html)
+    assert "<script>" not in html and "&lt;script&gt;" in html

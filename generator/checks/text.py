@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import os
 import re
+from urllib.parse import unquote, urlparse
 
 from ..diagnostics import Location, Report
 from ..game import Game
@@ -41,6 +43,7 @@ def check(game: Game, report: Report) -> None:
         _check_chapter(game, chapter, seen_examples, report)
         _check_containers_closed(chapter, report)
         _check_references_closed(chapter, report)
+        _check_images_inside(game, chapter, report)
 
 
 def _check_chapter(game: Game, chapter: Chapter, seen: dict[str, Location], report: Report) -> None:
@@ -108,3 +111,28 @@ def _check_references_closed(chapter: Chapter, report: Report) -> None:
                 report.add("E019", "'{{' opens a reference that is never closed with '}}'",
                            Location(chapter.path, line, 1), "write {{ kind:id }} on one line, or `{{` as code")
                 break
+
+
+def _check_images_inside(game: Game, chapter: Chapter, report: Report) -> None:
+    """Images come from the game's folder: the printer fetches nothing from the network or
+    from elsewhere on the machine (print/fetcher.py refuses it; here the designer learns where)."""
+    root = os.path.abspath(game.folder)
+    for token in chapter.tokens:
+        if token.type != "inline" or not token.map:
+            continue
+        for child in token.children or []:
+            if child.type != "image":
+                continue
+            src = str(child.attrs.get("src", ""))
+            parsed = urlparse(src)
+            if parsed.scheme == "data":
+                continue
+            if parsed.scheme or parsed.netloc:
+                inside = False
+            else:
+                target = os.path.abspath(os.path.join(os.path.dirname(chapter.path), unquote(parsed.path)))
+                inside = target == root or target.startswith(root + os.sep)
+            if not inside:
+                report.add("W008", f"image '{src}' is outside the game folder: it is not fetched or printed",
+                           Location(chapter.path, token.map[0] + 1, 1),
+                           "put the image in the game's folder (e.g. images/) and refer to it by a relative path")
