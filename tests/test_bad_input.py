@@ -128,3 +128,18 @@ def test_untranslated_span_escapes_its_language(ws: Workspace):
     chapter = load_chapter(ws.game / "rules" / "x.md", text="# Title\n\nScouts move.\n")
     html = str(render_chapter(chapter, RenderContext(game, Translator(game, "ru"), "site", lambda r: None, {})).html)
     assert "<script>" not in html and "&lt;script&gt;" in html
+
+
+def test_looping_table_is_stopped_and_named(ws: Workspace):
+    from .bad_input import EXAMPLE, PROCEDURES
+
+    source = PROCEDURES.replace("import consistency, procedure", "import consistency, procedure, table") + (
+        '\n\n@table("forever", title="Forever")\ndef forever(game):\n    while True:\n        pass\n')
+    ws.write("procedures.py", source)
+    ws.write("rules/01-rules.md", EXAMPLE)
+    result = _cli(ws, "check", "--tables")
+    output = result.stdout + result.stderr
+    line = source.splitlines().index("    while True:") + 1
+    assert result.returncode == 1 and "Traceback" not in output
+    assert f"content/demo/procedures.py:{line}: error: demo: a table could not be computed" in output, output
+    assert f"did not finish within {TIME_LIMIT} s" in output
