@@ -10,6 +10,7 @@ import pypdfium2 as pdfium
 from markupsafe import Markup
 from PIL import Image
 
+from .. import outputs
 from ..model import CARD_SIZES_MM
 from .cardfaces import CardFace
 from .context import BuildContext
@@ -43,7 +44,7 @@ def write_card_images(ctx: BuildContext, faces: list[CardFace], folder: Path) ->
     for index, face in enumerate(faces):
         image = pdf[index].render(scale=DPI / 72).to_pil().convert("RGB")
         path = cards_dir / f"{face.deck}-{face.id}.png"
-        image.save(path, optimize=False)
+        outputs.write_with(path, lambda tmp, image=image: image.save(tmp, format="PNG", optimize=False))
         written.append(path)
         by_deck.setdefault(face.deck, []).append(image)
     for deck, images in by_deck.items():
@@ -69,6 +70,6 @@ def tts_sheets(deck: str, images: list[Image.Image], folder: Path) -> list[Path]
             r, c = divmod(k, TTS_COLS)
             sheet.paste(image.resize((width, height), Image.LANCZOS), (c * width, r * height))
         path = folder / f"{deck}-{n}.png"
-        sheet.save(path)
+        outputs.write_with(path, lambda tmp: sheet.save(tmp, format="PNG"))
         out.append(path)
     return out

@@ -10,6 +10,7 @@ from pathlib import Path
 
 from weasyprint import HTML
 
+from .. import outputs
 from .fetcher import ConfinedFetcher
 from .fonts import font_dirs
 
@@ -43,8 +44,5 @@ def write_pdf(html: str, out: Path, base_url: Path, roots: list[Path], document=
         document, fetcher = render_document(html, base_url, roots)
         refused = fetcher.refused
     identifier = hashlib.sha256(html.encode("utf-8")).hexdigest()[:32].encode("ascii")
-    out.parent.mkdir(parents=True, exist_ok=True)
-    tmp = out.with_suffix(".pdf.tmp")
-    document.write_pdf(tmp, pdf_identifier=identifier)
-    tmp.replace(out)
+    outputs.write_with(out, lambda tmp: document.write_pdf(tmp, pdf_identifier=identifier))
     return PdfResult(out, len(document.pages), refused)
