@@ -59,14 +59,25 @@ def command(ctx, games, langs, only, paper, book, bleed, no_images, workers, str
     try:
         failed = build(project, names, kinds, bool(games), list(langs) or None, workers, force,
                        dict(paper=paper, book=book, bleed=bleed, images=not no_images), strict)
+    except outputs.OutsideOutput as exc:
+        click.echo(f"error: {exc}", err=True)
+        failed = True
     finally:
         lock.release()
     if failed:
         sys.exit(1)
 
 
-def build(project, names, kinds, partial, langs, workers, force, options, strict) -> bool:
-    """The build itself, under the output lock. True if it failed."""
+DEFAULT_OPTIONS = dict(paper="a4", book="a4", bleed=False, images=True)
+
+
+def build(project, names, kinds, partial, langs, workers, force, options, strict,
+          report: Report | None = None, skip_invalid: bool = False) -> bool:
+    """The build itself, under the output lock. True if it failed. With `report` the caller
+    prints the diagnostics; with `skip_invalid` games with errors are left as they were and
+    the others built (what `serve` does)."""
+    own_report = report is None
+    report = Report() if report is None else report
     outputs.confine_to(project.output)
     outputs.remove_stale_temps(project.output)
     manifest = Manifest(project.output) if force else Manifest.load(project.output)
@@ -75,10 +86,15 @@ def build(project, names, kinds, partial, langs, workers, force, options, strict
     if force:
         (project.output / ".rulesmith" / "fit.json").unlink(missing_ok=True)
     inputs = Inputs(project)
-    report = Report()
+    valid = []
     for name in names:  # validate first: never build from broken content
+        errors = len(report.errors)
         validate(project, name, manifest, inputs, report)
-    if report.errors:
+        if len(report.errors) == errors:
+            valid.append(name)
+    if skip_invalid and valid != list(names):
+        names, partial = valid, True
+    elif report.errors:
         click.echo(render(report, "text", project.root), err=True)
         click.echo("error: content has errors; nothing built", err=True)
         return True
@@ -144,7 +160,7 @@ def build(project, names, kinds, partial, langs, workers, force, options, strict
             say(f"site: {site.pages} pages ({len(site.rebuilt or [])} folders rebuilt) in {site.seconds:.1f} s"
                 f" -> {site.root.relative_to(project.root)}")
     manifest.save()
-    if report.diagnostics:
+    if report.diagnostics and own_report:
         click.echo(render(report, "text", project.root), err=True)
     for result in failed:
         click.echo(f"error: {result.job.label}: {result.error}", err=True)

@@ -11,7 +11,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from ..diagnostics import Location, Report
-from ..manifest import digest, fonts_hash
+from ..manifest import digest, fonts_hash, rulesmith_version
 from .cardfaces import CardFace
 from .context import BuildContext
 
@@ -44,7 +44,7 @@ def _key(ctx: BuildContext, face: CardFace, low: float) -> str:
 
     from .images import faces_html
 
-    return digest(faces_html(ctx, [replace(face, index=0)]), low, fonts_hash(), weasyprint_version)
+    return digest(faces_html(ctx, [replace(face, index=0)]), low, fonts_hash(), weasyprint_version, rulesmith_version())
 
 
 def fitted_faces(ctx: BuildContext, faces: list[CardFace], report: Report, cache: bool = True) -> list[CardFace]:

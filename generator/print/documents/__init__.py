@@ -46,7 +46,10 @@ class Document:
 
     @staticmethod
     def source_hash(*parts) -> str:
-        return digest(*parts)
+        """What the files are made from: the HTML, and what turns HTML into them."""
+        from ...rebuild import Inputs
+
+        return digest(Inputs.common(), Inputs.weasyprint(), *parts)
 
 
 def registry() -> dict[str, Document]:
