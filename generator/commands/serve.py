@@ -7,6 +7,7 @@ changed."""
 from __future__ import annotations
 
 import errno
+import queue
 import sys
 import threading
 import time
@@ -78,14 +79,29 @@ def command(ctx, port: int, host: str) -> None:
     threading.Thread(target=server.serve_forever, daemon=True).start()
     click.echo(f"serving {state.root} at http://{host}:{server.server_address[1]}/ (Ctrl+C to stop); "
                "building the site…")
+    changed: queue.Queue = queue.Queue()
+    stop = threading.Event()
+
+    def watcher() -> None:  # watching starts before the first build: no edit is missed
+        watched = [p for p in (project.content, project.templates) if p.is_dir()]
+        for changes in watch(*watched, stop_event=stop):
+            changed.put(changes)
+
+    threading.Thread(target=watcher, daemon=True).start()
     try:
         rebuild(project, state)
-        watched = [p for p in (project.content, project.templates) if p.is_dir()]
-        for changes in watch(*watched):
+        while True:
+            try:
+                changes = changed.get(timeout=0.5)
+            except queue.Empty:
+                continue
+            while not changed.empty():
+                changes |= changed.get()
             touched = changed_games(changes, project.content)
             click.echo(f"changed: {', '.join(sorted(touched)) or 'templates'}")
             rebuild(project, state)
     except KeyboardInterrupt:
         pass
     finally:
+        stop.set()
         server.shutdown()
