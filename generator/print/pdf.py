@@ -35,6 +35,11 @@ def render_document(html: str, base_url: Path, roots: list[Path]):
     return document, fetcher
 
 
+def identifier(html: str) -> bytes:
+    """The PDF identifier: a hash of the input, so the same input gives the same bytes."""
+    return hashlib.sha256(html.encode("utf-8")).hexdigest()[:32].encode("ascii")
+
+
 def write_pdf(html: str, out: Path, base_url: Path, roots: list[Path], document=None) -> PdfResult:
     """Render (unless `document` is the layout of `html` already) and write atomically: a
     failed build never leaves a half-written PDF. The PDF identifier is a hash of the input,
@@ -43,6 +48,6 @@ def write_pdf(html: str, out: Path, base_url: Path, roots: list[Path], document=
     if document is None:
         document, fetcher = render_document(html, base_url, roots)
         refused = fetcher.refused
-    identifier = hashlib.sha256(html.encode("utf-8")).hexdigest()[:32].encode("ascii")
-    outputs.write_with(out, lambda tmp: document.write_pdf(tmp, pdf_identifier=identifier))
+    identifier_ = identifier(html)
+    outputs.write_with(out, lambda tmp: document.write_pdf(tmp, pdf_identifier=identifier_))
     return PdfResult(out, len(document.pages), refused)
