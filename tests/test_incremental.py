@@ -184,3 +184,33 @@ def test_writes_outside_output_are_refused(tmp_path: Path):
     finally:
         outputs.confine_to(None)
     assert not (tmp_path / "escaped.txt").exists()
+
+
+def test_pool_workers_die_with_the_build(tmp_path: Path):
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    script = (
+        "import os, sys, time\n"
+        "from concurrent.futures import ProcessPoolExecutor\n"
+        "from generator.print.jobs import _die_with_parent\n"
+        "pool = ProcessPoolExecutor(1, initializer=_die_with_parent)\n"
+        "print(pool.submit(os.getpid).result(), flush=True)\n"
+        "pool.submit(time.sleep, 60)\n"
+        "time.sleep(60)\n")
+    build_process = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, text=True,
+                                     cwd=Path(__file__).resolve().parents[1])
+    worker = int(build_process.stdout.readline())
+    os.kill(build_process.pid, signal.SIGKILL)  # the build dies without a chance to clean up
+    build_process.wait()
+    deadline = time.time() + 10
+    while time.time() < deadline:
+        try:
+            os.kill(worker, 0)
+        except ProcessLookupError:
+            return
+        time.sleep(0.1)
+    os.kill(worker, signal.SIGKILL)
+    pytest.fail("the pool worker outlived the build")

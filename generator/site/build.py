@@ -221,6 +221,6 @@ def _index(site: Path) -> bool:
     entry = tmp / "pagefind-entry.json"
     if entry.is_file():  # Pagefind lists the languages in whatever order its threads finished
         data = json.loads(entry.read_text(encoding="utf-8"))
-        entry.write_text(json.dumps(data, sort_keys=True, separators=(",", ":")), encoding="utf-8")
+        outputs.write_text(entry, json.dumps(data, sort_keys=True, separators=(",", ":")))
     outputs.swap_folder(tmp, site / "pagefind")
     return True
