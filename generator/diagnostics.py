@@ -54,6 +54,8 @@ CODES: dict[str, str] = {
     "W003": "card text does not fit at the minimum size",
     "W004": "erratum alias that no record uses",
     "W005": "text falls back to the source language (untranslated or fuzzy)",
+    "W010": "no interface catalog for a language: interface words print in English",
+    "W011": "interface catalog override of a word that does not exist",
 }
 
 

@@ -9,10 +9,16 @@ from ..game import Game
 from ..i18n.catalog import po_path, read_catalog
 from ..i18n.markup import mismatch
 from ..i18n.terms import any_source, check_entry, load_terms, terms_path
+from ..i18n.ui import check_interface
 
 
 def check(game: Game, report: Report) -> None:
-    for lang in game.manifest.languages:
+    manifest = game.manifest
+    check_interface(game.folder / "locale", manifest.source_language,
+                    game.manifest_doc.location(("source_language",)), report)
+    for i, lang in enumerate(manifest.languages):
+        if lang != manifest.source_language:
+            check_interface(game.folder / "locale", lang, game.manifest_doc.location(("languages", i)), report)
         path = po_path(game, lang)
         if not path.exists():
             continue

@@ -1,4 +1,4 @@
-"""`rulesmith i18n extract|update|status`: the gettext translation workflow."""
+"""`rulesmith i18n extract|update|status|ui`: the gettext translation workflow."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ import click
 
 from ..diagnostics import Report, render
 from ..i18n.catalog import TEMPLATE, locale_dir, po_path, status, template, update, write_catalog
+from ..i18n.ui import builtin, english, interface_catalog
 
 
 def _load_all(project, games):
@@ -86,3 +87,16 @@ def status_cmd(ctx, games, langs, minimum, fmt) -> None:
                        f"{r.percent:>7.1f}%{flag}")
     if below:
         sys.exit(1)
+
+
+@command.command("ui")
+@click.argument("lang")
+@click.argument("game_id", metavar="GAME")
+@click.pass_obj
+def ui_cmd(ctx, lang: str, game_id: str) -> None:
+    """Write content/GAME/locale/ui.LANG.po: every interface word ("Contents", "Example"…) to
+    translate or override for one language. A word left empty keeps Rulesmith's own."""
+    (game,) = _load_all(ctx.project, (game_id,))
+    path = interface_catalog(game.folder / "locale", lang)
+    click.echo(f"{path.relative_to(ctx.project.root)}: {len(english())} interface words "
+               f"({len(builtin(lang))} shipped in '{lang}', empty entries keep them)")

@@ -7,8 +7,9 @@ from typing import Any
 
 from ..game import Game
 from ..model import Record
-from .catalog import po_path, read_catalog
+from .catalog import locale_dir, po_path, read_catalog
 from .messages import context_for, needs_translation, normalize
+from .ui import InterfaceWords
 
 
 @dataclass
@@ -20,10 +21,11 @@ class Translator:
     lang: str
     entries: dict[tuple[str | None, str], str] = field(default_factory=dict)
     missing: list[tuple[str | None, str]] = field(default_factory=list)
+    ui: InterfaceWords = field(default_factory=lambda: InterfaceWords(""))
 
     @classmethod
     def load(cls, game: Game, lang: str) -> "Translator":
-        translator = cls(game, lang)
+        translator = cls(game, lang, ui=InterfaceWords.load(lang, locale_dir(game)))
         path = po_path(game, lang)
         if lang != game.manifest.source_language and path.exists():
             for entry in read_catalog(path):
