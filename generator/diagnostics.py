@@ -56,6 +56,7 @@ CODES: dict[str, str] = {
     "W005": "text falls back to the source language (untranslated or fuzzy)",
     "W010": "no interface catalog for a language: interface words print in English",
     "W011": "interface catalog override of a word that does not exist",
+    "W012": "message context for a place that holds no translatable text",
 }
 
 

@@ -7,6 +7,7 @@ import re
 from ..diagnostics import Location, Report
 from ..game import Game
 from ..i18n.catalog import po_path, read_catalog
+from ..i18n.contexts import check_contexts
 from ..i18n.markup import mismatch
 from ..i18n.terms import any_source, check_entry, load_terms, terms_path
 from ..i18n.ui import check_interface
@@ -14,6 +15,7 @@ from ..i18n.ui import check_interface
 
 def check(game: Game, report: Report) -> None:
     manifest = game.manifest
+    check_contexts(game, report)
     check_interface(game.folder / "locale", manifest.source_language,
                     game.manifest_doc.location(("source_language",)), report)
     for i, lang in enumerate(manifest.languages):
