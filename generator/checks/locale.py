@@ -33,7 +33,7 @@ def check(game: Game, report: Report) -> None:
             continue
         lines = path.read_text(encoding="utf-8").splitlines()
         glossary = terms_path(path.parent, lang)
-        terms = load_terms(glossary, report) if glossary.exists() else []
+        terms = load_terms(glossary, report, manifest.source_language, lang) if glossary.exists() else []
         quick = any_source(terms)
         for entry in catalog:
             if entry.obsolete or not entry.msgstr or entry.fuzzy:
