@@ -79,11 +79,12 @@ def _vote(candidates: list[tuple[str | None, polib.POEntry]]) -> tuple[str | Non
     return winner.msgstr, winner
 
 
-def _conflicts(game: Game, catalogs: dict[str, polib.POFile], messages: list[Message]) -> list[Conflict]:
+def _conflicts(catalogs: dict[str, polib.POFile], messages: list[Message]) -> list[Conflict]:
     found = []
+    indexes = {lang: _index(catalog) for lang, catalog in catalogs.items()}
     for key, places in _groups(messages).items():
-        for lang, catalog in catalogs.items():
-            candidates = [c for c in _candidates(_index(catalog), key, places) if not c[1].fuzzy]
+        for lang, index in indexes.items():
+            candidates = [c for c in _candidates(index, key, places) if not c[1].fuzzy]
             shared, _entry = _vote(candidates)
             apart = tuple((place, e.msgstr) for place, e in candidates if e.msgstr != shared and place)
             if apart:
@@ -91,7 +92,7 @@ def _conflicts(game: Game, catalogs: dict[str, polib.POFile], messages: list[Mes
     return found
 
 
-def _regroup(game: Game, lang: str, old: polib.POFile, pot: polib.POFile, messages: list[Message]) -> polib.POFile:
+def _regroup(old: polib.POFile, pot: polib.POFile, messages: list[Message]) -> polib.POFile:
     index = _index(old)
     groups = _groups(messages)
     catalog = polib.POFile(wrapwidth=0, check_for_duplicates=True)
@@ -104,8 +105,9 @@ def _regroup(game: Game, lang: str, old: polib.POFile, pot: polib.POFile, messag
         msgstr, chosen = _vote(candidates)
         entry = polib.POEntry(msgid=key[1], msgctxt=key[0], msgstr=msgstr or "",
                               occurrences=list(template_entry.occurrences))
-        if chosen is not None:
-            entry.tcomment = chosen.tcomment
+        if chosen is not None:  # translator comments of every merged entry, once each
+            comments = dict.fromkeys(e.tcomment for _place, e in candidates if e.tcomment)
+            entry.tcomment = "\n".join(comments)
             if chosen.fuzzy:
                 entry.flags.append("fuzzy")
                 entry.previous_msgid = chosen.previous_msgid
@@ -126,7 +128,7 @@ def migrate(game: Game) -> Migration:
                 if po_path(game, lang).exists()}
     result = Migration(game.id, before)
     messages = game_messages(game, contexts=load_contexts(folder))
-    result.conflicts = _conflicts(game, catalogs, messages)
+    result.conflicts = _conflicts(catalogs, messages)
     apart = {place: None for c in result.conflicts for place, _ in c.apart}
     if apart:
         write_contexts(folder, apart, "translated differently from the same words elsewhere (rulesmith i18n migrate)")
@@ -134,7 +136,7 @@ def migrate(game: Game) -> Migration:
     pot = template(game, messages)
     write_catalog(pot_path, pot)
     for lang, old in catalogs.items():
-        write_catalog(po_path(game, lang), _regroup(game, lang, old, pot, messages))
+        write_catalog(po_path(game, lang), _regroup(old, pot, messages))
         write_catalog(po_path(game, lang), update(game, lang, pot))
     result.after = len(pot)
     return result
