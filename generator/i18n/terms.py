@@ -10,8 +10,8 @@
         target: turn
 
 Words are compared by their Snowball stems in the game's source language and in LANG, so a
-term matches its word forms and not other words that merely contain it; a word written
-shorter than any form («выжи», a stem by hand) also matches the words it begins. A source entry with
+term matches its word forms and not other words that merely contain it; a word also matches
+the words that begin with it (a stem written by hand, «выжи», matches «Выживание»). A source entry with
 regular-expression syntax (any of \\ [ ] ( ) { } ? * + ^ $ |) is matched as a regular
 expression instead, case-insensitively. A target is satisfied by the same words in any form,
 or by the text appearing as written (a prefix such as "Command di" covers die and dice).
