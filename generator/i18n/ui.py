@@ -17,6 +17,7 @@ from pathlib import Path
 import polib
 
 from ..diagnostics import Location, Report
+from .catalog import CatalogError, read_catalog
 
 UI_DIR = Path(__file__).resolve().parent.parent / "locale" / "ui"
 TEMPLATE = UI_DIR / "ui.pot"
@@ -56,9 +57,15 @@ def _override(locale_dir: Path | None, lang: str) -> dict[str, str]:
     if not path.is_file():
         return {}
     try:
-        return _words(polib.pofile(str(path), wrapwidth=0))
-    except (OSError, ValueError):
+        return _words(read_catalog(path))
+    except CatalogError:
         return {}  # reported by check_interface (E022); the build prints the shipped words
+
+
+def _fallbacks(lang: str) -> list[str]:
+    """A regional tag uses its language's words first: de-CH reads de, then de-CH."""
+    primary = lang.split("-")[0]
+    return [primary, lang] if primary != lang else [lang]
 
 
 @dataclass
@@ -70,7 +77,12 @@ class InterfaceWords:
 
     @classmethod
     def load(cls, lang: str, locale_dir: Path | None = None) -> "InterfaceWords":
-        return cls(lang, {**builtin(lang), **_override(locale_dir, lang)})
+        words: dict[str, str] = {}
+        for tag in _fallbacks(lang):
+            words.update(builtin(tag))
+        for tag in _fallbacks(lang):
+            words.update(_override(locale_dir, tag))
+        return cls(lang, words)
 
     def __call__(self, key: str) -> str:
         if key in self.words:
@@ -93,9 +105,9 @@ def check_interface(locale_dir: Path, lang: str, where: Location, report: Report
     path = override_path(locale_dir, lang)
     if path.is_file():
         try:
-            catalog = polib.pofile(str(path), wrapwidth=0, check_for_duplicates=True)
-        except (OSError, ValueError) as exc:
-            report.add("E022", f"cannot read interface catalog: {exc}", Location(path),
+            catalog = read_catalog(path)
+        except CatalogError as exc:
+            report.add("E022", f"cannot read interface catalog: {exc.message}", Location(path, exc.line, 1 if exc.line else 0),
                        "fix the PO syntax (msgfmt --check shows the same place)")
         else:
             known = english()
@@ -112,7 +124,8 @@ def check_interface(locale_dir: Path, lang: str, where: Location, report: Report
     if missing:
         game = locale_dir.parent.name
         sample = ", ".join(repr(english()[k]) for k in missing[:3])
-        what = (f"the interface catalog for '{lang}' lacks {len(missing)} word(s); they" if builtin(lang) or path.is_file()
+        has_catalog = any(builtin(tag) for tag in _fallbacks(lang)) or path.is_file()
+        what = (f"the interface catalog for '{lang}' lacks {len(missing)} word(s); they" if has_catalog
                 else f"no interface catalog for '{lang}': {len(missing)} interface word(s)")
         report.add("W010", f"{what} print in English (e.g. {sample})", where,
                    f"Rulesmith ships interface words for {', '.join(shipped_languages())}; run "

@@ -149,7 +149,7 @@ def _translate(tokens: list[Token], ctx: RenderContext) -> None:
             token.children = md.parseInline(text)[0].children
             token.content = text
         elif not ok:
-            lang = ctx.game.manifest.source_language
+            lang = escape(ctx.game.manifest.source_language)
             title = escape(ctx.tr.ui("untranslated"))
             start = Token("html_inline", "", 0, content=f'<span class="untranslated" lang="{lang}" title="{title}">')
             end = Token("html_inline", "", 0, content="</span>")
