@@ -158,3 +158,9 @@ def test_every_word_the_templates_and_code_ask_for_exists():
 def test_catalogs_ship_as_package_data():
     pyproject = (REPO / "pyproject.toml").read_text(encoding="utf-8")
     assert '"locale/ui/*.po"' in pyproject and '"locale/ui/*.pot"' in pyproject
+
+
+def test_regional_tag_uses_its_language_words(ws: Workspace):
+    _game(ws, "de-CH")
+    assert ">Inhalt<" in _visible(_rulebook(ws, "de-CH"))
+    assert "W010" not in _codes(ws)
