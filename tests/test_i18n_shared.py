@@ -185,3 +185,16 @@ def test_catalog_not_yet_migrated_still_builds_and_update_migrates_it(ws: Worksp
     catalog = polib.pofile(str(ws.game / "locale/ru.po"))
     assert catalog.find("infantry", msgctxt=None).msgstr == "пехота"
     assert not [e for e in catalog if e.obsolete and e.msgstr]
+
+
+def test_removing_a_context_after_migration_shares_the_message_again(ws: Workspace):
+    _game(ws)
+    ws.write("locale/ru.po", OLD_STYLE)
+    ws.run("i18n", "migrate")
+    ws.write("locale/contexts.yaml", "contexts: {}\n")
+    result = ws.run("i18n", "update", "ru")
+    assert result.returncode == 0 and "kept apart" not in result.stdout
+    catalog = polib.pofile(str(ws.game / "locale/ru.po"))
+    assert [e.msgctxt for e in catalog if e.msgid == "Full strength." and not e.obsolete] == [None]
+    old = [e for e in catalog if e.obsolete and e.msgid == "Full strength."]
+    assert old and old[0].msgstr == "Все всадники в строю."  # kept as obsolete, not lost

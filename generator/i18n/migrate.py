@@ -17,7 +17,7 @@ import polib
 
 from ..game import Game
 from .catalog import TEMPLATE, locale_dir, po_path, read_catalog, template, update, write_catalog
-from .contexts import _PLACE, load_contexts, write_contexts
+from .contexts import _PLACE, contexts_path, load_contexts, write_contexts
 from .messages import Message, game_messages
 
 
@@ -143,7 +143,11 @@ def migrate(game: Game) -> Migration:
 
 
 def needs_migration(game: Game, pot: polib.POFile) -> bool:
-    """Whether a catalog of the game still holds one message per place (KIND:ID.FIELD)."""
+    """Whether a catalog of the game still holds one message per place (KIND:ID.FIELD) and
+    was never migrated (a migrated game's contexts.yaml is the designer's: a place removed
+    from it shares the message again instead of getting its context back)."""
+    if contexts_path(locale_dir(game)).exists():
+        return False
     contexts = {e.msgctxt for e in pot}
     for lang in game.manifest.languages:
         path = po_path(game, lang)
