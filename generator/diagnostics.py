@@ -60,6 +60,9 @@ CODES: dict[str, str] = {
     "W006": "value reads differently under YAML 1.1",
     "W007": "card quantity above a sane size",
     "W008": "image outside the game folder (not fetched)",
+    "W010": "no interface catalog for a language: interface words print in English",
+    "W011": "interface catalog override of a word that does not exist",
+    "W012": "message context for a place that holds no translatable text",
 }
 
 
