@@ -836,12 +836,13 @@ def current_action(game, dice, pay: Literal["cards", "rd"], amount: int,
 @procedure("devils-hand")
 def devils_hand(game, dice, option: int, phase: Phase | None = None, used: bool = False) -> dict:
     """Once per game, one of three deals: 2 cards under the phase restriction; 1 dead unit back to
-    hand in the deployment phase; interrupt the opponent to play 1 order. Afterwards the side has no
-    rerolls for the rest of the game."""
+    hand in the deployment phase; interrupt the opponent to play 1 order. Once a deal is made the side
+    has no rerolls for the rest of the game: `rerolls_after` is False after a deal and stays False
+    when the deal was already used; only a deal refused (option 2 outside deployment) keeps them."""
     if not 1 <= option <= p(game, "devils-hand-options"):
         raise ProcedureError(f"Devil's hand has options 1–{p(game, 'devils-hand-options')}")
     if used and p(game, "devils-hand-uses") <= 1:
-        return {"allowed": False, "units": 0, "orders": 0, "rerolls_after": True}
+        return {"allowed": False, "units": 0, "orders": 0, "rerolls_after": False}
     units = orders = 0
     if option == 1:
         if phase is None:
