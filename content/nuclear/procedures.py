@@ -713,7 +713,7 @@ def _table_columns() -> dict:
 
 @table("wounds-per-attack", errata=["damage-hits-minus-saves"],
        title={"ru": "Средние Раны за одну атаку по Качеству, Защите и ББ (кубик d6)",
-              "en": "Expected wounds per attack by Quality, Defence and AP (one d6)"},
+              "en": "Expected wounds per attack by Quality, Defence and AP (one D6)"},
        columns=_table_columns())
 def wounds_per_attack(game) -> list[dict]:
     """E(Раны) of one attack die: a hit on the Quality, a failed save on the Defense + ББ."""
