@@ -1,5 +1,5 @@
 """Readings: a procedure names the errata it relies on (`errata=[...]`); validation fails when a
-cited erratum does not exist (E035) or a `reading` erratum is cited by no procedure (E036).
+cited erratum does not exist (E036) or a `reading` erratum is cited by no procedure (E037).
 Every shipped reading is cited, and every shipped citation resolves."""
 
 from __future__ import annotations
@@ -62,7 +62,7 @@ def test_a_cited_reading_is_clean(cited: Workspace):
 
 def test_e035_procedure_cites_a_missing_erratum(cited: Workspace):
     path = cited.edit("procedures.py", 'errata=["scouts-in-cover"]', 'errata=["scouts-in-covr"]')
-    d = codes(cited.validate(), "E035")[0]
+    d = codes(cited.validate(), "E036")[0]
     assert d.location.path.resolve() == path.resolve() and d.location.line == line_of(path, "scouts-in-covr")
     assert "scouts-in-covr" in d.message and "scouts-in-cover" in d.hint
 
@@ -71,10 +71,10 @@ def test_e036_reading_cited_by_nothing(cited: Workspace):
     cited.edit("procedures.py", '@procedure("shoot", errata=["scouts-in-cover"])', '@procedure("shoot")')
     cited.edit("procedures.py", 'errata=("scouts-in-cover",)', "")
     report = cited.validate()
-    d = codes(report, "E036")[0]
+    d = codes(report, "E037")[0]
     assert report.failed() and d.location.path.name == "errata.yaml"
     assert d.location.line == line_of(d.location.path, "id: scouts-in-cover")
-    assert not codes(report, "W001")  # a reading is E036's business, not W001's
+    assert not codes(report, "W001")  # a reading is E037's business, not W001's
 
 
 def test_a_string_names_one_erratum(cited: Workspace):
@@ -86,7 +86,7 @@ def test_a_string_names_one_erratum(cited: Workspace):
 def test_shipped_readings_are_cited(name):
     report = Report()
     game = Project(REPO).load(name, report, catalogs=False)
-    assert not codes(report, "E035") and not codes(report, "E036"), [d.format_text() for d in report.diagnostics]
+    assert not codes(report, "E036") and not codes(report, "E037"), [d.format_text() for d in report.diagnostics]
     cited = {c[0] for c in load_procedures(game.folder).citations()}
     readings = {e.id for e in game.errata.values() if e.category == "reading"}
     assert readings and readings <= cited

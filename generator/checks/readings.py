@@ -1,5 +1,5 @@
-"""Readings: every erratum a procedure cites exists (E035), and every erratum of category
-`reading` (a choice a procedure makes where the text is silent) is cited by one (E036).
+"""Readings: every erratum a procedure cites exists (E036), and every erratum of category
+`reading` (a choice a procedure makes where the text is silent) is cited by one (E037).
 
 Procedures cite errata with `@procedure("id", errata=[...])` (also `@table`, `@consistency`).
 """
@@ -19,7 +19,7 @@ def check(game: Game, report: Report) -> None:
     for erratum, kind, item, path, line in procedures.citations():
         cited.add(erratum)
         if erratum not in game.errata:
-            report.add("E035", f"{kind} '{item}' cites erratum '{erratum}' that no errata file defines",
+            report.add("E036", f"{kind} '{item}' cites erratum '{erratum}' that no errata file defines",
                        Location(path or game.folder / "procedures.py", line, 1),
                        did_you_mean(erratum, game.errata)
                        or "add it to data/errata.yaml (category: reading), or correct the id in errata=[...]")
@@ -27,7 +27,7 @@ def check(game: Game, report: Report) -> None:
         return  # a module that does not load cites nothing; E034 says why
     for erratum in game.errata.values():
         if getattr(erratum, "category", None) == READING and erratum.id not in cited:
-            report.add("E036", f"reading '{erratum.id}' is cited by no procedure",
+            report.add("E037", f"reading '{erratum.id}' is cited by no procedure",
                        game.origin(erratum).location("id"),
                        f"cite it where the procedure relies on it: @procedure(\"…\", errata=[\"{erratum.id}\"]), "
                        "or give it another category if no procedure reads it")
