@@ -52,6 +52,8 @@ CODES: dict[str, str] = {
     "E033": "input or result does not fit the procedure",
     "E034": "procedures module cannot be loaded",
     "E035": "procedures did not finish within the time limit, or ended the process",
+    "E036": "procedure cites an erratum that does not exist",
+    "E037": "reading erratum that no procedure cites",
     "W001": "erratum not referenced by any record",
     "W002": "translation does not use the term list's term",
     "W003": "card text does not fit at the minimum size",

@@ -376,6 +376,12 @@ def _procedure_cases() -> list[Case]:
              "E035", "procedures.py", "while True", cli=True),
         Case("procedures-bad-id", procedures(PROCEDURES.replace('@procedure("roll")', '@procedure("Roll Dice")')),
              "E034", "procedures.py", "@procedure"),
+        Case("procedure-cites-unknown-erratum",
+             procedures(PROCEDURES.replace('@procedure("roll")', '@procedure("roll", errata=["no-such-reading"])')),
+             "E036", "procedures.py", "no-such-reading"),
+        Case("reading-cited-by-nothing", steps(procedures(PROCEDURES), edit(
+            "data/errata.yaml", "    reading: Fast\n", "    reading: Fast\n    category: reading\n")),
+             "E037", "data/errata.yaml", "quick-for-fast"),
     ]
 
 
