@@ -10,6 +10,7 @@ the line of procedures.py it was running, and the parent never runs that module 
 
 from __future__ import annotations
 
+import gc
 import os
 import pickle
 import select
@@ -76,6 +77,7 @@ def _on_alarm(signum, frame) -> None:
 
 def _child(fn: Callable[..., Any], args: tuple, seconds: float, write: int) -> None:
     status = 0
+    gc.freeze()  # the parent's objects stay as they are: collections would copy their pages for nothing
     try:
         signal.signal(signal.SIGALRM, _on_alarm)
         signal.setitimer(signal.ITIMER_REAL, seconds)
