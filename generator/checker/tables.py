@@ -15,12 +15,14 @@ spreadsheets) and `<id>.json`:
 from __future__ import annotations
 
 import csv
+import io
 import json
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
 from typing import Any, Mapping
 
+from .. import outputs
 from ..game import Game
 from ..model import Record
 from .calc import format_number
@@ -83,22 +85,23 @@ def write(table: ComputedTable, folder: Path, game: Game) -> list[Path]:
     ids = [c["id"] for c in table.columns]
     folder.mkdir(parents=True, exist_ok=True)
     csv_path = folder / f"{table.id}.csv"
-    with csv_path.open("w", encoding="utf-8", newline="") as handle:
-        writer = csv.writer(handle)
-        writer.writerow(ids)
-        for row in table.rows:
-            writer.writerow([_csv_cell(row.get(c)) for c in ids])
+    text = io.StringIO(newline="")
+    writer = csv.writer(text)
+    writer.writerow(ids)
+    for row in table.rows:
+        writer.writerow([_csv_cell(row.get(c)) for c in ids])
+    outputs.write_text(csv_path, text.getvalue())
     source = game.manifest.source_language
     localized = {}
     for lang in dict.fromkeys([source, *game.manifest.languages]):
         tr = Translator.load(game, lang)
         localized[lang] = [{c: _printed(row.get(c), lang, tr) for c in ids} for row in table.rows]
     json_path = folder / f"{table.id}.json"
-    json_path.write_text(json.dumps({
+    outputs.write_text(json_path, json.dumps({
         "table": table.id, "title": table.title, "columns": table.columns,
         "rows": localized[source], "localized": localized,
         "exact": [{c: _exact(row.get(c)) for c in ids} for row in table.rows],
-    }, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
+    }, ensure_ascii=False, indent=2) + "\n")
     return [csv_path, json_path]
 
 

@@ -161,23 +161,20 @@ def cards_html(ctx: BuildContext, faces: list[CardFace], paper: str = "a4", blee
 
 
 def card_sheets(ctx: BuildContext, report: Report, paper: str = "a4"):
-    """Fitted faces, sheet HTML, card placements and the laid-out document of the card sheets."""
+    """Fitted faces, sheet HTML, card placements, and None (the sheets are laid out when written)."""
     faces = all_faces(ctx)
     if not faces:
         return [], "", [], None
-    placements: list[dict] = []
+    from .fitting import fitted_faces
 
-    def render(fs):
-        html, found = cards_html(ctx, fs, paper)
-        placements[:] = found
-        return html
-
-    faces, html, document = fit(ctx, faces, render, report)
-    return faces, html, placements, document
+    faces = fitted_faces(ctx, faces, report)  # each card laid out once, then remembered
+    html, placements = cards_html(ctx, faces, paper)
+    return faces, html, placements, None
 
 
 def write_placements(path: Path, placements: list[dict]) -> None:
     import json
 
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps(placements, ensure_ascii=False, indent=1), encoding="utf-8")
+    from .. import outputs
+
+    outputs.write_text(path, json.dumps(placements, ensure_ascii=False, indent=1))
