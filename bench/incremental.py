@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import resource  # noqa: F401  (used by the child that measures)
 import shutil
 import statistics
 import subprocess
