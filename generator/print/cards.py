@@ -153,7 +153,7 @@ def cards_html(ctx: BuildContext, faces: list[CardFace], paper: str = "a4", blee
         body, placements = sheet_pages(ctx, faces, paper, config)
     authors = ", ".join(ctx.game.manifest.authors)
     author = f'<meta name="author" content="{Markup.escape(authors)}">' if authors else ""
-    html = (f'<!DOCTYPE html><html lang="{ctx.lang}"><head><meta charset="utf-8">'
+    html = (f'<!DOCTYPE html><html lang="{Markup.escape(ctx.lang)}"><head><meta charset="utf-8">'
             f"<title>{Markup.escape(ctx.title)} — {ctx.env.globals['ui']('cards')}</title>{author}"
             f'<meta name="generator" content="Rulesmith"><style>{ctx.env.globals["fonts_css"]}\n'
             + "\n".join(page_rules) + "\n" + ctx.css("cards.css") + "</style></head><body>" + str(body) + "</body></html>")

@@ -26,7 +26,7 @@ def faces_html(ctx: BuildContext, faces: list[CardFace]) -> str:
     rules = [f"@page face-{s} {{ size: {w}mm {h}mm; margin: 0 }}" for s, (w, h) in CARD_SIZES_MM.items()]
     pages = [Markup('<div class="sheet" style="width:{}mm;height:{}mm;page:face-{}">{}</div>').format(
         f.mm[0], f.mm[1], f.size, macros.front(f, ctx.title)) for f in faces]
-    return (f'<!DOCTYPE html><html lang="{ctx.lang}"><head><meta charset="utf-8"><style>'
+    return (f'<!DOCTYPE html><html lang="{Markup.escape(ctx.lang)}"><head><meta charset="utf-8"><style>'
             f'{ctx.env.globals["fonts_css"]}\n' + "\n".join(rules) + "\n" + ctx.css("cards.css")
             + "</style></head><body>" + "".join(str(p) for p in pages) + "</body></html>")
 
