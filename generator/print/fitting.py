@@ -95,16 +95,23 @@ def _fit(ctx: BuildContext, faces: list[CardFace], low: float) -> list[list[floa
 
     todo = [replace(f, index=k) for k, f in enumerate(faces)]
     over: dict[int, tuple[float, float]] = {}
+    active = list(range(len(todo)))  # only cards still shrinking are laid out again
     for _round in range(ROUNDS):
-        document, _ = render_document(faces_html(ctx, todo), ctx.game.folder, ctx.roots)
-        over = overflows(document)
-        shrink = {i: v for i, v in over.items() if todo[i].font_pt > low}
+        batch = [replace(todo[i], index=n) for n, i in enumerate(active)]
+        document, _ = render_document(faces_html(ctx, batch), ctx.game.folder, ctx.roots)
+        found = {active[n]: v for n, v in overflows(document).items()}
+        del document
+        for i in active:
+            over.pop(i, None)
+        over.update(found)
+        shrink = {i: v for i, v in found.items() if todo[i].font_pt > low}
         if not shrink:
             break
         for i, (needed, available) in shrink.items():
             pt = todo[i].font_pt
             guess = math.floor(pt * math.sqrt(available / needed) * 0.98 * 4) / 4
             todo[i] = replace(todo[i], font_pt=max(low, min(pt - 0.25, guess)))
+        active = sorted(shrink)
     for k, face in enumerate(todo):
         faces[k].font_pt = face.font_pt
     return [[round(over[k][0], 3), round(over[k][1], 3)] if k in over else None for k in range(len(todo))]
