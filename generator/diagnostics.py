@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import difflib
 import json
+import os
 from dataclasses import dataclass, field
 from enum import Enum
 from pathlib import Path
@@ -44,6 +45,7 @@ CODES: dict[str, str] = {
     "E021": "malformed container (note / example)",
     "E022": "unreadable translation catalog",
     "E023": "translation markup differs from its source",
+    "E024": "file cannot be read as text (not UTF-8, a folder, a control character)",
     "E030": "check block outside an example container",
     "E031": "unknown rule procedure",
     "E032": "malformed check block",
@@ -51,6 +53,9 @@ CODES: dict[str, str] = {
     "E034": "procedures module cannot be loaded",
     "E040": "content overflows its card, cell, column or page",
     "E041": "text drawn over other text",
+    "E035": "procedures did not finish within the time limit, or ended the process",
+    "E036": "procedure cites an erratum that does not exist",
+    "E037": "reading erratum that no procedure cites",
     "W001": "erratum not referenced by any record",
     "W002": "translation does not use the term list's term",
     "W003": "card text does not fit at the minimum size",
@@ -60,6 +65,12 @@ CODES: dict[str, str] = {
     "W041": "text below the minimum size",
     "W042": "heading or caption alone at the bottom of a page or column",
     "W043": "glyph from a font Rulesmith does not ship",
+    "W006": "value reads differently under YAML 1.1",
+    "W007": "card quantity above a sane size",
+    "W008": "image outside the game folder (not fetched)",
+    "W010": "no interface catalog for a language: interface words print in English",
+    "W011": "interface catalog override of a word that does not exist",
+    "W012": "message context for a place that holds no translatable text",
 }
 
 
@@ -72,10 +83,13 @@ class Location:
     def display(self, root: Path | None = None) -> str:
         path = self.path
         if root is not None:
-            try:
-                path = path.resolve().relative_to(root.resolve())
+            try:  # absolute, not resolved: a symlink loop has no resolved path
+                path = Path(os.path.abspath(path)).relative_to(os.path.abspath(root))
             except ValueError:
-                pass
+                try:
+                    path = path.resolve().relative_to(root.resolve())
+                except (ValueError, OSError, RuntimeError):
+                    pass
         text = str(path)
         if self.line:
             text += f":{self.line}"

@@ -65,53 +65,6 @@ def overflows(document) -> dict[int, tuple[float, float]]:
     return found
 
 
-def fit(ctx: BuildContext, faces: list[CardFace], render_html, report: Report, split_long: bool = False):
-    """Lay out the real document; shrink the text of cards that overflow and lay out again,
-    down to the minimum size; with `split_long`, a card still too long goes on two cards that
-    continue each other (card sheets; the site keeps one page per card). Warn about any card
-    that still does not fit. Returns the
-    fitted faces, the final HTML and its laid-out document (ready to write)."""
-    config = sheets_config(ctx)
-    base, low = config["card"]["base_font_pt"], config["card"]["min_font_pt"]
-    faces = [replace(f, index=i, font_pt=f.font_pt or base, src=source_mark(ctx.game, f.location))
-             for i, f in enumerate(faces)]
-    for _round in range(10):
-        html = render_html(faces)
-        document, _ = render_document(html, ctx.game.folder, ctx.roots)
-        over = overflows(document)
-        narrow = [i for i in too_wide(document) if faces[i].narrow is not None]
-        shrink = {i: v for i, v in over.items() if faces[i].font_pt > low and i not in narrow}
-        split = [i for i in over if split_long and i not in shrink and len(faces[i].parts) > 1]
-        if not shrink and not split and not narrow:
-            break
-        for i in narrow:  # stats as a list, name beside value
-            faces[i] = replace(faces[i], body=faces[i].narrow, narrow=None)
-        for i, (needed, available) in shrink.items():
-            pt = faces[i].font_pt
-            guess = math.floor(pt * math.sqrt(available / needed) * 0.98 * 4) / 4
-            faces[i] = replace(faces[i], font_pt=max(low, min(pt - 0.25, guess)))
-        for i in reversed(split):
-            faces[i:i + 1] = _split(faces[i], base)
-        faces = [replace(f, index=i) for i, f in enumerate(faces)]
-    for i, (needed, available) in over.items():
-        face = faces[i]
-        report.add("W003", f"card '{face.id}' ({ctx.lang}) does not fit at the minimum text size "
-                   f"{low} pt: needs {needed:.0f} mm of {available:.0f} mm",
-                   face.location or Location(ctx.game.folder), "shorten the text or use a larger card size")
-    return faces, html, document
-
-
-def _split(face: CardFace, font_pt: float) -> list[CardFace]:
-    """A card too long even at the smallest text, as two cards that continue each other."""
-    half = (len(face.parts) + 1) // 2
-    first, second = face.parts[:half], face.parts[half:]
-    base_id = face.extra.get("base_id", face.id)
-    return [replace(face, id=f"{base_id}-1", title=f"{face.title} (1)", body=Markup("").join(first), parts=first,
-                    font_pt=font_pt, extra={**face.extra, "base_id": f"{base_id}-1"}),
-            replace(face, id=f"{base_id}-2", title=f"{face.title} (2)", body=Markup("").join(second), parts=second,
-                    font_pt=font_pt, extra={**face.extra, "base_id": f"{base_id}-2"})]
-
-
 def back_svg(ctx: BuildContext, face: CardFace) -> Markup:
     template = ctx.env.get_template(f"backs/{face.back}.svg.j2")
     w, h = face.mm
@@ -206,7 +159,7 @@ def cards_html(ctx: BuildContext, faces: list[CardFace], paper: str = "a4", blee
         body, placements = sheet_pages(ctx, faces, paper, config)
     authors = ", ".join(ctx.game.manifest.authors)
     author = f'<meta name="author" content="{Markup.escape(authors)}">' if authors else ""
-    html = (f'<!DOCTYPE html><html lang="{ctx.lang}"><head><meta charset="utf-8">'
+    html = (f'<!DOCTYPE html><html lang="{Markup.escape(ctx.lang)}"><head><meta charset="utf-8">'
             f"<title>{Markup.escape(ctx.title)} — {ctx.env.globals['ui']('cards')}</title>{author}"
             f'<meta name="generator" content="Rulesmith"><style>{ctx.env.globals["fonts_css"]}\n'
             + "\n".join(page_rules) + "\n" + ctx.css("cards.css") + "</style></head><body>" + str(body) + "</body></html>")
@@ -214,24 +167,21 @@ def cards_html(ctx: BuildContext, faces: list[CardFace], paper: str = "a4", blee
 
 
 def card_sheets(ctx: BuildContext, report: Report, paper: str = "a4", drafts: bool = True):
-    """Fitted faces, sheet HTML, card placements and the laid-out document of the card sheets;
-    without `drafts`, cards marked incomplete are left out."""
+    """Fitted faces, sheet HTML, card placements, and None (the sheets are laid out when
+    written); without `drafts`, cards marked incomplete are left out."""
     faces = [f for f in all_faces(ctx) if drafts or not f.draft]
     if not faces:
         return [], "", [], None
-    placements: list[dict] = []
+    from .fitting import fitted_faces
 
-    def render(fs):
-        html, found = cards_html(ctx, fs, paper)
-        placements[:] = found
-        return html
-
-    faces, html, document = fit(ctx, faces, render, report, split_long=True)
-    return faces, html, placements, document
+    faces = fitted_faces(ctx, faces, report, split_long=True)  # each card laid out once, then remembered
+    html, placements = cards_html(ctx, faces, paper)
+    return faces, html, placements, None
 
 
 def write_placements(path: Path, placements: list[dict]) -> None:
     import json
 
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps(placements, ensure_ascii=False, indent=1), encoding="utf-8")
+    from .. import outputs
+
+    outputs.write_text(path, json.dumps(placements, ensure_ascii=False, indent=1))

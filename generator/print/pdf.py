@@ -10,6 +10,7 @@ from pathlib import Path
 
 from weasyprint import HTML
 
+from .. import outputs
 from ..diagnostics import Diagnostic, Severity
 from .fetcher import ConfinedFetcher
 from .fonts import font_dirs, with_shipped_glyphs
@@ -54,6 +55,11 @@ def render_document(html: str, base_url: Path, roots: list[Path], keep: bool = F
     return document, fetcher
 
 
+def identifier(html: str) -> bytes:
+    """The PDF identifier: a hash of the input, so the same input gives the same bytes."""
+    return hashlib.sha256(html.encode("utf-8")).hexdigest()[:32].encode("ascii")
+
+
 def write_pdf(html: str, out: Path, base_url: Path, roots: list[Path], document=None) -> PdfResult:
     """Render (unless `document` is the layout of `html` already), verify the layout, and
     write atomically: a failed build never leaves a half-written PDF. A document whose
@@ -68,11 +74,9 @@ def write_pdf(html: str, out: Path, base_url: Path, roots: list[Path], document=
     broken = any(d.severity is Severity.ERROR for d in findings)
     target = out.with_name(out.stem + ".layout-errors.pdf") if broken else out
     stale = out if broken else out.with_name(out.stem + ".layout-errors.pdf")
-    identifier = hashlib.sha256(html.encode("utf-8")).hexdigest()[:32].encode("ascii")
-    target.parent.mkdir(parents=True, exist_ok=True)
-    tmp = target.with_suffix(".pdf.tmp")
+    identifier_ = identifier(html)
     variant = {"pdf_variant": "pdf/ua-1"} if out.stem in TAGGED else {}
-    document.write_pdf(tmp, pdf_identifier=identifier, **variant)
-    tmp.replace(target)
+    outputs.write_with(target, lambda tmp: document.write_pdf(tmp, pdf_identifier=identifier_, **variant))
+    outputs.check_inside(stale)
     stale.unlink(missing_ok=True)
     return PdfResult(target, len(document.pages), refused, findings)

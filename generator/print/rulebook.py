@@ -101,7 +101,7 @@ def book_html(ctx: BuildContext, paper: str = "a4") -> str:
         appendix=blocks_,
         paper=PAPER[paper],
         css=Markup(ctx.css("rulebook.css")),
-        verified_mark=Markup(verified_mark(ctx.lang)) if any(ctx.examples.values()) else "",
+        verified_mark=Markup(verified_mark(ctx.tr.ui("verified"))) if any(ctx.examples.values()) else "",
     )
     count = iter(range(1_000_000))
     return re.sub(r"<table(?=[\s>])", lambda m: f'<table data-table="{next(count)}"', html)

@@ -15,7 +15,6 @@ from markupsafe import Markup, escape
 from ..game import Game
 from ..i18n.messages import is_translatable_path, needs_translation, normalize
 from ..i18n.translate import Translator
-from ..i18n.ui import ui
 from . import blocks
 from .chapters import Chapter
 from .markdown import build, container_info, parser
@@ -90,9 +89,10 @@ _TICK = ('<svg viewBox="0 0 10 10" width="0.8em" height="0.8em" aria-hidden="tru
          'stroke-linecap="round" stroke-linejoin="round"/></svg>')
 
 
-def verified_mark(lang: str) -> str:
-    """The discreet mark of text the rules checker verified (a drawn tick: no font needed)."""
-    title = escape(ui(lang, "verified"))
+def verified_mark(title: str) -> str:
+    """The discreet mark of text the rules checker verified (a drawn tick: no font needed);
+    `title` is the interface word 'verified' in the reader's language."""
+    title = escape(title)
     return f' <span class="verified" title="{title}" role="img" aria-label="{title}" data-overlay>{_TICK}</span>'
 
 
@@ -110,8 +110,8 @@ def _renderer() -> MarkdownIt:
     def example_open(self, tokens, idx, options, env):
         ctx: RenderContext = env["ctx"]
         example_id = container_info(tokens[idx].info)[1]
-        label = escape(ui(ctx.tr.lang, "example"))
-        badge = verified_mark(ctx.tr.lang) if ctx.examples.get(example_id) else ""
+        label = escape(ctx.tr.ui("example"))
+        badge = verified_mark(ctx.tr.ui("verified")) if ctx.examples.get(example_id) else ""
         return (f'<aside class="example" id="example-{escape(example_id)}" aria-label="{label}">'
                 f'<p class="example-label">{label}{badge}</p>\n')
 
@@ -120,11 +120,11 @@ def _renderer() -> MarkdownIt:
         ctx: RenderContext = env["ctx"]
         rule_id = container_info(tokens[idx].info)[1]
         verified = bool(ctx.examples.get(rule_id))
-        mark = verified_mark(ctx.tr.lang) if verified else ""
+        mark = verified_mark(ctx.tr.ui("verified")) if verified else ""
         return f'<div class="rule{" is-verified" if verified else ""}" id="rule-{escape(rule_id)}">{mark}\n'
 
     def note_open(self, tokens, idx, options, env):
-        return f'<details class="designer-note"><summary>{escape(ui(env["ctx"].tr.lang, "note"))}</summary>\n'
+        return f'<details class="designer-note"><summary>{escape(env["ctx"].tr.ui("note"))}</summary>\n'
 
     def fence(self, tokens, idx, options, env):
         if tokens[idx].info.strip().split(" ")[0] == "check":
@@ -188,8 +188,8 @@ def _translate(tokens: list[Token], ctx: RenderContext) -> None:
             token.children = md.parseInline(text)[0].children
             token.content = text
         elif not ok:
-            lang = ctx.game.manifest.source_language
-            title = escape(ui(ctx.tr.lang, "untranslated"))
+            lang = escape(ctx.game.manifest.source_language)
+            title = escape(ctx.tr.ui("untranslated"))
             start = Token("html_inline", "", 0, content=f'<span class="untranslated" lang="{lang}" title="{title}">')
             end = Token("html_inline", "", 0, content="</span>")
             token.children = [start, *(token.children or []), end]
