@@ -8,6 +8,8 @@ from __future__ import annotations
 import json
 import math
 from dataclasses import replace
+
+from markupsafe import Markup
 from pathlib import Path
 
 from ..diagnostics import Location, Report
