@@ -8,9 +8,9 @@ from __future__ import annotations
 import json
 import math
 from dataclasses import replace
+from pathlib import Path
 
 from markupsafe import Markup
-from pathlib import Path
 
 from ..diagnostics import Location, Report
 from ..manifest import digest, fonts_hash, rulesmith_version
