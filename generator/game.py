@@ -12,7 +12,7 @@ from .model import (
     Action, Band, Card, Deck, Die, Erratum, GameManifest, Keyword, Record, Rule, StatDef, Table,
     Terrain, Unit, Weapon,
 )
-from .values import Value
+from .values import Value, stated
 from .yamlsource import YamlDocument
 
 R = TypeVar("R", bound=Record)
@@ -62,10 +62,16 @@ class Game:
         return next((s for s in self.manifest.stats if s.id == stat_id), None)
 
     def stat(self, record: Record, stat_id: str) -> Value | tuple[Value, ...]:
-        """A record's parsed stat (errata applied); KeyError if the record has none."""
-        return self.values[(record.section, record.id, stat_id)]
+        """A record's parsed stat (errata applied); KeyError if the record has none,
+        UnstatedError if the source does not give it."""
+        return stated(self.values[(record.section, record.id, stat_id)])
 
     def parameter(self, param_id: str) -> Any:
+        """A manifest parameter's value; UnstatedError if the source does not give it."""
+        return stated(self.parameter_as_written(param_id))
+
+    def parameter_as_written(self, param_id: str) -> Any:
+        """A manifest parameter's value, `Unstated` included (for printing it)."""
         for param in self.manifest.parameters:
             if param.id == param_id:
                 return param.value
@@ -105,7 +111,7 @@ class Game:
 
 
 def _export_value(value: Any) -> Any:
-    from .values import Dice, Distance, Span, Target
+    from .values import Dice, Distance, Span, Target, Unstated
 
     if isinstance(value, tuple):
         return [_export_value(v) for v in value]
@@ -117,4 +123,6 @@ def _export_value(value: Any) -> Any:
         return {"distance": value.amount, "unit": value.unit.value}
     if isinstance(value, Span):
         return {"min": value.low, "max": value.high}
+    if isinstance(value, Unstated):
+        return value.model_dump()
     return value

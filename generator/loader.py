@@ -15,6 +15,7 @@ from pydantic import BaseModel, ValidationError
 from .diagnostics import Location, Report, did_you_mean
 from .game import Game, Origin
 from .model import SECTIONS, GameManifest, Record
+from .model.base import unstated_in
 from .yamlsource import YamlDocument, load_yaml
 
 MANIFEST = "game.yaml"
@@ -75,8 +76,8 @@ def _type_hint(error: dict[str, Any]) -> str:
     if kind in {"dict_type", "model_type"}:
         return "write a mapping of 'key: value' lines"
     if kind == "literal_error":
-        return "use one of the values listed"
-    return "check the value's type"
+        return "use one of the values listed, or 'unstated' if the source does not give it"
+    return "check the value's type; write 'unstated' if the source does not give it"
 
 
 def _model_at(model: type[BaseModel], loc: tuple[Any, ...]) -> type[BaseModel] | None:
@@ -125,6 +126,9 @@ def load_manifest(folder: Path, report: Report) -> tuple[GameManifest, YamlDocum
     except ValidationError as exc:
         report_validation_error(exc, GameManifest, doc, (), report)
         return None
+    for param in manifest.parameters:
+        for _path, value in unstated_in(param.value, ()):
+            value.placed(f"parameter '{param.id}'")
     if manifest.id != folder.name:
         report.add("E017", f"manifest id '{manifest.id}' differs from the folder name '{folder.name}'",
                    doc.location(("id",)), f"rename the folder or set id: {folder.name}")
@@ -179,3 +183,4 @@ def _load_section(game: Game, doc: YamlDocument, section: Any, items: Any, repor
             continue
         bucket[record.id] = record
         game.origins[(section, record.id)] = Origin(doc, prefix)
+        record.place_unstated()

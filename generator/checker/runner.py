@@ -18,6 +18,7 @@ from ..game import Game
 from .distribution import fraction
 from .examples import CheckBlock, Example, game_examples
 from .expect import Mismatch, compare, show_probability
+from ..values import UnstatedError
 from .modes import ProcedureError, ScriptError, exact, scripted
 from .procedures import Declared, InputErrors, Procedures, error_line, load_procedures
 
@@ -143,7 +144,7 @@ def run_block(game: Game, block: CheckBlock, procedures: Procedures) -> CheckRes
             outcome = scripted(proc, game, block.dice or [], inputs)
         except ScriptError as exc:
             result.notes.append(Note(str(exc), block.location("dice") if block.dice is not None else block.location()))
-        except ProcedureError as exc:
+        except (ProcedureError, UnstatedError) as exc:
             result.notes.append(Note(f"{proc.id}: {exc}", block.location()))
         except Exception as exc:  # a bug in procedures.py: show where, not a traceback
             return _crashed(result, proc.path, exc)
@@ -155,7 +156,7 @@ def run_block(game: Game, block: CheckBlock, procedures: Procedures) -> CheckRes
     if block.exact:
         try:
             dist = exact(proc, game, inputs)
-        except ProcedureError as exc:
+        except (ProcedureError, UnstatedError) as exc:
             result.notes.append(Note(f"{proc.id}: {exc}", block.location("exact", key=True)))
         except Exception as exc:
             return _crashed(result, proc.path, exc)
@@ -191,6 +192,8 @@ def run_rule(game: Game, rule: Declared) -> RuleResult:
         problems = [str(p) for p in (found or [])] if not isinstance(found, str) else [found]
     except AssertionError as exc:
         problems = [str(exc) or "assertion failed"]
+    except UnstatedError as exc:
+        problems = [str(exc)]
     except Exception as exc:
         line = error_line(exc, rule.path)
         where = f" (line {line})" if line else ""

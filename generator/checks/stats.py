@@ -5,7 +5,7 @@ from __future__ import annotations
 from ..diagnostics import Report, did_you_mean
 from ..game import Game
 from ..model import Erratum, Record
-from ..values import parse_value
+from ..values import Unstated, parse_value
 
 
 def _value_errata(game: Game) -> dict[tuple[str, str, str], Erratum]:
@@ -18,7 +18,7 @@ def _value_errata(game: Game) -> dict[tuple[str, str, str], Erratum]:
 
 
 def _written(value) -> str:
-    if value is None:
+    if value is None or isinstance(value, Unstated):
         return ""
     if isinstance(value, list):
         return " / ".join(_written(v) for v in value)
@@ -55,7 +55,7 @@ def _check_record(game: Game, record: Record, errata: dict, report: Report) -> N
         if stat_id not in stats and erratum is None:
             if stat.required:
                 report.add("E005", f"{record.kind} '{record.id}' lacks required stat '{stat_id}'", where,
-                           f"add '{stat_id}:' under stats, or an erratum if the source omits it")
+                           f"add '{stat_id}:' under stats, or '{stat_id}: unstated' if the source does not give it")
             continue
         values = raw if isinstance(raw, list) else [raw]
         if len(values) > stat.max_values:

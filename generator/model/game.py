@@ -7,7 +7,7 @@ from typing import ClassVar
 from pydantic import Field, field_validator
 
 from ..values import DistanceUnit, StatType
-from .base import Frozen, Id, Scalar, Text
+from .base import Frozen, Id, OrUnstated, Scalar, Text
 
 PROFILE_KINDS = ("unit", "weapon")
 
@@ -15,7 +15,8 @@ PROFILE_KINDS = ("unit", "weapon")
 class Component(Frozen):
     id: Id
     name: Text
-    count: int | None = Field(default=None, description="how many come in the box; omit if the source does not say")
+    count: OrUnstated[int | None] = Field(
+        default=None, description="how many come in the box; `unstated` (or omit) if the source does not say")
     note: Text | None = None
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pydantic import Field
 
-from .base import Frozen, Id, Record, StatEntry, Text
+from .base import Frozen, Id, OrUnstated, Record, StatEntry, Text
 
 
 class Alias(Frozen):
@@ -39,7 +39,7 @@ class Weapon(Record):
 
 class WeaponEntry(Frozen):
     weapon: str = Field(description="id of a weapon record")
-    count: int | None = Field(default=None, description="how many models carry it")
+    count: OrUnstated[int | None] = Field(default=None, description="how many models carry it")
     label: str | None = Field(default=None, description="the weapon's name as this profile writes it")
 
 

@@ -7,7 +7,7 @@ from typing import Literal
 from pydantic import Field
 
 from ..values import DistanceUnit
-from .base import Record, Scalar, Text
+from .base import OrUnstated, Record, Scalar, Text
 
 
 class Action(Record):
@@ -15,7 +15,7 @@ class Action(Record):
     section = "actions"
 
     name: Text
-    length: Literal["short", "long"] | None = None
+    length: OrUnstated[Literal["short", "long"] | None] = None
     params: dict[str, Scalar] = {}
     text: Text
 
@@ -36,8 +36,8 @@ class Band(Record):
     section = "bands"
 
     name: Text
-    min: int | float | None = None
-    max: int | float | None = Field(default=None, description="omit for an open band (8+)")
+    min: OrUnstated[int | float | None] = None
+    max: OrUnstated[int | float | None] = Field(default=None, description="omit for an open band (8+)")
     unit: DistanceUnit
     text: Text | None = None
 

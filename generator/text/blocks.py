@@ -11,7 +11,7 @@ from ..game import Game
 from ..i18n.translate import Translator
 from ..i18n.ui import ui
 from ..model import Record, Table, Unit
-from ..values import StatType, format_value, parse_value
+from ..values import StatType, Unstated, format_value, parse_value, unstated_note
 
 Linker = Callable[[Record], str | None]
 
@@ -22,6 +22,29 @@ def anchor(record: Record) -> str:
 
 def _cell(value) -> str:
     return "–" if value is None else str(value)
+
+
+def unstated_notes(game: Game, tr: Translator, record: Record) -> Markup:
+    """One note per value of the record the source does not give: what the marked blank (?†) means."""
+    out = []
+    for path, value in record.unstated():
+        label = _field_label(game, tr, record, path)
+        reason = tr.field(record, *path, "reason") if value.reason else None
+        out.append(Markup('<p class="unstated-note">{} ({})</p>').format(unstated_note(tr.lang, reason), label))
+    return Markup("").join(out)
+
+
+def _field_label(game: Game, tr: Translator, record: Record, path: tuple) -> str:
+    """What an unstated value is, for its note: a stat's name, a table cell's column, or the field."""
+    if len(path) >= 2 and path[0] == "stats":
+        stat = game.stat_def(str(path[1]))
+        if stat is not None:
+            return tr.manifest("stats", game.manifest.stats.index(stat), "name")
+    if len(path) >= 3 and path[0] == "rows" and isinstance(record, Table):
+        column = next((c for c in record.columns if c.id == path[2]), None)
+        if column is not None:
+            return f"{tr.field(record, 'columns', record.columns.index(column), 'name')}, {path[1] + 1}"
+    return ".".join(str(p) for p in path)
 
 
 def draft_badge(record: Record, tr: Translator) -> Markup:
@@ -49,6 +72,7 @@ def table_html(table: Table, tr: Translator) -> Markup:
             cells.append(Markup("<td>{}</td>").format(text))
         out.append(Markup("<tr>") + Markup("").join(cells) + Markup("</tr>"))
     out.append(Markup("</tbody></table>"))
+    out.append(unstated_notes(tr.game, tr, table))
     if table.text:
         out.append(Markup('<p class="table-note">{}</p>').format(tr.field(table, "text")))
     return Markup("").join(out)
@@ -154,6 +178,7 @@ def unit_details(game: Game, tr: Translator, unit: Unit, link: Linker) -> Markup
     if unit.incomplete:
         out.append(Markup('<p class="incomplete-reason">{}: {}</p>').format(ui(tr.lang, "incomplete"),
                                                                            tr.field(unit, "incomplete")))
+    out.append(unstated_notes(game, tr, unit))
     return Markup("").join(out)
 
 
@@ -192,6 +217,7 @@ def records_html(game: Game, section: str, tr: Translator, link: Linker) -> Mark
         if section == "bands":
             unit = format_value(parse_value(1, StatType.DISTANCE, record.unit), tr.lang).split("\u00a0")[1]
             body.insert(0, Markup("<p>{}\u00a0{}</p>").format(band_span(record), unit))
+        body.append(unstated_notes(game, tr, record))
         out.append(Markup('<dt id="{}">{}{}</dt><dd>{}</dd>').format(anchor(record), name, draft_badge(record, tr),
                                                                      Markup("").join(body)))
     out.append(Markup("</dl>"))

@@ -9,7 +9,7 @@ from typing import Any
 from ..diagnostics import did_you_mean
 from ..game import Game
 from ..model import SECTIONS, Record
-from ..values import format_value
+from ..values import Unstated, format_value, unstated_inline
 
 KIND_SECTIONS: dict[str, str] = {model.kind: section for section, model in SECTIONS.items()}
 SPECIAL = ("param", "list", "calc")  # calc: a number computed by the rules checker (checker/calc.py)
@@ -70,6 +70,8 @@ class Resolved:
 
             return format_computed(self.value, lang)
         if self.ref.field is not None or self.record is None:
+            if isinstance(self.value, Unstated):
+                return unstated_inline(lang)
             if isinstance(self.value, tuple):
                 return " / ".join(format_value(v, lang) for v in self.value)
             return format_value(self.value, lang) if not isinstance(self.value, str) else self.value
@@ -87,7 +89,7 @@ def resolve(game: Game, ref: Ref) -> Resolved:
         if ref.id not in ids:
             raise RefError(f"unknown parameter '{ref.id}'",
                            did_you_mean(ref.id, ids) or "declare it under 'parameters:' in game.yaml")
-        return Resolved(ref, value=game.parameter(ref.id))
+        return Resolved(ref, value=game.parameter_as_written(ref.id))
     if ref.kind == "list":
         if ref.id not in SECTIONS:
             raise RefError(f"unknown section '{ref.id}'", did_you_mean(ref.id, SECTIONS) or ", ".join(SECTIONS))
@@ -118,6 +120,8 @@ def _field(game: Game, record: Record, field: str) -> Any:
             value = _step(record, field, value, part)
         if value is None:
             raise RefError(f"{record.kind} '{record.id}' has no value for '{field}'", "")
+        if isinstance(value, Unstated):
+            return value
         inner = getattr(type(value), "model_fields", None) or (value if isinstance(value, dict) else None)
         if inner:
             raise RefError(f"'{field}' of {record.kind} '{record.id}' is a group of values, not one",
