@@ -187,3 +187,36 @@ def test_computing_with_an_unstated_value_raises_not_guesses():
             assert "die 'red' field 'sides'" in str(exc) and "(why)" in str(exc)
         else:
             raise AssertionError("an unstated value computed")
+
+
+def test_a_parameter_cites_errata_like_a_record(ws: Workspace):
+    ws.edit("game.yaml", "    unit: points\n", "    unit: points\n    errata: [quick-for-fst]\n")
+    _, report = load(ws)
+    [error] = [d for d in report.diagnostics if d.code == "E007"]
+    assert "parameter 'victory-points' cites unknown erratum 'quick-for-fst'" in error.message
+    assert "quick-for-fast" in error.hint
+    ws.edit("game.yaml", "quick-for-fst", "quick-for-fast")
+    _, report = load(ws)
+    assert not report.diagnostics
+
+
+def test_a_probability_table_whose_columns_follow_the_data(ws: Workspace, tmp_path):
+    ws.write("procedures.py", '''\
+from generator.checker import table
+
+
+def _columns(game):
+    return {f"face-{n}": f"Face {n}" for n in range(1, game.parameter("victory-points") + 1)}
+
+
+@table("faces", columns=_columns)
+def faces(game):
+    return [{f"face-{n}": n for n in range(1, game.parameter("victory-points") + 1)}]
+''')
+    result = CliRunner().invoke(cli, ["--root", str(ws.root), "check", "--tables"])
+    assert result.exit_code == 0, result.output
+    data = json.loads((ws.root / "output" / "demo" / "tables" / "faces.json").read_text(encoding="utf-8"))
+    assert [c["name"] for c in data["columns"]][-1] == "Face 10"
+    ws.edit("game.yaml", "value: 10", "value: unstated")
+    result = CliRunner().invoke(cli, ["--root", str(ws.root), "check", "--tables"])
+    assert "parameter 'victory-points' is not stated in the source" in result.output

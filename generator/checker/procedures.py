@@ -47,13 +47,15 @@ def procedure(id: str | Callable | None = None):
     return _declare("procedure", id)
 
 
-def table(id: str | Callable | None = None, title: Any = None, columns: Mapping[str, Any] | None = None):
+def table(id: str | Callable | None = None, title: Any = None,
+          columns: Mapping[str, Any] | Callable[[Any], Mapping[str, Any]] | None = None):
     """Mark `fn(game) -> list of rows (mappings)` as the probability table `id`.
 
     title: the table's title (text, or {lang: text}); default: the docstring's first line.
-    columns: {column id: heading}, in the order to print; default: the rows' keys.
+    columns: {column id: heading}, in the order to print; default: the rows' keys. A function
+    `(game) -> {column id: heading}` where the columns follow the game's data (a die's faces).
     """
-    return _declare("table", id, title=title, columns=dict(columns or {}))
+    return _declare("table", id, title=title, columns=columns if callable(columns) else dict(columns or {}))
 
 
 def consistency(id: str | Callable | None = None):

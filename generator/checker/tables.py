@@ -45,7 +45,9 @@ def compute(game: Game, declared: Declared) -> ComputedTable:
     rows = list(declared.fn(game) or [])
     if any(not isinstance(row, Mapping) for row in rows):
         raise ValueError(f"table '{declared.id}' must return mappings (column -> value)")
-    names: Mapping[str, Any] = declared.extra.get("columns") or {}
+    names = declared.extra.get("columns") or {}
+    if callable(names):  # columns that follow the game's data
+        names = names(game)
     ids: list[str] = list(names)
     for row in rows:
         ids.extend(str(k) for k in row if str(k) not in ids)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import ClassVar, Union
 
 from pydantic import Field, field_validator
 
@@ -28,6 +28,8 @@ class Parameter(Frozen):
     value: Scalar
     unit: str | None = Field(default=None, description="what the number counts: cm, hex, points, cards...")
     note: Text | None = None
+    errata: tuple[str, ...] = Field(
+        default=(), description="ids of the errata (errata.yaml) that concern this number, e.g. the reading it follows")
 
 
 class StatDef(Frozen):
@@ -42,6 +44,7 @@ class StatDef(Frozen):
     required: bool = False
     max_values: int = Field(default=1, ge=1, description="how many values one record may give (a pair: 2)")
     note: Text | None = Field(default=None, description="what the stat means; what a second value means")
+    enum: str | None = Field(default=None, description="for a text stat: the enumeration (game.yaml enums:) its values come from")
 
     @field_validator("applies_to")
     @classmethod
@@ -50,6 +53,15 @@ class StatDef(Frozen):
             if kind not in PROFILE_KINDS:
                 raise ValueError(f"applies_to takes {', '.join(PROFILE_KINDS)}, not '{kind}'")
         return value
+
+
+class EnumValue(Frozen):
+    """One value of an enumeration, with what prints for it (a side's name, its colour)."""
+
+    id: str
+    name: Text | None = None
+    colour: str | None = Field(default=None, description="a colour for the value, e.g. a side's (#b22222 or red)")
+    note: Text | None = None
 
 
 class GameManifest(Frozen):
@@ -65,6 +77,11 @@ class GameManifest(Frozen):
     components: tuple[Component, ...] = ()
     parameters: tuple[Parameter, ...] = ()
     stats: tuple[StatDef, ...] = ()
+    enums: dict[Id, tuple[Union[str, EnumValue], ...]] = Field(
+        default={},
+        description="closed sets of values: 'side' checks every record's side field, 'unit-type' the type "
+                    "field of units; a text stat names one with enum:",
+    )
 
     @field_validator("title")
     @classmethod
@@ -75,3 +92,7 @@ class GameManifest(Frozen):
 
     def export(self) -> dict:
         return {"kind": "game", **self.model_dump(mode="json")}
+
+    def enum_values(self, name: str) -> list[str]:
+        """The ids of an enumeration's values, in order."""
+        return [v if isinstance(v, str) else v.id for v in self.enums.get(name, ())]
