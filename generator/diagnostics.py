@@ -49,6 +49,7 @@ CODES: dict[str, str] = {
     "E032": "malformed check block",
     "E033": "input or result does not fit the procedure",
     "E034": "procedures module cannot be loaded",
+    "E040": "value outside its enumeration",
     "W001": "erratum not referenced by any record",
     "W002": "translation does not use the term list's term",
     "W003": "card text does not fit at the minimum size",

@@ -39,7 +39,7 @@ class Deck(Record):
     back: OrUnstated[BackDesign] = Field(description="the back design printed behind every card of the deck")
     size: OrUnstated[CardSize] = Field(
         default="poker", description="card size; `unstated` if the source does not give it (prints at poker size)")
-    side: str | None = None
+    side: OrUnstated[str | None] = None
     expansion: str | None = None
     text: Text | None = None
 
@@ -68,7 +68,7 @@ class Card(Record):
     deck: str = Field(description="id of the deck this card belongs to")
     quantity: OrUnstated[Annotated[int, Field(ge=0)] | None] = Field(
         default=1, description="copies in the deck; `unstated` (or null) if the source does not say")
-    side: str | None = None
+    side: OrUnstated[str | None] = None
     unit: str | None = Field(default=None, description="id of the unit this card fields")
     icons: OrUnstated[tuple[str, ...]] = Field(
         default=(), description="icons printed on the card, e.g. dice, dice; `unstated` if the source does not show them")

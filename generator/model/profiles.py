@@ -54,7 +54,7 @@ class Unit(Record):
 
     name: Text
     type: Text | None = Field(default=None, description="unit type or class as the source names it")
-    side: str | None = Field(default=None, description="faction or side id")
+    side: OrUnstated[str | None] = Field(default=None, description="faction or side id")
     expansion: str | None = None
     stats: dict[str, StatEntry] = {}
     keywords: tuple[str, ...] = ()
