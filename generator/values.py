@@ -286,10 +286,14 @@ UNSTATED_NOTE: dict[str, str] = {
 }
 
 
-def unstated_note(lang: str = "en", reason: str | None = None) -> str:
-    """The note for a marked blank: "† not stated in the source: why"."""
+def unstated_note(lang: str = "en", reason: str | None = None, label: str | None = None) -> str:
+    """The note for a marked blank: "† Models: not stated in the source. Why." """
     note = UNSTATED_NOTE.get(lang, UNSTATED_NOTE["en"])
-    return f"† {note[0].upper()}{note[1:]}" + (f": {reason}" if reason else "")
+    head = f"{label}: {note}" if label else note[0].upper() + note[1:]
+    if reason:
+        reason = reason.strip()
+        return f"† {head}. {reason}" + ("" if reason[-1] in ".!?…" else ".")
+    return f"† {head}."
 
 
 def unstated_inline(lang: str = "en") -> str:

@@ -87,11 +87,11 @@ def test_prints_as_a_marked_blank_with_a_note(ws: Workspace):
     assert format_value(Unstated()) == "?†"
     roster = roster_html(game, tr, lambda r: None)
     assert "<td>?†</td>" in roster
-    assert "† Not stated in the source: the card is not shown (Quality)" in roster
+    assert "† Quality: not stated in the source. the card is not shown." in roster
     table = table_html(game.tables["weather"], tr)
-    assert "<td>?†</td>" in table and "† Not stated in the source (Result, 2)" in table
+    assert "<td>?†</td>" in table and "† Result, 2: not stated in the source." in table
     dice = records_html(game, "dice", tr, lambda r: None)
-    assert "† Not stated in the source: the text never says (sides)" in dice
+    assert "† sides: not stated in the source. the text never says." in dice
     assert resolve(game, Ref.parse("param:victory-points")).text("en") == "? (not stated in the source)"
     assert resolve(game, Ref.parse("param:victory-points")).text("ru") == "? (в источнике не указано)"
 

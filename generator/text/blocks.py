@@ -30,7 +30,7 @@ def unstated_notes(game: Game, tr: Translator, record: Record) -> Markup:
     for path, value in record.unstated():
         label = _field_label(game, tr, record, path)
         reason = tr.field(record, *path, "reason") if value.reason else None
-        out.append(Markup('<p class="unstated-note">{} ({})</p>').format(unstated_note(tr.lang, reason), label))
+        out.append(Markup('<p class="unstated-note">{}</p>').format(unstated_note(tr.lang, reason, label)))
     return Markup("").join(out)
 
 
