@@ -50,6 +50,8 @@ CODES: dict[str, str] = {
     "E033": "input or result does not fit the procedure",
     "E034": "procedures module cannot be loaded",
     "E040": "value outside its enumeration",
+    "E041": "table row lacks a column",
+    "E042": "reference that prints a block stands inside a sentence or cell",
     "W001": "erratum not referenced by any record",
     "W002": "translation does not use the term list's term",
     "W003": "card text does not fit at the minimum size",

@@ -55,6 +55,11 @@ def compute(game: Game, declared: Declared) -> ComputedTable:
     return ComputedTable(declared.id, declared.title or declared.id, columns, [dict(r) for r in rows])
 
 
+def printed(value: Any, lang: str, tr: Any) -> Any:
+    """A cell as a reader sees it in `lang`: probabilities as percentages, records by name."""
+    return _printed(value, lang, tr)
+
+
 def _printed(value: Any, lang: str, tr: Any) -> Any:
     if isinstance(value, Fraction):
         return format_number(value, "percent", lang, PERCENT_DIGITS)
@@ -112,4 +117,4 @@ def write_tables(game: Game, output: Path) -> list[Path]:
     return written
 
 
-__all__ = ["ComputedTable", "compute", "write", "write_tables"]
+__all__ = ["ComputedTable", "compute", "printed", "write", "write_tables"]
