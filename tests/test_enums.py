@@ -72,3 +72,21 @@ def test_unstated_is_allowed_where_an_enum_applies(ws: Workspace):
     ws.edit("data/units.yaml", "    type: infantry\n", "    type: infantry\n")
     ws.edit("data/decks.yaml", "    size: poker\n", "    size: poker\n    side: unstated\n")
     assert not load(ws).diagnostics
+
+
+def test_terrain_carries_typed_stats(ws: Workspace):
+    from generator.i18n.translate import Translator
+    from generator.text.blocks import records_html
+
+    ws.edit("game.yaml", "stats:\n", "stats:\n  - {id: move-cost, name: Move cost, type: number, applies_to: [terrain], required: true}\n")
+    path = ws.edit("data/terrain.yaml", "    name: Woods\n", "    name: Woods\n    stats: {move-cost: two}\n")
+    report = load(ws)
+    [error] = report.diagnostics
+    assert error.code == "E012" and "terrain 'woods'" in error.message and error.location.line == line_of(path, "move-cost")
+    ws.edit("data/terrain.yaml", "move-cost: two", "move-cost: 2")
+    report = Report()
+    game = Project(ws.root).load("demo", report)
+    assert not report.diagnostics
+    assert "Move cost: 2" in records_html(game, "terrain", Translator.load(game, "en"), lambda r: None)
+    ws.edit("data/terrain.yaml", "    stats: {move-cost: 2}\n", "")
+    assert [d.code for d in load(ws).diagnostics] == ["E005"]

@@ -7,6 +7,9 @@ from ..game import Game
 from ..model import Erratum, Record
 from ..values import Unstated, parse_value
 
+# The sections whose records carry typed stats (model.game.PROFILE_KINDS).
+STAT_SECTIONS = ("units", "weapons", "terrain", "cards", "actions")
+
 
 def _value_errata(game: Game) -> dict[tuple[str, str, str], Erratum]:
     found = {}
@@ -27,7 +30,7 @@ def _written(value) -> str:
 
 def check(game: Game, report: Report) -> None:
     errata = _value_errata(game)
-    for section in ("units", "weapons"):
+    for section in STAT_SECTIONS:
         for record in game.section(section).values():
             _check_record(game, record, errata, report)
 

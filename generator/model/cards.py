@@ -6,7 +6,7 @@ from typing import Annotated, Literal
 
 from pydantic import Field
 
-from .base import Frozen, OrUnstated, Record, Text
+from .base import Frozen, OrUnstated, Record, StatEntry, Text
 
 CardKind = Literal[
     "unit", "order", "point", "local", "special-operation", "reference", "datasheet", "event", "other"
@@ -70,6 +70,7 @@ class Card(Record):
         default=1, description="copies in the deck; `unstated` (or null) if the source does not say")
     side: OrUnstated[str | None] = None
     unit: str | None = Field(default=None, description="id of the unit this card fields")
+    stats: dict[str, StatEntry] = Field(default={}, description="typed values: stats with applies_to: [card]")
     icons: OrUnstated[tuple[str, ...]] = Field(
         default=(), description="icons printed on the card, e.g. dice, dice; `unstated` if the source does not show them")
     text: Text | None = None

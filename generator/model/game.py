@@ -9,7 +9,8 @@ from pydantic import Field, field_validator
 from ..values import DistanceUnit, StatType
 from .base import Frozen, Id, OrUnstated, Scalar, Text
 
-PROFILE_KINDS = ("unit", "weapon")
+# Record kinds that carry typed stats (a `stats:` mapping checked against game.yaml's stats).
+PROFILE_KINDS = ("unit", "weapon", "terrain", "card", "action")
 
 
 class Component(Frozen):

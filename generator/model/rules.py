@@ -7,7 +7,7 @@ from typing import Literal
 from pydantic import Field
 
 from ..values import DistanceUnit
-from .base import OrUnstated, Record, Scalar, Text
+from .base import OrUnstated, Record, Scalar, StatEntry, Text
 
 
 class Action(Record):
@@ -17,6 +17,7 @@ class Action(Record):
     name: Text
     length: OrUnstated[Literal["short", "long"] | None] = None
     params: dict[str, Scalar] = {}
+    stats: dict[str, StatEntry] = Field(default={}, description="typed values: stats declared in game.yaml with applies_to: [action]")
     text: Text
 
 
@@ -26,6 +27,8 @@ class Terrain(Record):
 
     name: Text
     keywords: tuple[str, ...] = ()
+    stats: dict[str, StatEntry] = Field(
+        default={}, description="typed values (movement cost, cover modifier): stats with applies_to: [terrain]")
     text: Text | None = None
 
 

@@ -186,6 +186,16 @@ def stat_text(game: Game, record: Record, stat_id: str, lang: str = "en") -> str
     return format_value(value, lang)
 
 
+def record_stats_html(game: Game, tr: Translator, record: Record) -> Markup:
+    """A record's typed stats on one line ("Move cost: 2 · Cover: -1"), for terrain, cards, actions."""
+    parts = []
+    for index, stat in enumerate(game.manifest.stats):
+        if (record.section, record.id, stat.id) in game.values:
+            name = tr.manifest("stats", index, "name")
+            parts.append(Markup("{}: {}").format(name, stat_text(game, record, stat.id, tr.lang)))
+    return Markup('<p class="record-stats">{}</p>').format(Markup(" · ").join(parts)) if parts else Markup("")
+
+
 def roster_html(game: Game, tr: Translator, link: Linker) -> Markup:
     units = list(game.units.values())
     stats = stat_columns(game, "unit", units)
@@ -292,6 +302,8 @@ def records_html(game: Game, section: str, tr: Translator, link: Linker) -> Mark
         for attr in ("text", "definition", "summary"):
             if getattr(record, attr, None):
                 body.append(Markup("<p>{}</p>").format(tr.field(record, attr)))
+        if getattr(record, "stats", None):
+            body.append(record_stats_html(game, tr, record))
         if getattr(record, "keywords", None):
             body.append(Markup("<p>{}</p>").format(keyword_uses_html(game, tr, record.keywords, link)))
         if getattr(record, "faces", None):
