@@ -38,6 +38,9 @@ class Game:
     origins: dict[tuple[str, str], Origin] = field(default_factory=dict)
     # Parsed stats: (section, id, stat id) -> one value, or a tuple where the stat is a pair.
     values: dict[tuple[str, str, str], Value | tuple[Value, ...]] = field(default_factory=dict)
+    # Ids of records that failed validation (already reported): references to them are not
+    # reported again as unknown, so one mistake gives one diagnostic.
+    dropped: dict[str, set[str]] = field(default_factory=dict)
 
     @property
     def project_root(self) -> Path:
@@ -50,6 +53,10 @@ class Game:
 
     def section(self, name: str) -> Mapping[str, Record]:
         return MappingProxyType(self.records.get(name, {}))
+
+    def is_dropped(self, section: str, record_id: object) -> bool:
+        """True if a record `section/record_id` was written but failed validation (reported there)."""
+        return isinstance(record_id, str) and record_id in self.dropped.get(section, ())
 
     def all_records(self) -> Iterator[Record]:
         for records in self.records.values():

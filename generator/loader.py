@@ -175,6 +175,8 @@ def _load_section(game: Game, doc: YamlDocument, section: Any, items: Any, repor
             record: Record = model.model_validate(item)
         except ValidationError as exc:
             report_validation_error(exc, model, doc, prefix, report)
+            if isinstance(item, dict) and isinstance(item.get("id"), str):
+                game.dropped.setdefault(section, set()).add(item["id"])  # a placeholder for references
             continue
         if record.id in bucket:
             first = game.origins[(section, record.id)].location("id")

@@ -20,7 +20,7 @@ from .examples import CheckBlock, Example, game_examples
 from .expect import Mismatch, compare, show_probability
 from ..values import UnstatedError
 from .modes import ProcedureError, ScriptError, exact, scripted
-from .procedures import Declared, InputErrors, Procedures, error_line, load_procedures
+from .procedures import MODULE, Declared, InputErrors, Procedures, error_line, load_procedures
 
 PASS, FAIL, ERROR, UNCHECKED = "pass", "fail", "error", "unchecked"
 
@@ -108,14 +108,16 @@ def block_diagnostics(game: Game, block: CheckBlock, procedures: Procedures) -> 
         return out
     proc = procedures.get(name)
     if proc is None:
-        hint = (f"{procedures.path.name} has problems that stop it from loading (E034)" if procedures.problems
-                else procedures.unknown_hint(name))
-        out.append(Diagnostic("E031", f"unknown procedure '{name}'", block.location("procedure"), hint))
+        if not procedures.problems:  # else the module's own E034 is the one problem to fix
+            out.append(Diagnostic("E031", f"unknown procedure '{name}'", block.location("procedure"),
+                                  procedures.unknown_hint(name)))
         return out
     try:
         proc.bind(game, block.inputs)
     except InputErrors as exc:
         for error in exc.errors:
+            if error.follows:
+                continue  # a record that failed validation: reported on the record
             where = block.location("inputs", error.key) if error.key in block.inputs else block.location(
                 "inputs" if "inputs" in block.data else "procedure")
             out.append(Diagnostic(error.code, error.args[0], where, error.hint))
@@ -136,8 +138,14 @@ def run_block(game: Game, block: CheckBlock, procedures: Procedures) -> CheckRes
         notes = [Note(f"{d.message}" + (f" ({d.hint})" if d.hint else ""), d.location, True) for d in problems]
         return CheckResult(block, ERROR, notes=notes)
     proc = procedures.get(block.procedure or "")
-    assert proc is not None
-    inputs = proc.bind(game, block.inputs)
+    if proc is None:  # procedures.py cannot be loaded: its E034 says why
+        where = Location(procedures.path, 1) if procedures.path else block.location()
+        return CheckResult(block, ERROR, notes=[Note(f"procedure '{block.procedure}' is not available: "
+                                                     f"{MODULE} has problems (E034)", where, True)])
+    try:
+        inputs = proc.bind(game, block.inputs)
+    except InputErrors as exc:
+        return CheckResult(block, ERROR, notes=[Note(str(exc), block.location("inputs"), True)])
     result = CheckResult(block, PASS)
     if block.expect is not None:
         try:

@@ -61,7 +61,8 @@ def _check_cell_refs(game: Game, table: Table, row: int, key: str, cell: str, re
         try:
             resolved = resolve(game, Ref.parse(match.group(1)))
         except RefError as exc:
-            report.add(exc.code, f"table '{table.id}', row {row + 1}, {key}: {exc}", where, exc.hint)
+            if not exc.follows:
+                report.add(exc.code, f"table '{table.id}', row {row + 1}, {key}: {exc}", where, exc.hint)
             continue
         if is_block(resolved):
             report.add("E042", f"table '{table.id}', row {row + 1}, {key}: '{{{{ {match.group(1)} }}}}' prints "

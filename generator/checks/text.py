@@ -42,7 +42,8 @@ def _check_chapter(game: Game, chapter: Chapter, seen: dict[str, Location], repo
         try:
             resolved = resolve(game, Ref.parse(text))
         except RefError as exc:
-            report.add(exc.code, str(exc), Location(chapter.path, line, 1), exc.hint)
+            if not exc.follows:
+                report.add(exc.code, str(exc), Location(chapter.path, line, 1), exc.hint)
             continue
         if (text, line) not in blocks and is_block(resolved):
             report.add("E042", f"'{{{{ {text.strip()} }}}}' prints a whole table or list, but stands inside a sentence",

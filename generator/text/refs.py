@@ -18,10 +18,11 @@ _REF = re.compile(r"^(?P<kind>[a-z]+)(?::(?P<id>[a-z0-9][a-z0-9-]*)(?:\.(?P<fiel
 
 
 class RefError(ValueError):
-    def __init__(self, message: str, hint: str = "", code: str = "E007"):
+    def __init__(self, message: str, hint: str = "", code: str = "E007", follows: bool = False):
         super().__init__(message)
         self.hint = hint
         self.code = code  # E019: malformed; E007: names nothing that exists
+        self.follows = follows  # names a record that failed validation: already reported there
 
 
 @dataclass(frozen=True)
@@ -115,6 +116,9 @@ def resolve(game: Game, ref: Ref) -> Resolved:
     section = KIND_SECTIONS[ref.kind]
     records = game.section(section)
     record = records.get(ref.id)
+    if record is None and game.is_dropped(section, ref.id):
+        raise RefError(f"{ref.kind} '{ref.id}' failed validation", "see the error on the record itself",
+                       follows=True)
     if record is None:
         pool = list(records)
         if ref.kind == "table":
