@@ -180,7 +180,7 @@ class Procedures:
 
     def unknown_hint(self, proc_id: str) -> str:
         if self.path is None:
-            return "this game has no procedures.py; see docs/checker.md"
+            return "this game has no procedures.py; see 'rulesmith docs checker' (docs/checker.md)"
         return did_you_mean(proc_id, self.procedures) or (
             f"procedures: {', '.join(sorted(self.procedures))}" if self.procedures else "procedures.py declares none")
 

@@ -72,14 +72,14 @@ def command(ctx, games, langs, only, paper, book, bleed, no_images, workers, str
     for result in results:
         if not result.error:
             extra = f", {result.cards} cards" if result.cards else ""
-            click.echo(f"{result.job.label}: {result.pages} pages{extra} in {result.seconds:.1f} s")
+            click.echo(f"{result.job.label}: {pages(result.pages)}{extra} in {result.seconds:.1f} s")
     if "site" in kinds:
         from ..site.build import build_site
 
         partial = bool(games) and (project.output / "site").is_dir()  # --game: rebuild those games only
         site = build_site(project, project.game_ids() if partial else names, report,
                           only=set(names) if partial else None)
-        click.echo(f"site: {site.pages} pages in {site.seconds:.1f} s -> {site.root.relative_to(project.root)}")
+        click.echo(f"site: {pages(site.pages)} in {site.seconds:.1f} s -> {site.root.relative_to(project.root)}")
     if report.diagnostics:
         click.echo(render(report, "text", project.root), err=True)
     for result in failed:
@@ -113,3 +113,8 @@ def _verified(project, names) -> dict[str, dict[str, bool]]:
         if game is not None:
             out[name] = verified_examples(game)
     return out
+
+
+def pages(n: int) -> str:
+    """'1 page', '19 pages'."""
+    return f"{n} page" if n == 1 else f"{n} pages"
