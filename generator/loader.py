@@ -57,7 +57,7 @@ def report_validation_error(
         elif kind == "missing":
             name = str(error["loc"][-1])
             report.add("E005", f"missing required field '{name}'", doc.location(prefix + loc),
-                       f"add '{name}:' to this record")
+                       f"add '{name}:' to this record ('{name}: unstated' if the source does not give it)")
         else:
             if (prefix + loc) in seen:
                 continue  # a union reports one failure per member; one line is enough

@@ -30,7 +30,8 @@ def test_new_game_in_three_languages_validates_checks_and_builds(tmp_path: Path)
     assert validate.returncode == 0, validate.stdout + validate.stderr
     check = run_cli("--root", str(tmp_path), "check")
     assert check.returncode == 0, check.stdout + check.stderr
-    assert "PASS      content/skirmish/rules/01-basics.md" in check.stdout and "1 passed, 0 failed" in check.stderr
+    assert "PASS      content/skirmish/rules/01-basics.md" in check.stdout
+    assert "skirmish: 1 example: 1 passed, 0 failed" in check.stderr
     build = run_cli("--root", str(tmp_path), "build", "--game", "skirmish", "--lang", "de", "--only", "rulebook")
     assert build.returncode == 0, build.stderr
     assert (tmp_path / "output" / "skirmish" / "de" / "rulebook.pdf").stat().st_size > 1000
