@@ -91,7 +91,7 @@ def test_prints_as_a_marked_blank_with_a_note(ws: Workspace):
     table = table_html(game.tables["weather"], tr)
     assert "<td>?†</td>" in table and "† Result, 2: not stated in the source." in table
     dice = records_html(game, "dice", tr, lambda r: None)
-    assert "† sides: not stated in the source. the text never says." in dice
+    assert "Faces: ?†" in dice and "† Faces: not stated in the source. the text never says." in dice
     assert resolve(game, Ref.parse("param:victory-points")).text("en") == "? (not stated in the source)"
     assert resolve(game, Ref.parse("param:victory-points")).text("ru") == "? (в источнике не указано)"
 

@@ -57,6 +57,26 @@ def _runs(numbers: list[int]) -> str:
     return ", ".join(str(a) if a == b else f"{a}–{b}" for a, b in out)
 
 
+# Fields a record list prints as "Label: value" (so a marked blank ?† shows where it belongs).
+FACT_FIELDS: dict[str, tuple[str, ...]] = {"die": ("sides",), "deck": ("size",)}
+FIELD_LABELS: dict[str, dict[str, str]] = {
+    "en": {"sides": "Faces", "size": "Card size", "back": "Back", "colour": "Colour", "quantity": "Copies",
+           "icons": "Icons", "count": "Count", "value": "Value", "length": "Length", "min": "From", "max": "To",
+           "side": "Side"},
+    "ru": {"sides": "Граней", "size": "Размер карт", "back": "Рубашка", "colour": "Цвет", "quantity": "Копий",
+           "icons": "Значки", "count": "Количество", "value": "Значение", "length": "Длительность", "min": "От",
+           "max": "До", "side": "Сторона"},
+    "de": {"sides": "Seiten", "size": "Kartengröße", "back": "Rückseite", "colour": "Farbe", "quantity": "Anzahl",
+           "icons": "Symbole", "count": "Anzahl", "value": "Wert", "length": "Dauer", "min": "Von", "max": "Bis",
+           "side": "Seite"},
+}
+
+
+def field_label(lang: str, name: str) -> str:
+    """A record field's name for readers: 'sides' -> 'Faces' / 'Граней'."""
+    return FIELD_LABELS.get(lang, FIELD_LABELS["en"]).get(name) or FIELD_LABELS["en"].get(name) or name
+
+
 def _field_label(game: Game, tr: Translator, record: Record, path: tuple) -> str:
     """What an unstated value is, for its note: a stat's name, a table cell's column, or the field."""
     if len(path) >= 2 and path[0] == "stats":
@@ -67,6 +87,8 @@ def _field_label(game: Game, tr: Translator, record: Record, path: tuple) -> str
         column = next((c for c in record.columns if c.id == path[2]), None)
         if column is not None:
             return tr.field(record, "columns", record.columns.index(column), "name")
+    if len(path) == 1:
+        return field_label(tr.lang, str(path[0]))
     return ".".join(str(p) for p in path)
 
 
@@ -302,6 +324,10 @@ def records_html(game: Game, section: str, tr: Translator, link: Linker) -> Mark
         for attr in ("text", "definition", "summary"):
             if getattr(record, attr, None):
                 body.append(Markup("<p>{}</p>").format(tr.field(record, attr)))
+        facts = [Markup("{}: {}").format(field_label(tr.lang, name), format_value(getattr(record, name), tr.lang))
+                 for name in FACT_FIELDS.get(record.kind, ()) if getattr(record, name, None) is not None]
+        if facts:
+            body.append(Markup('<p class="record-facts">{}</p>').format(Markup(" · ").join(facts)))
         if getattr(record, "stats", None):
             body.append(record_stats_html(game, tr, record))
         if getattr(record, "keywords", None):
