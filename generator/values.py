@@ -126,6 +126,14 @@ class Unstated(BaseModel):
             raise ValueError("write {unstated: \"what the source leaves out\"} or just unstated")
         raise ValueError(f"not '{UNSTATED}'")
 
+    @classmethod
+    def __get_pydantic_json_schema__(cls, core_schema: Any, handler: Any) -> dict[str, Any]:
+        """For editors: the YAML forms, `unstated` or `{unstated: "why"}`."""
+        return {"title": "Unstated", "description": "the source does not give this value",
+                "anyOf": [{"const": UNSTATED},
+                          {"type": "object", "additionalProperties": False, "required": [UNSTATED],
+                           "properties": {UNSTATED: {"anyOf": [{"type": "string"}, {"const": True}]}}}]}
+
     @model_serializer
     def _export(self) -> dict[str, Any]:
         return {UNSTATED: self.reason if self.reason else True}

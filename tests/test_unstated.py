@@ -220,3 +220,19 @@ def faces(game):
     ws.edit("game.yaml", "value: 10", "value: unstated")
     result = CliRunner().invoke(cli, ["--root", str(ws.root), "check", "--tables"])
     assert "parameter 'victory-points' is not stated in the source" in result.output
+
+
+def test_editors_schema_accepts_the_yaml_forms():
+    import jsonschema
+
+    from generator.schema import schemas
+
+    schema = schemas()["dice.schema.json"]
+    for sides in (6, "unstated", {"unstated": "the text never says"}):
+        jsonschema.validate({"dice": [{"id": "red", "name": "Red", "sides": sides}]}, schema)
+    try:
+        jsonschema.validate({"dice": [{"id": "red", "name": "Red", "sides": "six"}]}, schema)
+    except jsonschema.ValidationError:
+        pass
+    else:
+        raise AssertionError("the schema accepts 'six' faces")
