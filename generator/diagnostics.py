@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import difflib
 import json
+import os
 from dataclasses import dataclass, field
 from enum import Enum
 from pathlib import Path
@@ -44,11 +45,13 @@ CODES: dict[str, str] = {
     "E021": "malformed container (note / example)",
     "E022": "unreadable translation catalog",
     "E023": "translation markup differs from its source",
+    "E024": "file cannot be read as text (not UTF-8, a folder, a control character)",
     "E030": "check block outside an example container",
     "E031": "unknown rule procedure",
     "E032": "malformed check block",
     "E033": "input or result does not fit the procedure",
     "E034": "procedures module cannot be loaded",
+    "E035": "procedures did not finish within the time limit, or ended the process",
     "E040": "value outside its enumeration",
     "E041": "table row lacks a column",
     "E042": "reference that prints a block stands inside a sentence or cell",
@@ -57,6 +60,9 @@ CODES: dict[str, str] = {
     "W003": "card text does not fit at the minimum size",
     "W004": "erratum alias that no record uses",
     "W005": "text falls back to the source language (untranslated or fuzzy)",
+    "W006": "value reads differently under YAML 1.1",
+    "W007": "card quantity above a sane size",
+    "W008": "image outside the game folder (not fetched)",
 }
 
 
@@ -69,10 +75,13 @@ class Location:
     def display(self, root: Path | None = None) -> str:
         path = self.path
         if root is not None:
-            try:
-                path = path.resolve().relative_to(root.resolve())
+            try:  # absolute, not resolved: a symlink loop has no resolved path
+                path = Path(os.path.abspath(path)).relative_to(os.path.abspath(root))
             except ValueError:
-                pass
+                try:
+                    path = path.resolve().relative_to(root.resolve())
+                except (ValueError, OSError, RuntimeError):
+                    pass
         text = str(path)
         if self.line:
             text += f":{self.line}"

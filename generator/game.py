@@ -41,6 +41,8 @@ class Game:
     # Ids of records that failed validation (already reported): references to them are not
     # reported again as unknown, so one mistake gives one diagnostic.
     dropped: dict[str, set[str]] = field(default_factory=dict)
+    # `rulesmith check`'s results, when the game was loaded with its examples run (Project.load).
+    check_result: Any = field(default=None, repr=False, compare=False)
 
     @property
     def project_root(self) -> Path:

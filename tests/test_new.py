@@ -8,7 +8,7 @@ from pathlib import Path
 
 import polib
 
-from generator.commands.build import pages
+from generator.commands.build import page_count as pages
 
 from .conftest import REPO, run_cli
 

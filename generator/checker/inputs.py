@@ -28,7 +28,7 @@ class InputError(ValueError):
     def __init__(self, message: str, hint: str = "", code: str = "E033", key: str | None = None,
                  follows: bool = False):
         super().__init__(message)
-        self.hint = hint
+        self.hint = hint or "give the value the type the procedure's signature declares (procedures.py)"
         self.code = code
         self.key = key
         self.follows = follows  # caused by an error reported elsewhere (a record that failed validation)

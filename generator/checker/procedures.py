@@ -163,6 +163,7 @@ class Problem:
     path: Path
     line: int = 0
     hint: str = ""
+    code: str = "E034"
 
 
 @dataclass
@@ -191,6 +192,17 @@ _cache: dict[Path, tuple[str, Procedures]] = {}
 def clear_cache() -> None:
     """Forget loaded modules (benchmarks measure a cold load)."""
     _cache.clear()
+
+
+def mark_unusable(path: Path, problems: list[Problem]) -> None:
+    """Keep this process from running the module at `path` (as it is now): every use of it
+    reports `problems` instead (bounded.py found it overran, ended the process or failed)."""
+    path = Path(path).resolve()
+    try:
+        key = hashlib.sha1(path.read_text(encoding="utf-8").encode("utf-8")).hexdigest()
+    except (OSError, UnicodeDecodeError):
+        return
+    _cache[path] = (key, Procedures(path, problems=list(problems)))
 
 
 def load_procedures(folder: Path) -> Procedures:
@@ -223,6 +235,11 @@ def _load(path: Path, source: str, key: str) -> Procedures:
         sys.modules.pop(name, None)
         found.problems.append(Problem(f"{MODULE} has a syntax error: {exc.msg}", path, exc.lineno or 1,
                                       "fix the Python syntax at this line"))
+        return found
+    except SystemExit as exc:
+        sys.modules.pop(name, None)
+        found.problems.append(Problem(f"{MODULE} calls sys.exit({exc.code!r}) when loaded", path,
+                                      error_line(exc, path) or 1, "a procedures module only defines functions"))
         return found
     except Exception as exc:
         sys.modules.pop(name, None)
@@ -269,5 +286,5 @@ def error_line(exc: BaseException, path: Path | None) -> int:
 
 __all__ = [
     "Declared", "InputErrors", "MODULE", "Problem", "Procedure", "Procedures",
-    "clear_cache", "consistency", "error_line", "load_procedures", "procedure", "table",
+    "clear_cache", "consistency", "error_line", "load_procedures", "mark_unusable", "procedure", "table",
 ]

@@ -2,9 +2,10 @@
 
 from ..diagnostics import Report
 from ..game import Game
-from . import dicetables, enums, errata, examples, locale, references, stats, text
+from . import dicetables, enums, errata, examples, locale, quantities, references, stats, text
 
-CHECKS = (references.check, stats.check, enums.check, dicetables.check, errata.check, text.check, examples.check, locale.check)
+CHECKS = (references.check, stats.check, enums.check, dicetables.check, errata.check, text.check, examples.check,
+          locale.check, quantities.check)
 
 
 def run_checks(game: Game, report: Report, catalogs: bool = True) -> None:

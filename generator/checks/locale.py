@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-import re
-
 from ..diagnostics import Location, Report
 from ..game import Game
-from ..i18n.catalog import po_path, read_catalog
+from ..i18n.catalog import CatalogError, po_path, read_catalog
 from ..i18n.markup import mismatch
 from ..i18n.terms import any_source, check_entry, load_terms, terms_path
 
@@ -18,9 +16,8 @@ def check(game: Game, report: Report) -> None:
             continue
         try:
             catalog = read_catalog(path)
-        except (OSError, ValueError) as exc:
-            match = re.search(r"line (\d+)", str(exc))
-            report.add("E022", f"cannot read catalog: {exc}", Location(path, int(match.group(1)) if match else 0, 1),
+        except CatalogError as exc:
+            report.add("E022", f"cannot read catalog: {exc.message}", Location(path, exc.line, 1 if exc.line else 0),
                        "fix the PO syntax (msgfmt --check shows the same place)")
             continue
         lines = path.read_text(encoding="utf-8").splitlines()

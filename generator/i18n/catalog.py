@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import difflib
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
 import polib
 
 from ..game import Game
+from ..yamlsource import control_character, line_of_offset, read_text, unreadable
 from .messages import Message, game_messages
 
 LOCALE_DIR = "locale"
@@ -69,10 +71,42 @@ def template(game: Game, messages: list[Message] | None = None) -> polib.POFile:
     return catalog
 
 
+class CatalogError(ValueError):
+    """A PO file that cannot be read: what is wrong and on which line."""
+
+    def __init__(self, message: str, line: int = 0):
+        super().__init__(f"{message} (line {line})" if line else message)
+        self.message = message
+        self.line = line
+
+
+# A PO line: a comment, a keyword with its quoted string, or a continued string. Strings are
+# closed and escapes complete (msgfmt --check rejects what polib would silently accept).
+_STRING = r'"(?:[^"\\]|\\.)*"'
+_PO_LINE = re.compile(r'^\s*(?:#.*|(?:(?:msgctxt|msgid|msgid_plural|msgstr(?:\[\d+\])?)\s+)?' + _STRING + r'\s*)?$')
+_OBSOLETE = re.compile(r"^#~\s*(.*)$")
+
+
 def read_catalog(path: Path) -> polib.POFile:
-    """Parse a PO file strictly; OSError/ValueError name the bad line."""
-    catalog = polib.pofile(str(path), wrapwidth=0, check_for_duplicates=True)
-    return catalog
+    """Parse a PO file strictly: UTF-8, every string closed; CatalogError names the bad line."""
+    try:
+        text = read_text(path)
+    except UnicodeDecodeError as exc:
+        raise CatalogError("the catalog is not UTF-8 (save it as UTF-8)", getattr(exc, "line", 0)) from None
+    except OSError as exc:
+        raise CatalogError(unreadable(path, exc)[0]) from None
+    bad = control_character(text)
+    if bad is not None:
+        raise CatalogError(f"control character {bad[1]}", line_of_offset(text, bad[0])[0])
+    for number, line in enumerate(text.splitlines(), start=1):
+        obsolete = _OBSOLETE.match(line)
+        if not _PO_LINE.match(obsolete.group(1) if obsolete and not line.startswith("#~|") else line):
+            raise CatalogError(f"cannot read this line: {line.strip()[:60]!r} (an unclosed quote?)", number)
+    try:
+        return polib.pofile(text, wrapwidth=0, check_for_duplicates=True, encoding="utf-8")
+    except (OSError, ValueError) as exc:
+        match = re.search(r"line (\d+)", str(exc))
+        raise CatalogError(str(exc), int(match.group(1)) if match else 0) from None
 
 
 def write_catalog(path: Path, catalog: polib.POFile) -> None:

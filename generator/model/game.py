@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from typing import ClassVar, Union
+import math
+import re
+from typing import Annotated, ClassVar, Union
 
 from pydantic import Field, field_validator
 
@@ -11,12 +13,23 @@ from .base import Frozen, Id, OrUnstated, Scalar, Text
 
 # Record kinds that carry typed stats (a `stats:` mapping checked against game.yaml's stats).
 PROFILE_KINDS = ("unit", "weapon", "terrain", "card", "action")
+# A BCP 47 language tag: language, optional script, optional region, optional variants (en, pt-BR, zh-Hant).
+LANGUAGE_TAG = re.compile(r"^[a-z]{2,3}(?:-[a-z]{4})?(?:-(?:[a-z]{2}|[0-9]{3}))?(?:-(?:[a-z0-9]{5,8}|[0-9][a-z0-9]{3}))*$",
+                          re.I)
+LANGUAGE_FIELDS = ("source_language", "languages", "title")
+
+
+def language_tag(value: str) -> str:
+    """A language code, checked: output folders and file names are built from it."""
+    if not isinstance(value, str) or not LANGUAGE_TAG.match(value):
+        raise ValueError(f"'{value}' is not a language code (a BCP 47 tag such as en, ru, pt-BR or zh-Hant)")
+    return value
 
 
 class Component(Frozen):
     id: Id
     name: Text
-    count: OrUnstated[int | None] = Field(
+    count: OrUnstated[Annotated[int, Field(ge=0)] | None] = Field(
         default=None, description="how many come in the box; `unstated` (or omit) if the source does not say")
     note: Text | None = None
 
@@ -31,6 +44,14 @@ class Parameter(Frozen):
     note: Text | None = None
     errata: tuple[str, ...] = Field(
         default=(), description="ids of the errata (errata.yaml) that concern this number, e.g. the reading it follows")
+
+
+    @field_validator("value")
+    @classmethod
+    def _finite(cls, value: Scalar) -> Scalar:
+        if isinstance(value, float) and not math.isfinite(value):
+            raise ValueError("a parameter's value is a finite number or text")
+        return value
 
 
 class StatDef(Frozen):
@@ -89,6 +110,22 @@ class GameManifest(Frozen):
     def _has_title(cls, value: dict[str, str]) -> dict[str, str]:
         if not value:
             raise ValueError("give the title in the source language at least")
+        for lang in value:
+            language_tag(lang)
+        return value
+
+    @field_validator("source_language")
+    @classmethod
+    def _source_language(cls, value: str) -> str:
+        return language_tag(value)
+
+    @field_validator("languages")
+    @classmethod
+    def _languages(cls, value: tuple[str, ...]) -> tuple[str, ...]:
+        for lang in value:
+            language_tag(lang)
+        if len(set(value)) != len(value):
+            raise ValueError("a language is listed twice")
         return value
 
     def export(self) -> dict:

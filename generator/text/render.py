@@ -159,7 +159,7 @@ def _translate(tokens: list[Token], ctx: RenderContext) -> None:
             token.children = md.parseInline(text)[0].children
             token.content = text
         elif not ok:
-            lang = ctx.game.manifest.source_language
+            lang = escape(ctx.game.manifest.source_language)
             title = escape(ui(ctx.tr.lang, "untranslated"))
             start = Token("html_inline", "", 0, content=f'<span class="untranslated" lang="{lang}" title="{title}">')
             end = Token("html_inline", "", 0, content="</span>")
