@@ -85,8 +85,10 @@ def test_prints_as_a_marked_blank_with_a_note(ws: Workspace):
     game, _ = load(ws)
     tr = Translator.load(game, "en")
     assert format_value(Unstated()) == "?†"
+    ws.edit("data/units.yaml", "count: 5", "count: unstated")
+    assert "?†× Rifle" in roster_html(load(ws)[0], tr, lambda r: None)
     roster = roster_html(game, tr, lambda r: None)
-    assert "<td>?†</td>" in roster
+    assert "<td>?†</td>" in roster and "5× Rifle" in roster
     assert "† Quality: not stated in the source. the card is not shown." in roster
     table = table_html(game.tables["weather"], tr)
     assert "<td>?†</td>" in table and "† Result, 2: not stated in the source." in table

@@ -280,7 +280,7 @@ def unit_details(game: Game, tr: Translator, unit: Unit, link: Linker) -> Markup
             weapon = game.weapons.get(entry.weapon)
             if weapon is None:
                 continue
-            count = f"{entry.count}× " if entry.count else ""
+            count = f"{format_value(entry.count)}× " if entry.count or isinstance(entry.count, Unstated) else ""
             cells = Markup("").join(Markup("<td>{}</td>").format(stat_text(game, weapon, s.id, tr.lang)) for s in wstats)
             rows.append(Markup('<tr><th scope="row">{}{}</th>{}<td>{}</td></tr>').format(
                 count, tr.field(weapon, "name"), cells, keyword_uses_html(game, tr, weapon.keywords, link)))
