@@ -52,6 +52,8 @@ CODES: dict[str, str] = {
     "E033": "input or result does not fit the procedure",
     "E034": "procedures module cannot be loaded",
     "E035": "procedures did not finish within the time limit, or ended the process",
+    "E036": "procedure cites an erratum that does not exist",
+    "E037": "reading erratum that no procedure cites",
     "E040": "value outside its enumeration",
     "E041": "table row lacks a column",
     "E042": "reference that prints a block stands inside a sentence or cell",
@@ -63,6 +65,9 @@ CODES: dict[str, str] = {
     "W006": "value reads differently under YAML 1.1",
     "W007": "card quantity above a sane size",
     "W008": "image outside the game folder (not fetched)",
+    "W010": "no interface catalog for a language: interface words print in English",
+    "W011": "interface catalog override of a word that does not exist",
+    "W012": "message context for a place that holds no translatable text",
 }
 
 

@@ -320,6 +320,19 @@ def _po_cases() -> list[Case]:
              "E003", "locale/ru.terms.yaml", 2),
         Case("terms-invalid-utf8", steps(with_ru(PO_HEAD), write("locale/ru.terms.yaml", b"terms:\n  - source: \xff\n")),
              "E001", "locale/ru.terms.yaml", 2),
+        Case("ui-language-without-words", edit("game.yaml", "languages: []", "languages: [it]"), "W010",
+             "game.yaml", "languages:"),
+        Case("ui-override-unknown-word", steps(edit("game.yaml", "languages: []", "languages: [de]"), write(
+            "locale/ui.de.po", PO_HEAD + 'msgctxt "rulebok"\nmsgid "Rulebook"\nmsgstr "Spielregel"\n')),
+             "W011", "locale/ui.de.po", 5),
+        Case("ui-override-unclosed", steps(edit("game.yaml", "languages: []", "languages: [de]"), write(
+            "locale/ui.de.po", PO_HEAD + 'msgctxt "rulebook"\nmsgid "Rulebook"\nmsgstr "Spielregel\n')),
+             "E022", "locale/ui.de.po", 7),
+        Case("contexts-unused-place", steps(with_ru(PO_HEAD), write("locale/contexts.yaml",
+                                                                    "contexts:\n  unit:nobody.name: x\n")),
+             "W012", "locale/contexts.yaml", 2),
+        Case("contexts-bad-place", steps(with_ru(PO_HEAD), write("locale/contexts.yaml", "contexts:\n  just words: x\n")),
+             "E004", "locale/contexts.yaml", 2),
     ]
 
 
@@ -363,6 +376,12 @@ def _procedure_cases() -> list[Case]:
              "E035", "procedures.py", "while True", cli=True),
         Case("procedures-bad-id", procedures(PROCEDURES.replace('@procedure("roll")', '@procedure("Roll Dice")')),
              "E034", "procedures.py", "@procedure"),
+        Case("procedure-cites-unknown-erratum",
+             procedures(PROCEDURES.replace('@procedure("roll")', '@procedure("roll", errata=["no-such-reading"])')),
+             "E036", "procedures.py", "no-such-reading"),
+        Case("reading-cited-by-nothing", steps(procedures(PROCEDURES), edit(
+            "data/errata.yaml", "    reading: Fast\n", "    reading: Fast\n    category: reading\n")),
+             "E037", "data/errata.yaml", "quick-for-fast"),
     ]
 
 

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import json
 
+import polib
+
 from click.testing import CliRunner
 
 from generator.cli import cli
@@ -102,9 +104,19 @@ def test_the_reason_is_translated(ws: Workspace):
     ws.edit("data/dice.yaml", "sides: 6", "sides: {unstated: the text never says}")
     ws.edit("data/units.yaml", "quality: 4+", 'quality: {unstated: "the card is not shown"}')
     game, _ = load(ws)
-    texts = {m.msgid: m.context for m in data_messages(game)}
-    assert texts["the text never says"] == "die:command.sides.reason"
-    assert texts["the card is not shown"] == "unit:scouts.stats.quality.reason"
+    texts = {m.msgid for m in data_messages(game)}
+    assert {"the text never says", "the card is not shown"} <= texts
+    ws.edit("game.yaml", "languages: []", "languages: [ru]")
+    assert ws.run("i18n", "update", "ru", "demo").returncode == 0
+    po = polib.pofile(str(ws.game / "locale" / "ru.po"))
+    for entry in po:
+        if entry.msgid == "the text never says":
+            entry.msgstr = "текст не говорит"
+    po.save()
+    game, _ = load(ws)
+    tr = Translator.load(game, "ru")
+    assert tr.field(game.dice["command"], "sides", "reason") == "текст не говорит"
+    assert "† Граней: в источнике не указано. текст не говорит." in records_html(game, "dice", tr, lambda r: None)
 
 
 PROCEDURES = '''\

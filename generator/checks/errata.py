@@ -67,7 +67,7 @@ def check(game: Game, report: Report) -> None:
                            did_you_mean(erratum_id, game.errata) or "define it in data/errata.yaml")
     used = _referenced(game)
     for erratum in game.errata.values():
-        if erratum.id not in used:
+        if erratum.id not in used and erratum.category != "reading":  # readings: E037 (checks/readings.py)
             report.add("W001", f"erratum '{erratum.id}' is not referenced by any record",
                        game.origin(erratum).location("id"),
                        "cite it from the record it concerns (errata: [...], an alias, or record:/field:)")

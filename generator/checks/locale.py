@@ -5,12 +5,20 @@ from __future__ import annotations
 from ..diagnostics import Location, Report
 from ..game import Game
 from ..i18n.catalog import CatalogError, po_path, read_catalog
+from ..i18n.contexts import check_contexts
 from ..i18n.markup import mismatch
 from ..i18n.terms import any_source, check_entry, load_terms, terms_path
+from ..i18n.ui import check_interface
 
 
 def check(game: Game, report: Report) -> None:
-    for lang in game.manifest.languages:
+    manifest = game.manifest
+    check_contexts(game, report)
+    check_interface(game.folder / "locale", manifest.source_language,
+                    game.manifest_doc.location(("source_language",)), report)
+    for i, lang in enumerate(manifest.languages):
+        if lang != manifest.source_language:
+            check_interface(game.folder / "locale", lang, game.manifest_doc.location(("languages", i)), report)
         path = po_path(game, lang)
         if not path.exists():
             continue
@@ -22,7 +30,7 @@ def check(game: Game, report: Report) -> None:
             continue
         lines = path.read_text(encoding="utf-8").splitlines()
         glossary = terms_path(path.parent, lang)
-        terms = load_terms(glossary, report) if glossary.exists() else []
+        terms = load_terms(glossary, report, manifest.source_language, lang) if glossary.exists() else []
         quick = any_source(terms)
         for entry in catalog:
             if entry.obsolete or not entry.msgstr or entry.fuzzy:

@@ -130,6 +130,8 @@ def update(game: Game, lang: str, pot: polib.POFile) -> polib.POFile:
     previous = {_key(e): e.previous_msgid for e in catalog if e.fuzzy and e.previous_msgid}
     leaving = [e for e in catalog if _key(e) not in wanted and e.msgstr and not e.obsolete]
     catalog.merge(pot)
+    # the same words translated under another context (a place just given its own context)
+    same_words = {e.msgid: e.msgstr for e in catalog if e.msgstr and not e.fuzzy and not e.obsolete}
     consumed: set[int] = set()
     for entry in catalog:
         if entry.obsolete:
@@ -137,6 +139,10 @@ def update(game: Game, lang: str, pot: polib.POFile) -> polib.POFile:
         if entry.msgstr:
             if _key(entry) in previous:  # polib's merge drops '#|' lines; a fuzzy entry keeps them
                 entry.previous_msgid = previous[_key(entry)]
+            continue
+        if entry.msgid in same_words:
+            entry.msgstr = same_words[entry.msgid]
+            entry.flags.append("fuzzy")
             continue
         match = _closest(entry, [e for e in leaving if id(e) not in consumed])
         if match is not None:
@@ -188,16 +194,22 @@ class Status:
                 "fuzzy": self.fuzzy, "untranslated": self.untranslated, "percent": self.percent}
 
 
-def status(game: Game, lang: str, pot: polib.POFile) -> Status:
-    """Counts against the current template: a message the PO lacks counts as untranslated."""
+def status(game: Game, lang: str, pot: polib.POFile, messages: list[Message] | None = None) -> Status:
+    """Counts against the current template: a message the PO lacks counts as untranslated
+    (unless a catalog not yet migrated translates each of its places)."""
     path = po_path(game, lang)
     entries = {_key(e): e for e in read_catalog(path) if not e.obsolete} if path.exists() else {}
+    places: dict[tuple[str | None, str], list[str]] = {}
+    for message in game_messages(game) if messages is None else messages:
+        if message.place:
+            places.setdefault((message.context, message.msgid), []).append(message.place)
     translated = fuzzy = untranslated = 0
     for message in pot:
         entry = entries.get(_key(message))
-        if entry is None or not entry.msgstr:
+        found = [entry] if entry is not None else [entries.get((p, message.msgid)) for p in places.get(_key(message), ())]
+        if not found or not all(e is not None and e.msgstr for e in found):
             untranslated += 1
-        elif entry.fuzzy:
+        elif any(e.fuzzy for e in found):
             fuzzy += 1
         else:
             translated += 1
