@@ -26,8 +26,8 @@ def test_new_game_in_three_languages_validates_checks_and_builds(tmp_path: Path)
     assert "The Scouts fire twice and roll a 5 and a 2: one hit." in {e.msgid for e in catalog}
     assert "{{ unit:scouts }}" in (game / "rules" / "01-basics.md").read_text(encoding="utf-8")
 
-    validate = run_cli("--root", str(tmp_path), "validate", "--strict")
-    assert validate.returncode == 0, validate.stdout + validate.stderr
+    validate = run_cli("--root", str(tmp_path), "validate")
+    assert validate.returncode == 0 and "0 error(s)" in validate.stderr, validate.stdout + validate.stderr
     check = run_cli("--root", str(tmp_path), "check")
     assert check.returncode == 0, check.stdout + check.stderr
     assert "PASS      content/skirmish/rules/01-basics.md" in check.stdout
