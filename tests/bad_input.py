@@ -403,11 +403,11 @@ def _model_cases() -> list[Case]:
     return [
         Case("side-outside-its-enum", steps(edit("game.yaml", "stats:\n", "enums:\n  side: [soviet, germany]\nstats:\n"),
                                             edit("data/units.yaml", "    type: infantry\n", "    type: infantry\n    side: sovet\n")),
-             "E040", "data/units.yaml", "side: sovet"),
+             "E050", "data/units.yaml", "side: sovet"),
         Case("table-row-lacks-a-column", edit("data/tables.yaml", "{roll: 3-6, result: Clear skies.}", "{roll: 3-6}"),
-             "E041", "data/tables.yaml", "{roll: 3-6}"),
+             "E051", "data/tables.yaml", "{roll: 3-6}"),
         Case("table-inside-a-sentence", write("rules/01-weather.md", "# Weather\n\nRoll on {{ table:weather }} now.\n"),
-             "E042", "rules/01-weather.md", 3),
+             "E052", "rules/01-weather.md", 3),
         Case("unknown-terrain-in-a-cell", edit("data/tables.yaml", "result: Clear skies.}", "result: \"In {{ terrain:wods }}\"}"),
              "E007", "data/tables.yaml", "terrain:wods"),
     ]

@@ -1,4 +1,4 @@
-"""Enumerations declared in game.yaml: fields and text stats outside their set are E040 with
+"""Enumerations declared in game.yaml: fields and text stats outside their set are E050 with
 "did you mean", on the value's own line."""
 
 from __future__ import annotations
@@ -36,7 +36,7 @@ def test_a_typo_in_a_side_is_an_error_with_did_you_mean(ws: Workspace):
     report = load(ws)
     errors = {d.message: d for d in report.diagnostics}
     side = errors["unit 'scouts' side: 'sovet' is not one of the 'side' values"]
-    assert (side.code, side.location.line) == ("E040", line_of(path, "side: sovet"))
+    assert (side.code, side.location.line) == ("E050", line_of(path, "side: sovet"))
     assert "soviet" in side.hint
     kind = errors["unit 'scouts' type: 'infantyr' is not one of the 'unit-type' values"]
     assert kind.location.line == line_of(path, "type: infantyr") and "infantry" in kind.hint
@@ -54,7 +54,7 @@ def test_a_text_stat_takes_values_from_its_enum(ws: Workspace):
     path = ws.edit("data/weapons.yaml", "attacks: 1}", "attacks: 1, kind: [R, X]}")
     report = load(ws)
     [error] = report.diagnostics
-    assert error.code == "E040" and "stat 'kind': 'X'" in error.message
+    assert error.code == "E050" and "stat 'kind': 'X'" in error.message
     assert error.location.line == line_of(path, "kind: [R, X]")
 
 

@@ -28,7 +28,7 @@ def test_a_row_missing_a_column_names_its_line(ws: Workspace):
     path = ws.edit("data/tables.yaml", "      - {roll: 3-6, result: Clear skies.}", "      - {roll: 3-6}")
     _, report = load(ws)
     [error] = report.diagnostics
-    assert error.code == "E041" and "row 2 of table 'weather' has no 'result'" in error.message
+    assert error.code == "E051" and "row 2 of table 'weather' has no 'result'" in error.message
     assert error.location.line == line_of(path, "{roll: 3-6}")
 
 
@@ -56,7 +56,7 @@ def test_a_reference_in_a_cell_prints_the_record(ws: Workspace):
 
 def test_a_whole_table_cannot_stand_in_a_cell(ws: Workspace):
     ws.edit("data/tables.yaml", "result: Clear skies.}", "result: \"{{ list:units }}\"}")
-    assert codes(load(ws)[1]) == ["E042"]
+    assert codes(load(ws)[1]) == ["E052"]
 
 
 PROCEDURES = '''\
@@ -104,4 +104,4 @@ def test_a_block_reference_inside_a_sentence_is_an_error(ws: Workspace):
                     "{{ table:weather }}\n")
     _, report = load(ws)
     [error] = report.diagnostics
-    assert error.code == "E042" and error.location.line == line_of(path, "Roll on")
+    assert error.code == "E052" and error.location.line == line_of(path, "Roll on")

@@ -46,7 +46,7 @@ def _check_columns(game: Game, table: Table, report: Report) -> None:
                            did_you_mean(key, known) or f"columns: {', '.join(sorted(known))}")
         missing = [c.id for c in table.columns if c.id not in row]
         if missing:
-            report.add("E041", f"row {i + 1} of table '{table.id}' has no {', '.join(repr(m) for m in missing)}",
+            report.add("E051", f"row {i + 1} of table '{table.id}' has no {', '.join(repr(m) for m in missing)}",
                        origin.location("rows", i),
                        "give every column a cell: '-' where the source has none, 'unstated' where it "
                        "does not give the value")
@@ -65,7 +65,7 @@ def _check_cell_refs(game: Game, table: Table, row: int, key: str, cell: str, re
                 report.add(exc.code, f"table '{table.id}', row {row + 1}, {key}: {exc}", where, exc.hint)
             continue
         if is_block(resolved):
-            report.add("E042", f"table '{table.id}', row {row + 1}, {key}: '{{{{ {match.group(1)} }}}}' prints "
+            report.add("E052", f"table '{table.id}', row {row + 1}, {key}: '{{{{ {match.group(1)} }}}}' prints "
                        "a whole table or list, which cannot stand inside a cell", where,
                        "refer to one record or value here ({{ kind:id }}, {{ kind:id.field }})")
 

@@ -3,7 +3,7 @@ text stats that must take one of them.
 
 An enumeration named like a field (`side`) checks that field of every record that has one; a
 name `KIND-FIELD` (`unit-type`) checks that field of one record kind only. A text stat names
-its enumeration with `enum:`. A value outside its set is E040 with "did you mean".
+its enumeration with `enum:`. A value outside its set is E050 with "did you mean".
 """
 
 from __future__ import annotations
@@ -41,7 +41,7 @@ def _values(raw: Any) -> Iterator[tuple[tuple[Any, ...], Any]]:
 def _check_value(report: Report, where: Location, what: str, value: Any, allowed: list[str], enum: str) -> None:
     if value is None or isinstance(value, Unstated) or str(value) in allowed:
         return
-    report.add("E040", f"{what}: '{value}' is not one of the '{enum}' values", where,
+    report.add("E050", f"{what}: '{value}' is not one of the '{enum}' values", where,
                did_you_mean(str(value), allowed) or f"use one of: {', '.join(allowed)}, "
                f"or add '{value}' to enums: {enum} in game.yaml")
 

@@ -61,7 +61,7 @@ def _check_chapter(game: Game, chapter: Chapter, seen: dict[str, Location], repo
                 report.add(exc.code, str(exc), Location(chapter.path, line, 1), exc.hint)
             continue
         if (text, line) not in blocks and is_block(resolved):
-            report.add("E042", f"'{{{{ {text.strip()} }}}}' prints a whole table or list, but stands inside a sentence",
+            report.add("E052", f"'{{{{ {text.strip()} }}}}' prints a whole table or list, but stands inside a sentence",
                        Location(chapter.path, line, 1),
                        "put it alone in its own paragraph (a blank line before and after), or refer to one "
                        "record ({{ kind:id }}) in the sentence")
