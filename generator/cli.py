@@ -31,9 +31,9 @@ def cli(ctx: click.Context, root: Path | None) -> None:
 
 
 def _register() -> None:
-    from .commands import build, export, i18n, new, schema, serve, validate
+    from .commands import build, docs, export, i18n, new, schema, serve, validate
 
-    for module in (validate, export, schema, new, i18n, build, serve):
+    for module in (validate, export, schema, new, i18n, build, serve, docs):
         cli.add_command(module.command)
     from .commands.check import command as check_command; cli.add_command(check_command)  # noqa: E702
 

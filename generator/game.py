@@ -12,7 +12,7 @@ from .model import (
     Action, Band, Card, Deck, Die, Erratum, GameManifest, Keyword, Record, Rule, StatDef, Table,
     Terrain, Unit, Weapon,
 )
-from .values import Value
+from .values import Value, stated
 from .yamlsource import YamlDocument
 
 R = TypeVar("R", bound=Record)
@@ -38,6 +38,9 @@ class Game:
     origins: dict[tuple[str, str], Origin] = field(default_factory=dict)
     # Parsed stats: (section, id, stat id) -> one value, or a tuple where the stat is a pair.
     values: dict[tuple[str, str, str], Value | tuple[Value, ...]] = field(default_factory=dict)
+    # Ids of records that failed validation (already reported): references to them are not
+    # reported again as unknown, so one mistake gives one diagnostic.
+    dropped: dict[str, set[str]] = field(default_factory=dict)
     # `rulesmith check`'s results, when the game was loaded with its examples run (Project.load).
     check_result: Any = field(default=None, repr=False, compare=False)
 
@@ -53,6 +56,10 @@ class Game:
     def section(self, name: str) -> Mapping[str, Record]:
         return MappingProxyType(self.records.get(name, {}))
 
+    def is_dropped(self, section: str, record_id: object) -> bool:
+        """True if a record `section/record_id` was written but failed validation (reported there)."""
+        return isinstance(record_id, str) and record_id in self.dropped.get(section, ())
+
     def all_records(self) -> Iterator[Record]:
         for records in self.records.values():
             yield from records.values()
@@ -64,10 +71,16 @@ class Game:
         return next((s for s in self.manifest.stats if s.id == stat_id), None)
 
     def stat(self, record: Record, stat_id: str) -> Value | tuple[Value, ...]:
-        """A record's parsed stat (errata applied); KeyError if the record has none."""
-        return self.values[(record.section, record.id, stat_id)]
+        """A record's parsed stat (errata applied); KeyError if the record has none,
+        UnstatedError if the source does not give it."""
+        return stated(self.values[(record.section, record.id, stat_id)])
 
     def parameter(self, param_id: str) -> Any:
+        """A manifest parameter's value; UnstatedError if the source does not give it."""
+        return stated(self.parameter_as_written(param_id))
+
+    def parameter_as_written(self, param_id: str) -> Any:
+        """A manifest parameter's value, `Unstated` included (for printing it)."""
         for param in self.manifest.parameters:
             if param.id == param_id:
                 return param.value
@@ -107,7 +120,7 @@ class Game:
 
 
 def _export_value(value: Any) -> Any:
-    from .values import Dice, Distance, Span, Target
+    from .values import Dice, Distance, Span, Target, Unstated
 
     if isinstance(value, tuple):
         return [_export_value(v) for v in value]
@@ -119,4 +132,6 @@ def _export_value(value: Any) -> Any:
         return {"distance": value.amount, "unit": value.unit.value}
     if isinstance(value, Span):
         return {"min": value.low, "max": value.high}
+    if isinstance(value, Unstated):
+        return value.model_dump()
     return value

@@ -16,6 +16,7 @@ from pydantic import BaseModel, ValidationError
 from .diagnostics import Location, Report, did_you_mean
 from .game import Game, Origin
 from .model import SECTIONS, GameManifest, Record
+from .model.base import unstated_in
 from .model.game import LANGUAGE_FIELDS, LANGUAGE_TAG
 from .yamlsource import YamlDocument, load_yaml
 
@@ -66,7 +67,7 @@ def report_validation_error(
         elif kind == "missing":
             name = str(error["loc"][-1])
             report.add("E005", f"missing required field '{name}'", doc.location(prefix + loc),
-                       f"add '{name}:' to this record")
+                       f"add '{name}:' to this record ('{name}: unstated' if the source does not give it)")
         else:
             if (prefix + loc) in seen:
                 continue  # a union reports one failure per member; one line is enough
@@ -95,8 +96,8 @@ def _type_hint(error: dict[str, Any]) -> str:
     if kind in {"dict_type", "model_type"}:
         return "write a mapping of 'key: value' lines"
     if kind == "literal_error":
-        return "use one of the values listed"
-    return "check the value's type"
+        return "use one of the values listed, or 'unstated' if the source does not give it"
+    return "check the value's type; write 'unstated' if the source does not give it"
 
 
 def _model_at(model: type[BaseModel], loc: tuple[Any, ...]) -> type[BaseModel] | None:
@@ -145,6 +146,9 @@ def load_manifest(folder: Path, report: Report) -> tuple[GameManifest, YamlDocum
     except ValidationError as exc:
         report_validation_error(exc, GameManifest, doc, (), report)
         return None
+    for param in manifest.parameters:
+        for _path, value in unstated_in(param.value, ()):
+            value.placed(f"parameter '{param.id}'")
     if manifest.id != folder.name:
         report.add("E017", f"manifest id '{manifest.id}' differs from the folder name '{folder.name}'",
                    doc.location(("id",)), f"rename the folder or set id: {folder.name}")
@@ -191,6 +195,8 @@ def _load_section(game: Game, doc: YamlDocument, section: Any, items: Any, repor
             record: Record = model.model_validate(item)
         except ValidationError as exc:
             report_validation_error(exc, model, doc, prefix, report)
+            if isinstance(item, dict) and isinstance(item.get("id"), str):
+                game.dropped.setdefault(section, set()).add(item["id"])  # a placeholder for references
             continue
         if record.id in bucket:
             first = game.origins[(section, record.id)].location("id")
@@ -199,3 +205,4 @@ def _load_section(game: Game, doc: YamlDocument, section: Any, items: Any, repor
             continue
         bucket[record.id] = record
         game.origins[(section, record.id)] = Origin(doc, prefix)
+        record.place_unstated()

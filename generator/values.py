@@ -11,6 +11,9 @@ import math
 import re
 from dataclasses import dataclass
 from enum import Enum
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, PrivateAttr, model_serializer, model_validator
 
 DASH = {"-", "–", "—"}
 
@@ -94,7 +97,104 @@ class Span:
         return str(self.low) if self.low == self.high else f"{self.low}–{self.high}"
 
 
-Value = Target | Dice | Distance | Span | int | float | str | None
+class Unstated(BaseModel):
+    """The source does not give this value. Written in YAML as `unstated` or
+    `{unstated: "why"}`; it validates where a value is required, prints as a marked blank
+    with a note, and a rule procedure that needs it fails with `UnstatedError`."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    reason: str | None = None
+    # Where the value sits ("die 'red' field 'sides'"), set when the game is loaded, so a
+    # procedure that computes with it fails naming the record and field.
+    _where: str = PrivateAttr(default="a value")
+
+    @model_validator(mode="before")
+    @classmethod
+    def _written(cls, data: Any) -> Any:
+        if isinstance(data, Unstated):
+            return data
+        if data == UNSTATED:
+            return {"reason": None}
+        if isinstance(data, dict) and set(data) <= {"reason"}:
+            return data  # Unstated(reason=...) from Python
+        if isinstance(data, dict) and set(data) == {UNSTATED}:
+            reason = data[UNSTATED]
+            if reason is True or reason is None:
+                return {"reason": None}
+            if isinstance(reason, str) and reason.strip():
+                return {"reason": reason.strip()}
+            raise ValueError("write {unstated: \"what the source leaves out\"} or just unstated")
+        raise ValueError(f"not '{UNSTATED}'")
+
+    @classmethod
+    def __get_pydantic_json_schema__(cls, core_schema: Any, handler: Any) -> dict[str, Any]:
+        """For editors: the YAML forms, `unstated` or `{unstated: "why"}`."""
+        return {"title": "Unstated", "description": "the source does not give this value",
+                "anyOf": [{"const": UNSTATED},
+                          {"type": "object", "additionalProperties": False, "required": [UNSTATED],
+                           "properties": {UNSTATED: {"anyOf": [{"type": "string"}, {"const": True}]}}}]}
+
+    @model_serializer
+    def _export(self) -> dict[str, Any]:
+        return {UNSTATED: self.reason if self.reason else True}
+
+    def __str__(self) -> str:
+        return UNSTATED_MARK
+
+    def __bool__(self) -> bool:
+        return False  # a value the source does not give counts as no value
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Unstated) and other.reason == self.reason
+
+    def __hash__(self) -> int:
+        return hash((UNSTATED, self.reason))
+
+    def placed(self, where: str) -> "Unstated":
+        self._where = where
+        return self
+
+    def _refuse(self, *_: Any) -> Any:
+        raise UnstatedError(self._where, self.reason)
+
+    # Computing with a value the source does not give is a clear error, not a wrong number.
+    __int__ = __index__ = __float__ = __iter__ = __len__ = _refuse  # type: ignore[assignment]
+    __lt__ = __le__ = __gt__ = __ge__ = _refuse  # type: ignore[assignment]
+    __add__ = __radd__ = __sub__ = __rsub__ = __mul__ = __rmul__ = _refuse  # type: ignore[assignment]
+    __truediv__ = __floordiv__ = __neg__ = __contains__ = _refuse  # type: ignore[assignment]
+
+
+UNSTATED = "unstated"  # the YAML word
+UNSTATED_MARK = "?†"    # the marked blank printed in its place; † points at the note
+
+
+class UnstatedError(ValueError):
+    """A rule procedure or table needed a value the source does not give."""
+
+    def __init__(self, where: str, reason: str | None = None):
+        self.where = where
+        self.reason = reason
+        why = f" ({reason})" if reason else ""
+        super().__init__(f"{where} is not stated in the source{why}; the procedure needs it: "
+                         "make it an input the example gives, or record a reading as an erratum")
+
+
+def is_unstated(value: object) -> bool:
+    return isinstance(value, Unstated)
+
+
+def stated(value: Any, where: str | None = None) -> Any:
+    """`value`, or UnstatedError naming where it sits if the source does not give it."""
+    if isinstance(value, Unstated):
+        raise UnstatedError(where or value._where, value.reason)
+    if isinstance(value, tuple):
+        for item in value:
+            stated(item, where)
+    return value
+
+
+Value = Target | Dice | Distance | Span | Unstated | int | float | str | None
 
 _TARGET = re.compile(r"^(\d+)\s*\+$")
 _DICE_TERM = re.compile(r"^(\d*)\s*[dDдД]\s*(\d+)$")
@@ -115,6 +215,10 @@ def parse_value(raw: object, kind: StatType, unit: DistanceUnit | None = None) -
     """Parse one stat value of the given type; raise ValueError saying what was expected."""
     if raw is None:
         return None
+    if isinstance(raw, Unstated):
+        return raw
+    if raw == UNSTATED or (isinstance(raw, dict) and set(raw) == {UNSTATED}):
+        return Unstated.model_validate(raw)
     if isinstance(raw, bool):
         raise ValueError("expected a value, not true/false")
     if isinstance(raw, float) and not math.isfinite(raw):
@@ -188,10 +292,36 @@ UNIT_NAMES: dict[str, dict[DistanceUnit, str]] = {
 }
 
 
+# "Not stated in the source", per language: the note a marked blank points at.
+UNSTATED_NOTE: dict[str, str] = {
+    "en": "not stated in the source", "ru": "в источнике не указано",
+    "de": "in der Quelle nicht angegeben", "fr": "non précisé dans la source",
+    "es": "no indicado en la fuente", "pl": "nie podano w źródle",
+}
+
+
+def unstated_note(lang: str = "en", reason: str | None = None, label: str | None = None) -> str:
+    """The note for a marked blank: "† Models: not stated in the source. Why." """
+    note = UNSTATED_NOTE.get(lang, UNSTATED_NOTE["en"])
+    head = f"{label}: {note}" if label else note[0].upper() + note[1:]
+    if reason:
+        reason = reason.strip()
+        return f"† {head}. {reason}" + ("" if reason[-1] in ".!?…" else ".")
+    return f"† {head}."
+
+
+def unstated_inline(lang: str = "en") -> str:
+    """A value the source does not give, inside a sentence: "? (not stated in the source)"."""
+    return f"? ({UNSTATED_NOTE.get(lang, UNSTATED_NOTE['en'])})"
+
+
 def format_value(value: Value, lang: str = "en") -> str:
-    """The value as a reader sees it; the source's dash for a value that does not apply."""
+    """The value as a reader sees it; the source's dash for a value that does not apply,
+    a marked blank (?†) for one the source does not give."""
     if value is None:
         return "–"
+    if isinstance(value, Unstated):
+        return UNSTATED_MARK
     if isinstance(value, Distance):
         amount = int(value.amount) if float(value.amount).is_integer() else value.amount
         names = UNIT_NAMES.get(lang, UNIT_NAMES["en"])

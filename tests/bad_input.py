@@ -400,8 +400,22 @@ def _build_cases() -> list[Case]:
     ]
 
 
+def _model_cases() -> list[Case]:
+    return [
+        Case("side-outside-its-enum", steps(edit("game.yaml", "stats:\n", "enums:\n  side: [soviet, germany]\nstats:\n"),
+                                            edit("data/units.yaml", "    type: infantry\n", "    type: infantry\n    side: sovet\n")),
+             "E050", "data/units.yaml", "side: sovet"),
+        Case("table-row-lacks-a-column", edit("data/tables.yaml", "{roll: 3-6, result: Clear skies.}", "{roll: 3-6}"),
+             "E051", "data/tables.yaml", "{roll: 3-6}"),
+        Case("table-inside-a-sentence", write("rules/01-weather.md", "# Weather\n\nRoll on {{ table:weather }} now.\n"),
+             "E052", "rules/01-weather.md", 3),
+        Case("unknown-terrain-in-a-cell", edit("data/tables.yaml", "result: Clear skies.}", "result: \"In {{ terrain:wods }}\"}"),
+             "E007", "data/tables.yaml", "terrain:wods"),
+    ]
+
+
 CASES: list[Case] = (_yaml_cases() + _file_cases() + _language_cases() + _value_cases() + _markdown_cases()
-                     + _po_cases() + _errata_cases() + _procedure_cases() + _build_cases())
+                     + _po_cases() + _errata_cases() + _procedure_cases() + _build_cases() + _model_cases())
 
 
 def expected_line(ws: Workspace, case: Case) -> int | None:

@@ -10,7 +10,8 @@ erratum that records the gap.
 
 The dice. The source never says how many sides its dice have (game.yaml, component `dice`).
 Every roll target of the unit table is one of 1+ … 6+, so the rolls are read on a six-sided
-die; the consistency rule `targets-fit-the-die` holds the table to that.
+die: the parameter `die-sides` gives that reading and cites the erratum `dice-sides-reading`;
+the consistency rule `targets-fit-the-die` holds the table to it.
 """
 
 from __future__ import annotations
@@ -21,7 +22,10 @@ from generator.checker import ProcedureError, consistency, exact, procedure, tab
 from generator.model import Band, Rule, Terrain, Unit
 from generator.values import Target
 
-SIDES = 6  # the die every roll is read on (see the module docstring)
+def sides_of(game) -> int:
+    """The faces of the die every roll is read on: a reading (erratum dice-sides-reading)."""
+    return game.parameter("die-sides")
+
 
 Choice = Literal["first", "second"]
 Kind = Literal["ranged", "melee"]
@@ -372,12 +376,12 @@ def damage_threshold(game, dice, damage: Target | None = None, unit: Unit | None
     return {"threshold": Target(base + shift), "fortified": shift != 0}
 
 
-def _deadly_pool(dice, n: int, target: int, deadly_face: int | None) -> tuple[int, int]:
+def _deadly_pool(dice, n: int, target: int, deadly_face: int | None, sides: int) -> tuple[int, int]:
     """(successes that are not deadly, deadly successes) of `n` dice; a deadly face is read die by
     die, otherwise the pool is counted at once."""
     if deadly_face is None:
-        return dice.successes(n, target, sides=SIDES), 0
-    faces = dice.roll(n, sides=SIDES)
+        return dice.successes(n, target, sides=sides), 0
+    faces = dice.roll(n, sides=sides)
     deadly = sum(1 for f in faces if f == deadly_face and f >= target)
     return sum(1 for f in faces if f >= target) - deadly, deadly
 
@@ -404,8 +408,9 @@ def ranged_attack(game, dice, attacker: Unit, defender: Unit, attackers: int | N
         deadly_face = game.parameter("sniper-deadly-roll")
     elif deadly_on is not None:
         raise ProcedureError(f"only snipers' shots are deadly on a roll; {attacker.id} is not a sniper squad")
-    hits, deadly = _deadly_pool(dice, attacks, accuracy, deadly_face if deadly_on == "hit" else None)
-    critical, deadly_damage = _deadly_pool(dice, hits, damage, deadly_face if deadly_on == "damage" else None)
+    hits, deadly = _deadly_pool(dice, attacks, accuracy, deadly_face if deadly_on == "hit" else None, sides_of(game))
+    critical, deadly_damage = _deadly_pool(dice, hits, damage, deadly_face if deadly_on == "damage" else None,
+                                           sides_of(game))
     return {"attacks": attacks, "accuracy": Target(accuracy), "damage": Target(damage),
             "hits": hits + deadly, "critical": critical, "deadly": deadly + deadly_damage}
 
@@ -415,7 +420,7 @@ def compensation(game, dice, defender: Unit, critical: int, deadly: int = 0) -> 
     """The compensation phase: one save (≥ Save) for each critical damage; a failure wounds the model,
     which may be healed or repaired (erratum failed-save-deadly-wound). Deadly damage gets no save:
     those models are removed at once."""
-    saved = dice.successes(critical, save_of(game, defender), sides=SIDES)
+    saved = dice.successes(critical, save_of(game, defender), sides=sides_of(game))
     return {"saves_rolled": max(critical, 0), "saved": saved, "wounded": critical - saved, "removed": deadly}
 
 
@@ -436,9 +441,9 @@ def kill_chance(game, dice, accuracy: Target, damage: Target, save: Target | Non
     fortification), then a save (≥ Save; none: no save). `through`: the save failed or there was
     none. A target beyond the die (6+ made 7+ by a fortification) cannot be rolled."""
     shift = fortification_shift(game, [game.terrain["fortification"]] if fortified else [])
-    hit = dice.success(accuracy.number, sides=SIDES)
-    damaged = hit and dice.success(damage.number + shift, sides=SIDES)
-    saved = damaged and save is not None and dice.success(save.number, sides=SIDES)
+    hit = dice.success(accuracy.number, sides=sides_of(game))
+    damaged = hit and dice.success(damage.number + shift, sides=sides_of(game))
+    saved = damaged and save is not None and dice.success(save.number, sides=sides_of(game))
     return {"hit": hit, "damaged": damaged, "saved": saved, "through": damaged and not saved}
 
 
@@ -454,10 +459,10 @@ def melee_exchange(game, dice, attacker: Unit, defender: Unit, attackers: int | 
                            targets=models_of(game, defender) if targets is None else targets)["attacks"]
     value = melee_value(game) + fortification_shift(game, cover, "melee")
     if value > 1:
-        attacks = dice.successes(attacks, value, sides=SIDES)
-        attacks = dice.successes(attacks, value, sides=SIDES)
-    saved = dice.successes(attacks, save_of(game, defender), sides=SIDES)
-    held = dice.successes(saved, save_of(game, attacker), sides=SIDES)
+        attacks = dice.successes(attacks, value, sides=sides_of(game))
+        attacks = dice.successes(attacks, value, sides=sides_of(game))
+    saved = dice.successes(attacks, save_of(game, defender), sides=sides_of(game))
+    held = dice.successes(saved, save_of(game, attacker), sides=sides_of(game))
     return {"attacks": attacks, "defender_saved": saved, "defender_critical": attacks - saved,
             "attacker_saves_rolled": saved, "attacker_losses": saved - held}
 
@@ -472,16 +477,18 @@ def passive_play(game, dice, skips_in_a_row: int) -> dict:
 
 # --- probability tables ------------------------------------------------------------------------
 
-SAVES = [*range(1, SIDES + 1), None]
+def saves(game) -> list[int | None]:
+    """The Save columns of the printed tables: every face of the die, and no save."""
+    return [*range(1, sides_of(game) + 1), None]
 
 
 def _save_column(save: int | None) -> str:
     return "save-none" if save is None else f"save-{save}"
 
 
-def _kill_columns() -> dict:
+def _kill_columns(game) -> dict:
     columns = {"accuracy": {"ru": "Меткость", "en": "Accuracy"}, "damage": {"ru": "Урон", "en": "Damage"}}
-    for save in SAVES:
+    for save in saves(game):
         columns[_save_column(save)] = ({"ru": "Без спас-броска", "en": "No save"} if save is None else
                                        {"ru": f"Мораль/броня {save}+", "en": f"Save {save}+"})
     return columns
@@ -489,10 +496,10 @@ def _kill_columns() -> dict:
 
 def _kill_rows(game, fortified: bool) -> list[dict]:
     rows = []
-    for accuracy in range(1, SIDES + 1):
-        for damage in range(1, SIDES + 1):
+    for accuracy in range(1, sides_of(game) + 1):
+        for damage in range(1, sides_of(game) + 1):
             row = {"accuracy": Target(accuracy), "damage": Target(damage)}
-            for save in SAVES:
+            for save in saves(game):
                 inputs = {"accuracy": Target(accuracy), "damage": Target(damage),
                           "save": None if save is None else Target(save), "fortified": fortified}
                 row[_save_column(save)] = exact(kill_chance, game, inputs).probability("through")
@@ -500,7 +507,7 @@ def _kill_rows(game, fortified: bool) -> list[dict]:
     return rows
 
 
-@table("kill-chance", columns=_kill_columns(),
+@table("kill-chance", errata=["dice-sides-reading"], columns=_kill_columns,
        title={"ru": "Вероятность, что одна дистанционная атака попадёт, нанесёт урон и не будет компенсирована "
                     "(на шестигранном кубике: число граней текст не называет)",
               "en": "Chance that one ranged attack hits, damages and is not saved "
@@ -510,7 +517,7 @@ def kill_chance_table(game) -> list[dict]:
     return _kill_rows(game, fortified=False)
 
 
-@table("kill-chance-fortified", errata=["fortification-sign"], columns=_kill_columns(),
+@table("kill-chance-fortified", errata=["fortification-sign", "dice-sides-reading"], columns=_kill_columns,
        title={"ru": "То же по цели за укреплением (урон на 1 больше, 2+ → 3+; шестигранный кубик)",
               "en": "The same against a target behind a fortification (Damage one more, 2+ → 3+; six-sided die)"})
 def kill_chance_fortified_table(game) -> list[dict]:
@@ -568,11 +575,13 @@ def targets_fit_the_die(game) -> list[str]:
         for stat in ("accuracy", "damage", "save"):
             values = game.stat(unit, stat)
             for value in values if isinstance(values, tuple) else (values,):
-                if value is not None and not 1 <= value.number <= SIDES:
-                    problems.append(f"{unit.id} {stat} {value.number}+ is not a face of a {SIDES}-sided die")
+                if value is not None and not 1 <= value.number <= sides_of(game):
+                    problems.append(f"{unit.id} {stat} {value.number}+ is not a face of a "
+                                    f"{sides_of(game)}-sided die")
     for param in ("melee-accuracy-damage", "sniper-deadly-roll"):
-        if not 1 <= game.parameter(param) <= SIDES:
-            problems.append(f"parameter {param} is {game.parameter(param)}, not a face of a {SIDES}-sided die")
+        if not 1 <= game.parameter(param) <= sides_of(game):
+            problems.append(f"parameter {param} is {game.parameter(param)}, not a face of a "
+                            f"{sides_of(game)}-sided die")
     return problems
 
 

@@ -17,7 +17,6 @@ from generator.values import Span, StatType, parse_value
 TargetKind = Literal["frame", "terrain"]
 Cover = Literal["none", "barricade", "frame"]
 PROFILES = "damage-profiles"
-DAMAGE_DIE = "red"  # the damage roll's dice: the text counts «4,5 или 6» (see erratum dice-sides-unstated)
 
 
 # --- reading the data ----------------------------------------------------------------------
@@ -132,7 +131,9 @@ def damage(game, dice, attacks: int, band: Band, cover: Cover = "none", target: 
         raise ProcedureError("terrain cannot be protected by Barricades (5.3.4)")
     covered = profile(game, target, band, cover)
     bare = profile(game, target, band, "none")
-    faces = dice.roll(attacks, game.dice[DAMAGE_DIE].sides)
+    # Which dice the damage roll uses is not said; they are read as six-sided, the faces «4,5 или 6»
+    # of «4+» (parameter damage-die-sides, erratum dice-sides-unstated).
+    faces = dice.roll(attacks, game.parameter("damage-die-sides"))
     standing = cover != "none"
     to_target = to_cover = misses = 0
     for face in faces:

@@ -19,7 +19,7 @@ from typing import Literal
 from generator.checker import ProcedureError, consistency, exact, procedure, table, threshold
 from generator.checks.keywords import KeywordIndex, parse_use
 from generator.model import Action, Terrain, Unit, Weapon
-from generator.values import Span, StatType, Target, parse_value
+from generator.values import Span, StatType, Target, is_unstated, parse_value
 
 Rank = Literal["green", "experienced", "veteran", "elite"]
 RANKS: tuple[str, ...] = ("green", "experienced", "veteran", "elite")  # «Зеленые, Опытные, Ветераны, Элита»
@@ -114,6 +114,11 @@ def models_of(game, unit: Unit) -> int:
     return models
 
 
+def known_models(game, unit: Unit) -> int | None:
+    """The roster's model count, or None where the roster does not give it (an unstated value)."""
+    return None if is_unstated(game.values.get((unit.section, unit.id, "models"))) else models_of(game, unit)
+
+
 def toughness_of(game, unit: Unit) -> int:
     """Wounds one model takes before it dies: Стойкость (X), or one Рана without it
     («одна рана убивает 1 модельку, если у неё нет свойства Стойкость»)."""
@@ -137,13 +142,14 @@ def state_of(game, unit: Unit, models_left: int | None = None, toughness: list[i
     return [full] * count
 
 
-def weapon_dice(game, unit: Unit, living: int, melee: bool) -> list[tuple[Weapon, int]]:
+def weapon_dice(game, unit: Unit, living: int, melee: bool, full: int | None = None) -> list[tuple[Weapon, int]]:
     """(weapon, attack dice) for the unit's weapons of one kind: Н0 weapons in melee («в ближнем бою
     используется только оружие с дальностью Н0»), the others when shooting. A roster count «хN»
     (erratum cyrillic-x-count) is how many models carry the weapon; with casualties the dice follow
     the survivors only where every model carries the same number of it; otherwise the rules decide
-    by a die which models died (Боевая система) and the procedure cannot go on."""
-    full = models_of(game, unit)
+    by a die which models died (Боевая система) and the procedure cannot go on. `full`: the unit's
+    models where the roster gives no count and the example does."""
+    full = models_of(game, unit) if full is None else full
     found = []
     for entry in unit.weapons:
         weapon = game.weapons[entry.weapon]
@@ -353,12 +359,15 @@ def shooting(game, dice, attacker: Unit, target: Unit, distance: int = 1, weapon
     theirs = props(game, target)
     state = state_of(game, target, models_left, toughness)
     living = len(state)
-    full = models_of(game, attacker)
+    if known_models(game, attacker) is None and attacker_models is not None:
+        full = attacker_models  # the roster gives no count (errata *-model-count): the example says how many fire
+    else:
+        full = models_of(game, attacker)
     shooters = full if attacker_models is None else attacker_models
     if "no-supply" in own:
         return {"shot": False, "fired": (), "hits": 0, "saves": 0, "wounds": 0, "models_left": living,
                 "morale_test": False, "suppressed": None}
-    reach = [(w, n) for w, n in weapon_dice(game, attacker, shooters, melee=False)
+    reach = [(w, n) for w, n in weapon_dice(game, attacker, shooters, melee=False, full=full)
              if game.stat(w, "range").amount >= distance]
     if weapons is not None:
         names = {w.id for w, _ in reach}
@@ -820,7 +829,9 @@ def weapon_counts_match_models(game) -> list[str]:
     model count, or is left out for a single model."""
     problems = []
     for unit in game.units.values():
-        full = models_of(game, unit)
+        full = known_models(game, unit)
+        if full is None:
+            continue  # no count to hold the weapons to
         for entry in unit.weapons:
             if entry.count is None and full != 1:
                 problems.append(f"{unit.id}: {entry.weapon} has no count but the unit has {full} models")
@@ -835,7 +846,7 @@ def no_reinforcement_cost_single_model(game) -> list[str]:
     problems = []
     for unit in game.units.values():
         if game.stat(unit, "reinforcement-cost") is None:
-            if models_of(game, unit) != 1:
+            if known_models(game, unit) not in (1, None):
                 problems.append(f"{unit.id} has {models_of(game, unit)} models but no Цена пополнения")
             if _cost_erratum(game, unit) is None:
                 problems.append(f"{unit.id} has no Цена пополнения and no erratum records it")

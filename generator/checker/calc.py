@@ -160,9 +160,10 @@ def evaluate(game: Any, ref: CalcRef) -> Computed:
     procedures = load_procedures(game.folder)
     proc = procedures.get(ref.id or "")
     if proc is None:
-        hint = (f"{procedures.path.name} has problems that stop it from loading (E034)" if procedures.problems
-                else procedures.unknown_hint(ref.id or ""))
-        raise RefError(f"unknown procedure '{ref.id}'", hint, "E031")
+        if procedures.problems:  # the module's own E034 is the one problem to fix
+            raise RefError(f"procedure '{ref.id}' is not available: {procedures.path.name} has problems (E034)",
+                           "", "E031", follows=True)
+        raise RefError(f"unknown procedure '{ref.id}'", procedures.unknown_hint(ref.id or ""), "E031")
     try:
         inputs = proc.bind(game, dict(ref.args))
     except InputErrors as exc:

@@ -25,11 +25,13 @@ from ..values import Distance, Span, StatType, Target, parse_value
 class InputError(ValueError):
     """A check block's or computed number's input does not fit the procedure."""
 
-    def __init__(self, message: str, hint: str = "", code: str = "E033", key: str | None = None):
+    def __init__(self, message: str, hint: str = "", code: str = "E033", key: str | None = None,
+                 follows: bool = False):
         super().__init__(message)
         self.hint = hint or "give the value the type the procedure's signature declares (procedures.py)"
         self.code = code
         self.key = key
+        self.follows = follows  # caused by an error reported elsewhere (a record that failed validation)
 
 
 @dataclass(frozen=True)
@@ -157,6 +159,9 @@ def _record(game: Any, kind: type[Record], raw: Any, name: str) -> Record:
         return raw
     records = game.section(kind.section)
     record = records.get(str(raw)) if isinstance(raw, (str, int)) and not isinstance(raw, bool) else None
+    if record is None and game.is_dropped(kind.section, raw):
+        raise InputError(f"{name}: {kind.kind} '{raw}' failed validation", "see the error on the record itself",
+                         code="E007", key=name, follows=True)
     if record is None:
         hint = did_you_mean(str(raw), records) or (
             f"known: {', '.join(sorted(records)[:10])}" if records else f"this game has no {kind.section}")

@@ -20,7 +20,7 @@ from collections import Counter
 from fractions import Fraction
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
-from ..values import Span
+from ..values import Span, stated
 from .dice import (DEPTH, Face, Faces, Opposed, Reroll, Roll, Shows, Successes, Total, dice_terms, faces_of,
                    target_number)
 from .distribution import Distribution, Outcome, as_outcome
@@ -135,22 +135,27 @@ class Dice:
 
     def d(self, sides: int = 6) -> int:
         """One die: the face it shows."""
+        stated(sides)
         return self._source.resolve(Face(sides))
 
     def shows(self, faces: Any, sides: int = 6) -> bool:
         """One die against fixed faces: 6, [4, 5], '4–5', '6', '4+' or a Span. True if it shows one."""
+        stated(sides)
         return self._source.resolve(Shows(faces_of(faces, sides), sides))
 
     def roll(self, n: int, sides: int = 6) -> tuple[int, ...]:
         """`n` dice one by one, in the order rolled (for rules that play each die in turn)."""
+        stated(sides)
         return tuple(self.d(sides) for _ in range(max(n, 0)))
 
     def pool(self, n: int, sides: int = 6) -> tuple[int, ...]:
         """`n` dice thrown together: their faces, highest first."""
+        stated(sides)
         return self._source.resolve(Faces(n, sides)) if n > 0 else ()
 
     def total(self, dice: Any, modifier: int = 0) -> int:
         """The sum of a dice expression: 'D6+D3', '2D6', a Dice stat, or a number of sides."""
+        stated(dice)
         return self._source.resolve(Total(dice_terms(dice), modifier))
 
     def success(self, target: Any, sides: int = 6, reroll: bool = False) -> bool:
@@ -180,6 +185,7 @@ class Dice:
 
     @staticmethod
     def _pool(n: int, target: Any, sides: int, explode: Any, reroll: Reroll, depth: int) -> Successes:
+        stated(sides), stated(target)
         return Successes(max(n, 0), target_number(target), sides, faces_of(explode, sides), reroll, depth)
 
 

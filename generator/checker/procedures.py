@@ -52,16 +52,18 @@ def procedure(id: str | Callable | None = None, errata: Iterable[str] = ()):
     return _declare("procedure", id, errata=_ids(errata))
 
 
-def table(id: str | Callable | None = None, title: Any = None, columns: Mapping[str, Any] | None = None,
-          errata: Iterable[str] = ()):
+def table(id: str | Callable | None = None, title: Any = None,
+          columns: Mapping[str, Any] | Callable[[Any], Mapping[str, Any]] | None = None, errata: Iterable[str] = ()):
     """Mark `fn(game) -> list of rows (mappings)` as the probability table `id`.
 
     title: the table's title (text, or {lang: text}); default: the docstring's first line. It
     says what the table assumes (e.g. the die it is computed on).
-    columns: {column id: heading}, in the order to print; default: the rows' keys.
+    columns: {column id: heading}, in the order to print; default: the rows' keys. A function
+    `(game) -> {column id: heading}` where the columns follow the game's data (a die's faces).
     errata: ids of the errata whose readings the table relies on.
     """
-    return _declare("table", id, title=title, columns=dict(columns or {}), errata=_ids(errata))
+    return _declare("table", id, title=title, columns=columns if callable(columns) else dict(columns or {}),
+                    errata=_ids(errata))
 
 
 def consistency(id: str | Callable | None = None, errata: Iterable[str] = ()):
@@ -205,7 +207,7 @@ class Procedures:
 
     def unknown_hint(self, proc_id: str) -> str:
         if self.path is None:
-            return "this game has no procedures.py; see docs/checker.md"
+            return "this game has no procedures.py; see 'rulesmith docs checker' (docs/checker.md)"
         return did_you_mean(proc_id, self.procedures) or (
             f"procedures: {', '.join(sorted(self.procedures))}" if self.procedures else "procedures.py declares none")
 

@@ -58,7 +58,7 @@ def _summary(game: GameResult) -> str:
     if game.count(ERROR) or game.stray:
         parts.append(f"{game.count(ERROR) + len(game.stray)} with errors")
     parts.append(f"{game.count(UNCHECKED)} unchecked")
-    text = f"{game.game}: {len(game.examples)} examples: " + ", ".join(parts)
+    text = f"{game.game}: {len(game.examples)} example{'' if len(game.examples) == 1 else 's'}: " + ", ".join(parts)
     if game.rules:
         text += f"; consistency rules: {rules_ok}/{len(game.rules)} hold"
     if game.report.errors:

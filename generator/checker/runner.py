@@ -18,8 +18,9 @@ from ..game import Game
 from .distribution import fraction
 from .examples import CheckBlock, Example, game_examples
 from .expect import Mismatch, compare, show_probability
+from ..values import UnstatedError
 from .modes import ProcedureError, ScriptError, exact, scripted
-from .procedures import Declared, InputErrors, Procedures, error_line, load_procedures
+from .procedures import MODULE, Declared, InputErrors, Procedures, error_line, load_procedures
 
 PASS, FAIL, ERROR, UNCHECKED = "pass", "fail", "error", "unchecked"
 
@@ -107,14 +108,16 @@ def block_diagnostics(game: Game, block: CheckBlock, procedures: Procedures) -> 
         return out
     proc = procedures.get(name)
     if proc is None:
-        hint = (f"{procedures.path.name} has problems that stop it from loading (E034)" if procedures.problems
-                else procedures.unknown_hint(name))
-        out.append(Diagnostic("E031", f"unknown procedure '{name}'", block.location("procedure"), hint))
+        if not procedures.problems:  # else the module's own E034 is the one problem to fix
+            out.append(Diagnostic("E031", f"unknown procedure '{name}'", block.location("procedure"),
+                                  procedures.unknown_hint(name)))
         return out
     try:
         proc.bind(game, block.inputs)
     except InputErrors as exc:
         for error in exc.errors:
+            if error.follows:
+                continue  # a record that failed validation: reported on the record
             where = block.location("inputs", error.key) if error.key in block.inputs else block.location(
                 "inputs" if "inputs" in block.data else "procedure")
             out.append(Diagnostic(error.code, error.args[0], where, error.hint))
@@ -135,15 +138,21 @@ def run_block(game: Game, block: CheckBlock, procedures: Procedures) -> CheckRes
         notes = [Note(f"{d.message}" + (f" ({d.hint})" if d.hint else ""), d.location, True) for d in problems]
         return CheckResult(block, ERROR, notes=notes)
     proc = procedures.get(block.procedure or "")
-    assert proc is not None
-    inputs = proc.bind(game, block.inputs)
+    if proc is None:  # procedures.py cannot be loaded: its E034 says why
+        where = Location(procedures.path, 1) if procedures.path else block.location()
+        return CheckResult(block, ERROR, notes=[Note(f"procedure '{block.procedure}' is not available: "
+                                                     f"{MODULE} has problems (E034)", where, True)])
+    try:
+        inputs = proc.bind(game, block.inputs)
+    except InputErrors as exc:
+        return CheckResult(block, ERROR, notes=[Note(str(exc), block.location("inputs"), True)])
     result = CheckResult(block, PASS)
     if block.expect is not None:
         try:
             outcome = scripted(proc, game, block.dice or [], inputs)
         except ScriptError as exc:
             result.notes.append(Note(str(exc), block.location("dice") if block.dice is not None else block.location()))
-        except ProcedureError as exc:
+        except (ProcedureError, UnstatedError) as exc:
             result.notes.append(Note(f"{proc.id}: {exc}", block.location()))
         except Exception as exc:  # a bug in procedures.py: show where, not a traceback
             return _crashed(result, proc.path, exc)
@@ -155,7 +164,7 @@ def run_block(game: Game, block: CheckBlock, procedures: Procedures) -> CheckRes
     if block.exact:
         try:
             dist = exact(proc, game, inputs)
-        except ProcedureError as exc:
+        except (ProcedureError, UnstatedError) as exc:
             result.notes.append(Note(f"{proc.id}: {exc}", block.location("exact", key=True)))
         except Exception as exc:
             return _crashed(result, proc.path, exc)
@@ -191,6 +200,8 @@ def run_rule(game: Game, rule: Declared) -> RuleResult:
         problems = [str(p) for p in (found or [])] if not isinstance(found, str) else [found]
     except AssertionError as exc:
         problems = [str(exc) or "assertion failed"]
+    except UnstatedError as exc:
+        problems = [str(exc)]
     except Exception as exc:
         line = error_line(exc, rule.path)
         where = f" (line {line})" if line else ""

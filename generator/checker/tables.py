@@ -47,12 +47,19 @@ def compute(game: Game, declared: Declared) -> ComputedTable:
     rows = list(declared.fn(game) or [])
     if any(not isinstance(row, Mapping) for row in rows):
         raise ValueError(f"table '{declared.id}' must return mappings (column -> value)")
-    names: Mapping[str, Any] = declared.extra.get("columns") or {}
+    names = declared.extra.get("columns") or {}
+    if callable(names):  # columns that follow the game's data
+        names = names(game)
     ids: list[str] = list(names)
     for row in rows:
         ids.extend(str(k) for k in row if str(k) not in ids)
     columns = [{"id": c, "name": names.get(c, c)} for c in ids]
     return ComputedTable(declared.id, declared.title or declared.id, columns, [dict(r) for r in rows])
+
+
+def printed(value: Any, lang: str, tr: Any) -> Any:
+    """A cell as a reader sees it in `lang`: probabilities as percentages, records by name."""
+    return _printed(value, lang, tr)
 
 
 def _printed(value: Any, lang: str, tr: Any) -> Any:
@@ -144,4 +151,4 @@ def write_tables(game: Game, output: Path) -> list[Path]:
     return [Path(p) for p in outcome.value[1]]
 
 
-__all__ = ["ComputedTable", "TableError", "compute", "write", "write_tables"]
+__all__ = ["ComputedTable", "TableError", "compute", "printed", "write", "write_tables"]

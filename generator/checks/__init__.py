@@ -2,9 +2,10 @@
 
 from ..diagnostics import Report
 from ..game import Game
-from . import dicetables, errata, examples, locale, quantities, readings, references, stats, text
+from . import dicetables, enums, errata, examples, locale, quantities, readings, references, stats, text
 
-CHECKS = (references.check, stats.check, dicetables.check, errata.check, text.check, examples.check, readings.check,
+CHECKS = (references.check, stats.check, enums.check, dicetables.check, errata.check, text.check, examples.check,
+          readings.check,
           locale.check, quantities.check)
 
 

@@ -1,11 +1,17 @@
-"""Dice tables: each face of the roll covered exactly once; row columns declared."""
+"""Tables: each face of a dice table's roll covered exactly once; every row gives every declared
+column, and no undeclared one; references inside cells resolve."""
 
 from __future__ import annotations
+
+import re
 
 from ..diagnostics import Report, did_you_mean
 from ..game import Game
 from ..model import Table
+from ..text.refs import Ref, RefError, is_block, resolve
 from ..values import Span, StatType, parse_value
+
+CELL_REF = re.compile(r"\{\{\s*(.*?)\s*\}\}")
 
 
 def _runs(numbers: list[int]) -> str:
@@ -38,6 +44,30 @@ def _check_columns(game: Game, table: Table, report: Report) -> None:
                 report.add("E003", f"row has column '{key}' that table '{table.id}' does not declare",
                            origin.location("rows", i, key, key=True),
                            did_you_mean(key, known) or f"columns: {', '.join(sorted(known))}")
+        missing = [c.id for c in table.columns if c.id not in row]
+        if missing:
+            report.add("E051", f"row {i + 1} of table '{table.id}' has no {', '.join(repr(m) for m in missing)}",
+                       origin.location("rows", i),
+                       "give every column a cell: '-' where the source has none, 'unstated' where it "
+                       "does not give the value")
+        for key, cell in row.items():
+            if isinstance(cell, str):
+                _check_cell_refs(game, table, i, key, cell, report)
+
+
+def _check_cell_refs(game: Game, table: Table, row: int, key: str, cell: str, report: Report) -> None:
+    where = game.origin(table).location("rows", row, key)
+    for match in CELL_REF.finditer(cell):
+        try:
+            resolved = resolve(game, Ref.parse(match.group(1)))
+        except RefError as exc:
+            if not exc.follows:
+                report.add(exc.code, f"table '{table.id}', row {row + 1}, {key}: {exc}", where, exc.hint)
+            continue
+        if is_block(resolved):
+            report.add("E052", f"table '{table.id}', row {row + 1}, {key}: '{{{{ {match.group(1)} }}}}' prints "
+                       "a whole table or list, which cannot stand inside a cell", where,
+                       "refer to one record or value here ({{ kind:id }}, {{ kind:id.field }})")
 
 
 def _check_coverage(game: Game, table: Table, report: Report) -> None:

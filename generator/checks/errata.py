@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from ..diagnostics import Location, Report
+from ..diagnostics import Location, Report, did_you_mean
 from ..game import Game
 from ..yamlsource import control_character, line_of_offset, read_text, unreadable
 
@@ -28,6 +28,8 @@ def _referenced(game: Game) -> set[str]:
         used.update(record.errata)
     for keyword in game.keywords.values():
         used.update(a.erratum for a in keyword.aliases if a.erratum)
+    for param in game.manifest.parameters:
+        used.update(param.errata)
     return used
 
 
@@ -57,6 +59,12 @@ def check(game: Game, report: Report) -> None:
             report.add("E016", f"{ERRATA_FILE} lists erratum '{erratum_id}' that no errata file defines",
                        Location(path, line, 1),
                        "add it to data/errata.yaml, or remove the line if the inconsistency is gone")
+    for index, param in enumerate(game.manifest.parameters):
+        for n, erratum_id in enumerate(param.errata):
+            if erratum_id not in game.errata:
+                report.add("E007", f"parameter '{param.id}' cites unknown erratum '{erratum_id}'",
+                           game.manifest_doc.location(("parameters", index, "errata", n)),
+                           did_you_mean(erratum_id, game.errata) or "define it in data/errata.yaml")
     used = _referenced(game)
     for erratum in game.errata.values():
         if erratum.id not in used and erratum.category != "reading":  # readings: E037 (checks/readings.py)

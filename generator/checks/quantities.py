@@ -10,7 +10,7 @@ MAX_COPIES = 1000  # above this, printing one card's copies takes minutes and pa
 
 def check(game: Game, report: Report) -> None:
     for card in game.cards.values():
-        if card.quantity is not None and card.quantity > MAX_COPIES:
+        if isinstance(card.quantity, int) and card.quantity > MAX_COPIES:
             report.add("W007", f"card '{card.id}' asks for {card.quantity:,} copies",
                        game.origin(card).location("quantity"),
                        f"more than {MAX_COPIES:,} copies of one card is likely a typo; write the number in the box")

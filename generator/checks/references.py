@@ -37,6 +37,8 @@ def check_keyword_uses(game: Game, index: KeywordIndex, origin: Origin, uses, fi
 
 
 def _ref(game: Game, report: Report, origin: Origin, field: tuple, section: str, what: str, value) -> None:
+    if game.is_dropped(section, value):
+        return  # the record is written but invalid: its own diagnostic says why
     if value is not None and value not in game.section(section):
         _missing(report, origin.location(*field), what, value, game.section(section))
 
@@ -49,7 +51,8 @@ def check(game: Game, report: Report) -> None:
             check_keyword_uses(game, index, game.origin(record), record.keywords, "keywords", report, used_aliases)
     for keyword in game.keywords.values():
         for i, alias in enumerate(keyword.aliases):
-            if alias.erratum and " ".join(alias.name.split()).casefold() not in used_aliases:
+            unsure = any(game.dropped.get(s) for s in ("units", "weapons", "terrain"))  # they may use it
+            if alias.erratum and not unsure and " ".join(alias.name.split()).casefold() not in used_aliases:
                 report.add("W004", f"alias '{alias.name}' of keyword '{keyword.name}' is used by no record",
                            game.origin(keyword).location("aliases", i, "name"),
                            "an erratum alias exists for the records that spell the keyword this way; "

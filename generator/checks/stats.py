@@ -5,9 +5,11 @@ from __future__ import annotations
 from ..diagnostics import Report, did_you_mean
 from ..game import Game
 from ..model import Erratum, Record
-from ..values import Target, parse_value
+from ..values import Target, Unstated, parse_value
 
 COMMON_LARGEST_DIE = 20  # a target above the game's largest die and above D20 cannot be rolled
+# The sections whose records carry typed stats (model.game.PROFILE_KINDS).
+STAT_SECTIONS = ("units", "weapons", "terrain", "cards", "actions")
 
 
 def _value_errata(game: Game) -> dict[tuple[str, str, str], Erratum]:
@@ -20,7 +22,7 @@ def _value_errata(game: Game) -> dict[tuple[str, str, str], Erratum]:
 
 
 def _written(value) -> str:
-    if value is None:
+    if value is None or isinstance(value, Unstated):
         return ""
     if isinstance(value, list):
         return " / ".join(_written(v) for v in value)
@@ -29,7 +31,7 @@ def _written(value) -> str:
 
 def check(game: Game, report: Report) -> None:
     errata = _value_errata(game)
-    for section in ("units", "weapons"):
+    for section in STAT_SECTIONS:
         for record in game.section(section).values():
             _check_record(game, record, errata, report)
 
@@ -57,7 +59,7 @@ def _check_record(game: Game, record: Record, errata: dict, report: Report) -> N
         if stat_id not in stats and erratum is None:
             if stat.required:
                 report.add("E005", f"{record.kind} '{record.id}' lacks required stat '{stat_id}'", where,
-                           f"add '{stat_id}:' under stats, or an erratum if the source omits it")
+                           f"add '{stat_id}:' under stats, or '{stat_id}: unstated' if the source does not give it")
             continue
         values = raw if isinstance(raw, list) else [raw]
         if len(values) > stat.max_values:
@@ -74,7 +76,7 @@ def _check_record(game: Game, record: Record, errata: dict, report: Report) -> N
                            "keep it and add an erratum with the reading")
                 break
         else:
-            largest = max([COMMON_LARGEST_DIE, *(d.sides for d in game.dice.values())])
+            largest = max([COMMON_LARGEST_DIE, *(d.sides for d in game.dice.values() if isinstance(d.sides, int))])
             beyond = next((v for v in parsed if isinstance(v, Target) and v.number > largest), None)
             if beyond is not None:
                 report.add("E012", f"stat '{stat_id}' of {record.kind} '{record.id}': target {beyond} cannot be rolled "

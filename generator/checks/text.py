@@ -10,7 +10,7 @@ from ..diagnostics import Location, Report
 from ..game import Game
 from ..text.chapters import Chapter, chapter_files, load_chapter
 from ..text.markdown import CONTAINERS, container_info
-from ..text.refs import Ref, RefError, resolve
+from ..text.refs import Ref, RefError, is_block, resolve
 from ..yamlsource import control_character, line_of_offset, unreadable
 
 _FENCE = re.compile(r"^\s*:{3,}\s*([^\s:]\S*)")
@@ -51,11 +51,20 @@ def _check_chapter(game: Game, chapter: Chapter, seen: dict[str, Location], repo
     if first is None or first.type != "heading_open" or first.tag != "h1":
         report.add("E020", "a chapter must start with its '# Title' heading", Location(chapter.path, 1, 1),
                    "put the chapter title on the first line as '# Title'")
+    blocks = {(token.content, token.map[0] + 1) for token in chapter.tokens
+              if token.type == "substitution_block" and token.map}
     for text, line in chapter.references():
         try:
-            resolve(game, Ref.parse(text))
+            resolved = resolve(game, Ref.parse(text))
         except RefError as exc:
-            report.add(exc.code, str(exc), Location(chapter.path, line, 1), exc.hint)
+            if not exc.follows:
+                report.add(exc.code, str(exc), Location(chapter.path, line, 1), exc.hint)
+            continue
+        if (text, line) not in blocks and is_block(resolved):
+            report.add("E052", f"'{{{{ {text.strip()} }}}}' prints a whole table or list, but stands inside a sentence",
+                       Location(chapter.path, line, 1),
+                       "put it alone in its own paragraph (a blank line before and after), or refer to one "
+                       "record ({{ kind:id }}) in the sentence")
     for example_id, line in examples(chapter):
         where = Location(chapter.path, line, 1)
         if not re.match(r"^[a-z0-9][a-z0-9-]*$", example_id):

@@ -142,7 +142,7 @@ def build(project, names, kinds, partial, langs, workers, force, options, strict
                 say(f"{result.job.label}: same as before ({result.seconds:.1f} s)")
             else:
                 extra = f", {result.cards} cards" if result.cards else ""
-                say(f"{result.job.label}: {result.pages} pages{extra} in {result.seconds:.1f} s")
+                say(f"{result.job.label}: {page_count(result.pages)}{extra} in {result.seconds:.1f} s")
 
         if jobs:
             run_jobs([job for job, _key, _state in jobs], workers, done)
@@ -152,13 +152,13 @@ def build(project, names, kinds, partial, langs, workers, force, options, strict
             from ..site.build import build_site
 
             def page_done(label, pages, seconds):
-                say(f"{label}: {pages} pages in {seconds:.1f} s")
+                say(f"{label}: {page_count(pages)} in {seconds:.1f} s")
 
             site = build_site(project, project.game_ids() if partial else names, report,
                               only=set(names) if partial else None, manifest=manifest, inputs=inputs,
                               verified=verified, on_page=page_done)
             progress.advance(task)
-            say(f"site: {site.pages} pages ({len(site.rebuilt or [])} folders rebuilt) in {site.seconds:.1f} s"
+            say(f"site: {page_count(site.pages)} ({len(site.rebuilt or [])} folders rebuilt) in {site.seconds:.1f} s"
                 f" -> {site.root.relative_to(project.root)}")
     manifest.save()
     if report.diagnostics and own_report:
@@ -244,3 +244,8 @@ def verified_examples(project, names, manifest: Manifest, inputs: Inputs) -> dic
             out[name] = _verified(game)
             manifest.record(key, state, [], examples=out[name], seconds=round(time.perf_counter() - started, 3))
     return out
+
+
+def page_count(n: int) -> str:
+    """'1 page', '19 pages'."""
+    return f"{n} page" if n == 1 else f"{n} pages"

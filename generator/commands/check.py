@@ -29,6 +29,7 @@ def command(ctx, games: tuple[str, ...], fmt: str, tables: bool) -> None:
         click.echo(out)
     if tables:
         from ..checker.procedures import error_line, load_procedures
+        from ..values import UnstatedError
 
         for result in run.games:
             game = result.loaded
@@ -37,6 +38,10 @@ def command(ctx, games: tuple[str, ...], fmt: str, tables: bool) -> None:
                 continue
             try:
                 written = write_tables(game, project.output)
+            except UnstatedError as exc:  # a table needs a value the source does not give: say which
+                click.echo(f"error: {game.id}: a table could not be computed: {exc}", err=True)
+                run.tables_failed = True
+                continue
             except Exception as exc:  # a table function's bug: name where, do not hide the check results
                 line = getattr(exc, "line", 0) or error_line(exc, procedures.path)
                 where = f"{procedures.path.relative_to(project.root)}:{line}: " if line else ""

@@ -1,4 +1,10 @@
-"""`rulesmith new GAME`: a game folder that validates, with one example of each file kind."""
+"""`rulesmith new GAME`: a small complete game that validates, checks and builds.
+
+The scaffold has two layers: `scaffold/game/` (the manifest, one data file of each kind,
+ERRATA.md) and `scaffold/complete/` (rules chapters with references, a worked example with
+its check block, and the procedures.py it runs). `new` writes both, then a translation
+catalog (locale/LANG.po) for each language asked for.
+"""
 
 from __future__ import annotations
 
@@ -13,39 +19,76 @@ import click
 from ..diagnostics import Report, render
 
 _ID = re.compile(r"^[a-z0-9][a-z0-9-]*$")
+_LANG = re.compile(r"^[a-z]{2,3}(?:[-_][A-Za-z]{2,4})?$")
 
 
-def scaffold(target: Path, game_id: str, title: str) -> list[Path]:
-    """Copy the scaffold into `target`, naming the game."""
-    source = resources.files("generator") / "scaffold" / "game"
+def scaffold(target: Path, game_id: str, title: str, source_language: str = "en",
+             languages: tuple[str, ...] = (), complete: bool = False) -> list[Path]:
+    """Copy the scaffold into `target`, naming the game; `complete` adds rules and procedures."""
+    layers = ["game", "complete"] if complete else ["game"]
     written = []
-    with resources.as_file(source) as folder:
-        for path in sorted(Path(folder).rglob("*")):
-            if path.is_dir():
-                continue
-            dest = target / path.relative_to(folder)
-            dest.parent.mkdir(parents=True, exist_ok=True)
-            text = path.read_text(encoding="utf-8").replace("__ID__", game_id).replace("__TITLE__", title)
-            dest.write_text(text, encoding="utf-8")
-            written.append(dest)
+    for layer in layers:
+        source = resources.files("generator") / "scaffold" / layer
+        with resources.as_file(source) as folder:
+            for path in sorted(Path(folder).rglob("*")):
+                if path.is_dir() or "__pycache__" in path.parts:
+                    continue
+                dest = target / path.relative_to(folder)
+                dest.parent.mkdir(parents=True, exist_ok=True)
+                text = (path.read_text(encoding="utf-8").replace("__ID__", game_id).replace("__TITLE__", title)
+                        .replace("__SOURCE__", source_language).replace("__LANGUAGES__", ", ".join(languages)))
+                dest.write_text(text, encoding="utf-8")
+                written.append(dest)
     return written
+
+
+def write_catalogs(project, game_id: str, languages: tuple[str, ...]) -> list[Path]:
+    """locale/LANG.po for each language (every message untranslated), and messages.pot."""
+    from ..i18n.catalog import TEMPLATE, locale_dir, po_path, template, update, write_catalog
+
+    game = project.load(game_id, Report(), catalogs=False)
+    if game is None or not languages:
+        return []
+    pot = template(game)
+    write_catalog(locale_dir(game) / TEMPLATE, pot)
+    written = [locale_dir(game) / TEMPLATE]
+    for lang in languages:
+        write_catalog(po_path(game, lang), update(game, lang, pot))
+        written.append(po_path(game, lang))
+    return written
+
+
+def _languages(value: str | None) -> tuple[str, ...]:
+    langs = tuple(dict.fromkeys(part.strip() for part in (value or "").split(",") if part.strip()))
+    for lang in langs:
+        if not _LANG.match(lang):
+            raise click.BadParameter(f"'{lang}' is not a language code (write e.g. ru,de)", param_hint="--languages")
+    return langs
 
 
 @click.command("new")
 @click.argument("game")
 @click.option("--title", default=None, help="The game's title (default: from its id).")
+@click.option("--source-language", default="en", show_default=True,
+              help="The language the rules are written in (a code: en, ru, de...).")
+@click.option("--languages", default="", help="Comma-separated languages to translate into, e.g. ru,de.")
 @click.pass_obj
-def command(ctx, game: str, title: str | None) -> None:
-    """Create content/GAME with one example of each kind of file."""
+def command(ctx, game: str, title: str | None, source_language: str, languages: str) -> None:
+    """Create content/GAME: a small complete game (data, rules, a checked example, translations)."""
     if not _ID.match(game):
         raise click.BadParameter("a game id is lowercase Latin letters, digits and hyphens, e.g. my-game",
                                  param_hint="GAME")
+    if not _LANG.match(source_language):
+        raise click.BadParameter(f"'{source_language}' is not a language code (write e.g. en)",
+                                 param_hint="--source-language")
+    langs = tuple(lang for lang in _languages(languages) if lang != source_language)
     project = ctx.project
     target = project.content / game
     if target.exists():
         click.echo(f"error: {target} already exists; choose another id or remove it", err=True)
         sys.exit(2)
-    written = scaffold(target, game, title or game.replace("-", " ").title())
+    written = scaffold(target, game, title or game.replace("-", " ").title(), source_language, langs, complete=True)
+    written += write_catalogs(project, game, langs)
     report = Report()
     project.load(game, report)
     if report.failed():  # the scaffold itself is broken: leave nothing half-made behind
@@ -54,5 +97,10 @@ def command(ctx, game: str, title: str | None) -> None:
         sys.exit(1)
     for path in written:
         click.echo(f"created {path.relative_to(project.root)}")
-    click.echo(f"\n{game} validates. Next: edit {target.relative_to(project.root)}/game.yaml, "
-               f"then run 'rulesmith validate {game}'.")
+    where = target.relative_to(project.root)
+    click.echo(f"\n{game} validates. Next: edit {where}/game.yaml and {where}/rules/, then run "
+               f"'rulesmith validate {game}', 'rulesmith check {game}' and 'rulesmith build --game {game}'.")
+    if langs:
+        click.echo(f"Translate {', '.join(f'{where}/locale/{lang}.po' for lang in langs)} "
+                   f"(after changing the text: 'rulesmith i18n update LANG {game}').")
+    click.echo("The documentation: 'rulesmith docs'.")

@@ -60,6 +60,9 @@ def _walk(value: Any, model: type[BaseModel] | None, path: tuple) -> Iterator[tu
     elif isinstance(value, (list, tuple)):
         for i, item in enumerate(value):
             yield from _walk(item, None, path + (i,))
+    elif isinstance(value, dict):  # stats and params: an unstated value's reason inside
+        for key, item in value.items():
+            yield from _walk(item, None, path + (key,))
 
 
 def _table_cells(record) -> Iterator[tuple[tuple, str]]:

@@ -2,7 +2,7 @@
 
 from .base import Record, Text, Translatable
 from .cards import CARD_SIZES_MM, Card, CardSection, Deck
-from .game import Component, GameManifest, Parameter, StatDef
+from .game import Component, EnumValue, GameManifest, Parameter, StatDef
 from .profiles import Ability, Alias, Keyword, Unit, Weapon, WeaponEntry
 from .rules import Action, Band, Erratum, Rule, Terrain
 from .tables import Column, Die, Face, Table
@@ -15,7 +15,7 @@ SECTIONS: dict[str, type[Record]] = {t.section: t for t in RECORD_TYPES}
 
 __all__ = [
     "Ability", "Action", "Alias", "Band", "CARD_SIZES_MM", "Card", "CardSection", "Column",
-    "Component", "Deck", "Die", "Erratum", "Face", "GameManifest", "Keyword", "Parameter",
+    "Component", "Deck", "EnumValue", "Die", "Erratum", "Face", "GameManifest", "Keyword", "Parameter",
     "RECORD_TYPES", "Record", "Rule", "SECTIONS", "StatDef", "Table", "Terrain", "Text",
     "Translatable", "Unit", "Weapon", "WeaponEntry",
 ]

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from typing import Annotated, Any, ClassVar, Union, get_args, get_origin
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, StringConstraints
+
+from ..values import UNSTATED, Unstated
 
 
 class Translatable:
@@ -20,9 +22,25 @@ Id = Annotated[
     StringConstraints(pattern=r"^[a-z0-9][a-z0-9-]*$"),
     Field(description="lowercase Latin letters, digits and hyphens: how other records refer to this one"),
 ]
-Scalar = Union[int, float, str, None]
+
+
+def _read_unstated(value: Any) -> Any:
+    """`unstated` or `{unstated: "why"}` in YAML -> an Unstated value; anything else unchanged."""
+    if value == UNSTATED or (isinstance(value, dict) and set(value) == {UNSTATED}):
+        return Unstated.model_validate(value)
+    return value
+
+
+class OrUnstated:
+    """`OrUnstated[int]`: a field that takes an int, or `unstated` where the source does not give it."""
+
+    def __class_getitem__(cls, item: Any) -> Any:
+        return Annotated[Union[item, Unstated], BeforeValidator(_read_unstated)]
+
+
+Scalar = OrUnstated[Union[int, float, str, None]]
 # A stat as written: one value, or several where the source gives a pair ("2+ / 5+").
-StatEntry = Union[int, float, str, None, list[Union[int, float, str, None]]]
+StatEntry = OrUnstated[Union[int, float, str, None, list[OrUnstated[Union[int, float, str, None]]]]]
 
 
 class Frozen(BaseModel):
@@ -47,9 +65,39 @@ class Record(Frozen):
     def export(self) -> dict[str, Any]:
         return {"kind": self.kind, **self.model_dump(mode="json", exclude_defaults=False)}
 
+    def unstated(self) -> list[tuple[tuple[Any, ...], Unstated]]:
+        """(field path, value) for every value of this record the source does not give."""
+        return list(unstated_in(self, ()))
+
+    def place_unstated(self) -> None:
+        """Tell each unstated value where it sits, so using it names this record and field."""
+        for path, value in self.unstated():
+            if len(path) >= 2 and path[0] == "stats":
+                value.placed(f"{self.kind} '{self.id}' stat '{path[1]}'")
+            else:
+                value.placed(f"{self.kind} '{self.id}' field '{'.'.join(map(str, path))}'")
+
+
+def unstated_in(value: Any, path: tuple[Any, ...]) -> Any:
+    """Walk a model's fields, lists and mappings; yield (path, Unstated) for each unstated value."""
+    if isinstance(value, Unstated):
+        yield path, value
+    elif isinstance(value, BaseModel):
+        for name in type(value).model_fields:
+            yield from unstated_in(getattr(value, name), path + (name,))
+    elif isinstance(value, (list, tuple)):
+        for i, item in enumerate(value):
+            yield from unstated_in(item, path + (i,))
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            yield from unstated_in(item, path + (key,))
+
 
 def is_translatable(field_info: Any) -> bool:
-    """True for a `Text` field, also when optional (`Text | None` hides the marker in the union)."""
+    """True for a `Text` field, also when optional (`Text | None` hides the marker in the union),
+    and for the reason an unstated value gives (it prints as a note)."""
+    if field_info is Unstated.model_fields["reason"]:
+        return True
     if any(isinstance(m, Translatable) for m in field_info.metadata):
         return True
     return _marked(field_info.annotation)

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
 from pydantic import Field
 
-from .base import Frozen, Record, Text
+from .base import Frozen, OrUnstated, Record, StatEntry, Text
 
 CardKind = Literal[
     "unit", "order", "point", "local", "special-operation", "reference", "datasheet", "event", "other"
@@ -27,16 +27,31 @@ CARD_SIZES_MM: dict[str, tuple[float, float]] = {
 }
 
 
+PRINT_SIZE = "poker"  # the size cards print at where the source does not give one
+PRINT_BACK = "plain"  # the back they print with where the source does not show it
+
+
 class Deck(Record):
     kind = "deck"
     section = "decks"
 
     name: Text
-    back: BackDesign = Field(description="the back design printed behind every card of the deck")
-    size: CardSize = "poker"
-    side: str | None = None
+    back: OrUnstated[BackDesign] = Field(description="the back design printed behind every card of the deck")
+    size: OrUnstated[CardSize] = Field(
+        default="poker", description="card size; `unstated` if the source does not give it (prints at poker size)")
+    side: OrUnstated[str | None] = None
     expansion: str | None = None
     text: Text | None = None
+
+    @property
+    def print_size(self) -> str:
+        """The size the cards print at: the deck's size, or poker size where the source gives none."""
+        return self.size if isinstance(self.size, str) else PRINT_SIZE
+
+    @property
+    def print_back(self) -> str:
+        """The back design the cards print with: the deck's, or a plain back where the source shows none."""
+        return self.back if isinstance(self.back, str) else PRINT_BACK
 
 
 class CardSection(Frozen):
@@ -51,9 +66,12 @@ class Card(Record):
     name: Text
     card_kind: CardKind = Field(description="unit, order, point, local, special-operation, reference...")
     deck: str = Field(description="id of the deck this card belongs to")
-    quantity: int | None = Field(default=1, ge=0, description="copies in the deck; null if the source does not say")
-    side: str | None = None
+    quantity: OrUnstated[Annotated[int, Field(ge=0)] | None] = Field(
+        default=1, description="copies in the deck; `unstated` (or null) if the source does not say")
+    side: OrUnstated[str | None] = None
     unit: str | None = Field(default=None, description="id of the unit this card fields")
-    icons: tuple[str, ...] = Field(default=(), description="icons printed on the card, e.g. dice, dice")
+    stats: dict[str, StatEntry] = Field(default={}, description="typed values: stats with applies_to: [card]")
+    icons: OrUnstated[tuple[str, ...]] = Field(
+        default=(), description="icons printed on the card, e.g. dice, dice; `unstated` if the source does not show them")
     text: Text | None = None
     sections: tuple[CardSection, ...] = ()

@@ -4,14 +4,15 @@ from __future__ import annotations
 
 import math
 import re
-from typing import ClassVar
+from typing import Annotated, ClassVar, Union
 
 from pydantic import Field, field_validator
 
 from ..values import DistanceUnit, StatType
-from .base import Frozen, Id, Scalar, Text
+from .base import Frozen, Id, OrUnstated, Scalar, Text
 
-PROFILE_KINDS = ("unit", "weapon")
+# Record kinds that carry typed stats (a `stats:` mapping checked against game.yaml's stats).
+PROFILE_KINDS = ("unit", "weapon", "terrain", "card", "action")
 # A BCP 47 language tag: language, optional script, optional region, optional variants (en, pt-BR, zh-Hant).
 LANGUAGE_TAG = re.compile(r"^[a-z]{2,3}(?:-[a-z]{4})?(?:-(?:[a-z]{2}|[0-9]{3}))?(?:-(?:[a-z0-9]{5,8}|[0-9][a-z0-9]{3}))*$",
                           re.I)
@@ -28,7 +29,8 @@ def language_tag(value: str) -> str:
 class Component(Frozen):
     id: Id
     name: Text
-    count: int | None = Field(default=None, ge=0, description="how many come in the box; omit if the source does not say")
+    count: OrUnstated[Annotated[int, Field(ge=0)] | None] = Field(
+        default=None, description="how many come in the box; `unstated` (or omit) if the source does not say")
     note: Text | None = None
 
 
@@ -40,6 +42,8 @@ class Parameter(Frozen):
     value: Scalar
     unit: str | None = Field(default=None, description="what the number counts: cm, hex, points, cards...")
     note: Text | None = None
+    errata: tuple[str, ...] = Field(
+        default=(), description="ids of the errata (errata.yaml) that concern this number, e.g. the reading it follows")
 
 
     @field_validator("value")
@@ -62,6 +66,7 @@ class StatDef(Frozen):
     required: bool = False
     max_values: int = Field(default=1, ge=1, description="how many values one record may give (a pair: 2)")
     note: Text | None = Field(default=None, description="what the stat means; what a second value means")
+    enum: str | None = Field(default=None, description="for a text stat: the enumeration (game.yaml enums:) its values come from")
 
     @field_validator("applies_to")
     @classmethod
@@ -70,6 +75,15 @@ class StatDef(Frozen):
             if kind not in PROFILE_KINDS:
                 raise ValueError(f"applies_to takes {', '.join(PROFILE_KINDS)}, not '{kind}'")
         return value
+
+
+class EnumValue(Frozen):
+    """One value of an enumeration, with what prints for it (a side's name, its colour)."""
+
+    id: str
+    name: Text | None = None
+    colour: str | None = Field(default=None, description="a colour for the value, e.g. a side's (#b22222 or red)")
+    note: Text | None = None
 
 
 class GameManifest(Frozen):
@@ -85,6 +99,11 @@ class GameManifest(Frozen):
     components: tuple[Component, ...] = ()
     parameters: tuple[Parameter, ...] = ()
     stats: tuple[StatDef, ...] = ()
+    enums: dict[Id, tuple[Union[str, EnumValue], ...]] = Field(
+        default={},
+        description="closed sets of values: 'side' checks every record's side field, 'unit-type' the type "
+                    "field of units; a text stat names one with enum:",
+    )
 
     @field_validator("title")
     @classmethod
@@ -111,3 +130,7 @@ class GameManifest(Frozen):
 
     def export(self) -> dict:
         return {"kind": "game", **self.model_dump(mode="json")}
+
+    def enum_values(self, name: str) -> list[str]:
+        """The ids of an enumeration's values, in order."""
+        return [v if isinstance(v, str) else v.id for v in self.enums.get(name, ())]

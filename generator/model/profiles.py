@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pydantic import Field
 
-from .base import Frozen, Id, Record, StatEntry, Text
+from .base import Frozen, Id, OrUnstated, Record, StatEntry, Text
 
 
 class Alias(Frozen):
@@ -39,7 +39,7 @@ class Weapon(Record):
 
 class WeaponEntry(Frozen):
     weapon: str = Field(description="id of a weapon record")
-    count: int | None = Field(default=None, description="how many models carry it")
+    count: OrUnstated[int | None] = Field(default=None, description="how many models carry it")
     label: str | None = Field(default=None, description="the weapon's name as this profile writes it")
 
 
@@ -54,7 +54,7 @@ class Unit(Record):
 
     name: Text
     type: Text | None = Field(default=None, description="unit type or class as the source names it")
-    side: str | None = Field(default=None, description="faction or side id")
+    side: OrUnstated[str | None] = Field(default=None, description="faction or side id")
     expansion: str | None = None
     stats: dict[str, StatEntry] = {}
     keywords: tuple[str, ...] = ()

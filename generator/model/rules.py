@@ -7,7 +7,7 @@ from typing import Literal
 from pydantic import Field
 
 from ..values import DistanceUnit
-from .base import Record, Scalar, Text
+from .base import OrUnstated, Record, Scalar, StatEntry, Text
 
 
 class Action(Record):
@@ -15,8 +15,9 @@ class Action(Record):
     section = "actions"
 
     name: Text
-    length: Literal["short", "long"] | None = None
+    length: OrUnstated[Literal["short", "long"] | None] = None
     params: dict[str, Scalar] = {}
+    stats: dict[str, StatEntry] = Field(default={}, description="typed values: stats declared in game.yaml with applies_to: [action]")
     text: Text
 
 
@@ -26,6 +27,8 @@ class Terrain(Record):
 
     name: Text
     keywords: tuple[str, ...] = ()
+    stats: dict[str, StatEntry] = Field(
+        default={}, description="typed values (movement cost, cover modifier): stats with applies_to: [terrain]")
     text: Text | None = None
 
 
@@ -36,8 +39,8 @@ class Band(Record):
     section = "bands"
 
     name: Text
-    min: int | float | None = None
-    max: int | float | None = Field(default=None, description="omit for an open band (8+)")
+    min: OrUnstated[int | float | None] = None
+    max: OrUnstated[int | float | None] = Field(default=None, description="omit for an open band (8+)")
     unit: DistanceUnit
     text: Text | None = None
 

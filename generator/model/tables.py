@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from pydantic import Field
 
-from .base import Frozen, Record, Scalar, Text
+from typing import Annotated
+
+from .base import Frozen, OrUnstated, Record, Scalar, Text
 
 
 class Column(Frozen):
@@ -27,7 +29,7 @@ class Table(Record):
 
 
 class Face(Frozen):
-    value: int | None = Field(default=None, description="the number on the face, if it has one")
+    value: OrUnstated[int | None] = Field(default=None, description="the number on the face, if it has one")
     symbol: str | None = Field(default=None, description="the symbol printed on the face")
     name: Text | None = None
     text: Text | None = None
@@ -40,7 +42,8 @@ class Die(Record):
     section = "dice"
 
     name: Text
-    sides: int = Field(ge=2)
-    colour: str | None = None
+    sides: OrUnstated[Annotated[int, Field(ge=2)]] = Field(
+        description="how many faces; `unstated` if the source does not say")
+    colour: OrUnstated[str | None] = None
     faces: tuple[Face, ...] = ()
     text: Text | None = None

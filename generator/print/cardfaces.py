@@ -63,7 +63,7 @@ def deck_cards(ctx: BuildContext) -> list[CardFace]:
     for card in game.cards.values():
         deck = game.decks[card.deck]
         faces.append(CardFace(
-            id=card.id, deck=deck.id, deck_name=tr.field(deck, "name"), back=deck.back, size=deck.size,
+            id=card.id, deck=deck.id, deck_name=tr.field(deck, "name"), back=deck.print_back, size=deck.print_size,
             title=tr.field(card, "name"), label=_label(ctx, card.card_kind),
             body=card_body(ctx, card), draft=tr.field(card, "incomplete") if card.incomplete else None,
             location=_location(ctx, card), copies=card.quantity or 1,

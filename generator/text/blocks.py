@@ -3,6 +3,7 @@ Shared by the rulebook, the reference sheet and the site, so they always agree."
 
 from __future__ import annotations
 
+import re
 from typing import Callable
 
 from markupsafe import Markup, escape
@@ -10,9 +11,10 @@ from markupsafe import Markup, escape
 from ..game import Game
 from ..i18n.translate import Translator
 from ..model import Record, Table, Unit
-from ..values import StatType, format_value, parse_value
+from ..values import StatType, Unstated, format_value, parse_value, unstated_note
 
 Linker = Callable[[Record], str | None]
+_CELL_REF = re.compile(r"\{\{\s*(.*?)\s*\}\}")
 
 
 def anchor(record: Record) -> str:
@@ -23,6 +25,72 @@ def _cell(value) -> str:
     return "–" if value is None else str(value)
 
 
+def unstated_notes(game: Game, tr: Translator, record: Record) -> Markup:
+    """One note per value of the record the source does not give: what the marked blank (?†) means.
+    Table cells of one column with the same reason share a note ("Effect, 1–6")."""
+    grouped: dict[tuple, list] = {}
+    for path, value in record.unstated():
+        reason = tr.field(record, *path, "reason") if value.reason else None
+        if isinstance(record, Table) and len(path) == 3 and path[0] == "rows":
+            grouped.setdefault(("cell", path[2], reason), []).append(path[1] + 1)
+        else:
+            grouped.setdefault(("field", path, reason), [])
+    out = []
+    for (what, where, reason), rows in grouped.items():
+        if what == "cell":
+            label = f"{_field_label(game, tr, record, ('rows', 0, where))}, {_runs(rows)}"
+        else:
+            label = _field_label(game, tr, record, where)
+        out.append(Markup('<p class="unstated-note">{}</p>').format(unstated_note(tr.lang, reason, label)))
+    return Markup("").join(out)
+
+
+def _runs(numbers: list[int]) -> str:
+    """[1, 2, 3, 6] -> '1–3, 6'."""
+    out: list[tuple[int, int]] = []
+    for n in numbers:
+        if out and out[-1][1] == n - 1:
+            out[-1] = (out[-1][0], n)
+        else:
+            out.append((n, n))
+    return ", ".join(str(a) if a == b else f"{a}–{b}" for a, b in out)
+
+
+# Fields a record list prints as "Label: value" (so a marked blank ?† shows where it belongs).
+FACT_FIELDS: dict[str, tuple[str, ...]] = {"die": ("sides",), "deck": ("size",)}
+FIELD_LABELS: dict[str, dict[str, str]] = {
+    "en": {"sides": "Faces", "size": "Card size", "back": "Back", "colour": "Colour", "quantity": "Copies",
+           "icons": "Icons", "count": "Count", "value": "Value", "length": "Length", "min": "From", "max": "To",
+           "side": "Side"},
+    "ru": {"sides": "Граней", "size": "Размер карт", "back": "Рубашка", "colour": "Цвет", "quantity": "Копий",
+           "icons": "Значки", "count": "Количество", "value": "Значение", "length": "Длительность", "min": "От",
+           "max": "До", "side": "Сторона"},
+    "de": {"sides": "Seiten", "size": "Kartengröße", "back": "Rückseite", "colour": "Farbe", "quantity": "Anzahl",
+           "icons": "Symbole", "count": "Anzahl", "value": "Wert", "length": "Dauer", "min": "Von", "max": "Bis",
+           "side": "Seite"},
+}
+
+
+def field_label(lang: str, name: str) -> str:
+    """A record field's name for readers: 'sides' -> 'Faces' / 'Граней'."""
+    return FIELD_LABELS.get(lang, FIELD_LABELS["en"]).get(name) or FIELD_LABELS["en"].get(name) or name
+
+
+def _field_label(game: Game, tr: Translator, record: Record, path: tuple) -> str:
+    """What an unstated value is, for its note: a stat's name, a table cell's column, or the field."""
+    if len(path) >= 2 and path[0] == "stats":
+        stat = game.stat_def(str(path[1]))
+        if stat is not None:
+            return tr.manifest("stats", game.manifest.stats.index(stat), "name")
+    if len(path) >= 3 and path[0] == "rows" and isinstance(record, Table):
+        column = next((c for c in record.columns if c.id == path[2]), None)
+        if column is not None:
+            return tr.field(record, "columns", record.columns.index(column), "name")
+    if len(path) == 1:
+        return field_label(tr.lang, str(path[0]))
+    return ".".join(str(p) for p in path)
+
+
 def draft_badge(record: Record, tr: Translator) -> Markup:
     if not record.incomplete:
         return Markup("")
@@ -30,7 +98,11 @@ def draft_badge(record: Record, tr: Translator) -> Markup:
     return Markup('<span class="draft" title="{}">{}</span>').format(reason, tr.ui("draft"))
 
 
-def table_html(table: Table, tr: Translator) -> Markup:
+def _no_link(record: Record) -> None:
+    return None
+
+
+def table_html(table: Table, tr: Translator, link: Linker | None = None) -> Markup:
     columns = [(c.id, tr.field(table, "columns", table.columns.index(c), "name")) for c in table.columns]
     if table.dice and not any(c == "roll" for c, _ in columns):
         columns.insert(0, ("roll", f"{tr.ui('roll')} ({table.dice})"))
@@ -44,12 +116,72 @@ def table_html(table: Table, tr: Translator) -> Markup:
         cells = []
         for key, _ in columns:
             value = row.get(key)
-            text = tr.field(table, "rows", i, key) if isinstance(value, str) and key != "roll" else _cell(value)
+            if isinstance(value, str) and key != "roll":
+                text = inline_refs_html(tr.game, tr, tr.field(table, "rows", i, key), link or _no_link)
+            else:
+                text = _cell(value)
             cells.append(Markup("<td>{}</td>").format(text))
         out.append(Markup("<tr>") + Markup("").join(cells) + Markup("</tr>"))
     out.append(Markup("</tbody></table>"))
+    out.append(unstated_notes(tr.game, tr, table))
     if table.text:
         out.append(Markup('<p class="table-note">{}</p>').format(tr.field(table, "text")))
+    return Markup("").join(out)
+
+
+def _in_lang(text, lang: str, source: str) -> str:
+    """A title or heading given as text, or as {lang: text}."""
+    if isinstance(text, dict):
+        return str(text.get(lang) or text.get(source) or next(iter(text.values()), ""))
+    return str(text)
+
+
+def computed_table_html(game: Game, declared, tr: Translator) -> Markup:
+    """A probability table of the rules checker (procedures.py @table), computed for this game."""
+    from ..checker.tables import compute, printed
+
+    table = compute(game, declared)
+    source = game.manifest.source_language
+    out = [Markup('<table class="data-table computed-table" id="table-{}">').format(table.id),
+           Markup("<caption>{}</caption>").format(_in_lang(table.title, tr.lang, source)),
+           Markup("<thead><tr>")]
+    out += [Markup('<th scope="col">{}</th>').format(_in_lang(c["name"], tr.lang, source)) for c in table.columns]
+    out.append(Markup("</tr></thead><tbody>"))
+    for row in table.rows:
+        cells = [printed(row.get(c["id"]), tr.lang, tr) for c in table.columns]
+        out.append(Markup("<tr>") + Markup("").join(Markup("<td>{}</td>").format(_cell(v)) for v in cells)
+                   + Markup("</tr>"))
+    out.append(Markup("</tbody></table>"))
+    return Markup("").join(out)
+
+
+def inline_refs_html(game: Game, tr: Translator, text: str, link: Linker) -> Markup:
+    """Text with its {{ kind:id }} references printed inline (a record's name, a value)."""
+    from .refs import Ref, RefError, is_block, resolve
+
+    out, at = [], 0
+    for match in _CELL_REF.finditer(text):
+        out.append(escape(text[at:match.start()]))
+        at = match.end()
+        try:
+            resolved = resolve(game, Ref.parse(match.group(1)))
+        except RefError:
+            out.append(Markup('<span class="broken-ref">{}</span>').format(match.group(0)))
+            continue
+        if is_block(resolved):
+            out.append(Markup('<span class="broken-ref">{}</span>').format(match.group(0)))
+        elif resolved.record is not None and resolved.ref.field is None:
+            record = resolved.record
+            label = tr.field(record, "name") if hasattr(record, "name") else record.id
+            href = link(record)
+            out.append(Markup('<a class="ref ref-{}" href="{}">{}</a>').format(record.kind, href, label) if href
+                       else Markup('<span class="ref ref-{}">{}</span>').format(record.kind, label))
+        elif resolved.ref.kind == "stat":
+            stat = resolved.value
+            out.append(escape(tr.manifest("stats", game.manifest.stats.index(stat), "name")))
+        else:
+            out.append(escape(resolved.text(tr.lang)))
+    out.append(escape(text[at:]))
     return Markup("").join(out)
 
 
@@ -73,6 +205,16 @@ def stat_text(game: Game, record: Record, stat_id: str, lang: str = "en") -> str
     if isinstance(value, tuple):
         return " / ".join(format_value(v, lang) for v in value)
     return format_value(value, lang)
+
+
+def record_stats_html(game: Game, tr: Translator, record: Record) -> Markup:
+    """A record's typed stats on one line ("Move cost: 2 · Cover: -1"), for terrain, cards, actions."""
+    parts = []
+    for index, stat in enumerate(game.manifest.stats):
+        if (record.section, record.id, stat.id) in game.values:
+            name = tr.manifest("stats", index, "name")
+            parts.append(Markup("{}: {}").format(name, stat_text(game, record, stat.id, tr.lang)))
+    return Markup('<p class="record-stats">{}</p>').format(Markup(" · ").join(parts)) if parts else Markup("")
 
 
 def roster_html(game: Game, tr: Translator, link: Linker) -> Markup:
@@ -137,7 +279,7 @@ def unit_details(game: Game, tr: Translator, unit: Unit, link: Linker) -> Markup
             weapon = game.weapons.get(entry.weapon)
             if weapon is None:
                 continue
-            count = f"{entry.count}× " if entry.count else ""
+            count = f"{format_value(entry.count)}× " if entry.count or isinstance(entry.count, Unstated) else ""
             cells = Markup("").join(Markup("<td>{}</td>").format(stat_text(game, weapon, s.id, tr.lang)) for s in wstats)
             rows.append(Markup('<tr><th scope="row">{}{}</th>{}<td>{}</td></tr>').format(
                 count, tr.field(weapon, "name"), cells, keyword_uses_html(game, tr, weapon.keywords, link)))
@@ -153,6 +295,7 @@ def unit_details(game: Game, tr: Translator, unit: Unit, link: Linker) -> Markup
     if unit.incomplete:
         out.append(Markup('<p class="incomplete-reason">{}: {}</p>').format(tr.ui("incomplete"),
                                                                            tr.field(unit, "incomplete")))
+    out.append(unstated_notes(game, tr, unit))
     return Markup("").join(out)
 
 
@@ -172,7 +315,7 @@ def records_html(game: Game, section: str, tr: Translator, link: Linker) -> Mark
     if section == "units":
         return roster_html(game, tr, link)
     if section == "tables":
-        return Markup("").join(table_html(t, tr) for t in game.tables.values())
+        return Markup("").join(table_html(t, tr, link) for t in game.tables.values())
     out = [Markup('<dl class="records records-{}">').format(section)]
     for record in game.section(section).values():
         name = tr.field(record, "name") if hasattr(record, "name") else record.id
@@ -180,6 +323,12 @@ def records_html(game: Game, section: str, tr: Translator, link: Linker) -> Mark
         for attr in ("text", "definition", "summary"):
             if getattr(record, attr, None):
                 body.append(Markup("<p>{}</p>").format(tr.field(record, attr)))
+        facts = [Markup("{}: {}").format(field_label(tr.lang, name), format_value(getattr(record, name), tr.lang))
+                 for name in FACT_FIELDS.get(record.kind, ()) if getattr(record, name, None) is not None]
+        if facts:
+            body.append(Markup('<p class="record-facts">{}</p>').format(Markup(" · ").join(facts)))
+        if getattr(record, "stats", None):
+            body.append(record_stats_html(game, tr, record))
         if getattr(record, "keywords", None):
             body.append(Markup("<p>{}</p>").format(keyword_uses_html(game, tr, record.keywords, link)))
         if getattr(record, "faces", None):
@@ -191,6 +340,7 @@ def records_html(game: Game, section: str, tr: Translator, link: Linker) -> Mark
         if section == "bands":
             unit = format_value(parse_value(1, StatType.DISTANCE, record.unit), tr.lang).split("\u00a0")[1]
             body.insert(0, Markup("<p>{}\u00a0{}</p>").format(band_span(record), unit))
+        body.append(unstated_notes(game, tr, record))
         out.append(Markup('<dt id="{}">{}{}</dt><dd>{}</dd>').format(anchor(record), name, draft_badge(record, tr),
                                                                      Markup("").join(body)))
     out.append(Markup("</dl>"))

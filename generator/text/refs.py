@@ -9,18 +9,20 @@ from typing import Any
 from ..diagnostics import did_you_mean
 from ..game import Game
 from ..model import SECTIONS, Record
-from ..values import format_value
+from ..values import Unstated, format_value, unstated_inline
 
 KIND_SECTIONS: dict[str, str] = {model.kind: section for section, model in SECTIONS.items()}
-SPECIAL = ("param", "list", "calc")  # calc: a number computed by the rules checker (checker/calc.py)
+# calc: a number computed by the rules checker (checker/calc.py); stat: a stat's name (game.yaml stats)
+SPECIAL = ("param", "list", "calc", "stat")
 _REF = re.compile(r"^(?P<kind>[a-z]+)(?::(?P<id>[a-z0-9][a-z0-9-]*)(?:\.(?P<field>[a-z0-9_][a-z0-9_.-]*))?)?$")
 
 
 class RefError(ValueError):
-    def __init__(self, message: str, hint: str = "", code: str = "E007"):
+    def __init__(self, message: str, hint: str = "", code: str = "E007", follows: bool = False):
         super().__init__(message)
         self.hint = hint
         self.code = code  # E019: malformed; E007: names nothing that exists
+        self.follows = follows  # names a record that failed validation: already reported there
 
 
 @dataclass(frozen=True)
@@ -69,7 +71,13 @@ class Resolved:
             from ..checker.calc import format_computed
 
             return format_computed(self.value, lang)
+        if self.ref.kind == "stat":
+            return self.value.name
+        if self.ref.kind == "table" and self.record is None:
+            return ""
         if self.ref.field is not None or self.record is None:
+            if isinstance(self.value, Unstated):
+                return unstated_inline(lang)
             if isinstance(self.value, tuple):
                 return " / ".join(format_value(v, lang) for v in self.value)
             return format_value(self.value, lang) if not isinstance(self.value, str) else self.value
@@ -87,7 +95,20 @@ def resolve(game: Game, ref: Ref) -> Resolved:
         if ref.id not in ids:
             raise RefError(f"unknown parameter '{ref.id}'",
                            did_you_mean(ref.id, ids) or "declare it under 'parameters:' in game.yaml")
-        return Resolved(ref, value=game.parameter(ref.id))
+        return Resolved(ref, value=game.parameter_as_written(ref.id))
+    if ref.kind == "stat":
+        stats = {stat.id: stat for stat in game.manifest.stats}
+        if ref.id not in stats:
+            raise RefError(f"unknown stat '{ref.id}'",
+                           did_you_mean(ref.id, stats) or "declare it under 'stats:' in game.yaml")
+        if ref.field is not None:
+            raise RefError(f"'{{{{ stat:{ref.id}.{ref.field} }}}}': a stat reference prints the stat's name",
+                           f"write {{{{ stat:{ref.id} }}}}, or {{{{ KIND:ID.{ref.id} }}}} for one record's value", "E019")
+        return Resolved(ref, value=stats[ref.id])
+    if ref.kind == "table" and ref.id not in game.tables and ref.field is None:
+        computed = _computed_table(game, ref.id)
+        if computed is not None:
+            return Resolved(ref, value=computed)
     if ref.kind == "list":
         if ref.id not in SECTIONS:
             raise RefError(f"unknown section '{ref.id}'", did_you_mean(ref.id, SECTIONS) or ", ".join(SECTIONS))
@@ -95,13 +116,41 @@ def resolve(game: Game, ref: Ref) -> Resolved:
     section = KIND_SECTIONS[ref.kind]
     records = game.section(section)
     record = records.get(ref.id)
+    if record is None and game.is_dropped(section, ref.id):
+        raise RefError(f"{ref.kind} '{ref.id}' failed validation", "see the error on the record itself",
+                       follows=True)
     if record is None:
+        pool = list(records)
+        if ref.kind == "table":
+            pool += _computed_table_ids(game)
         raise RefError(f"unknown {ref.kind} '{ref.id}'",
-                       did_you_mean(ref.id, records) or (f"known: {', '.join(sorted(records)[:10])}" if records
-                                                         else f"this game has no {section}"))
+                       did_you_mean(ref.id, pool) or (f"known: {', '.join(sorted(pool)[:10])}" if pool
+                                                      else f"this game has no {section}"))
     if ref.field is None:
         return Resolved(ref, record=record)
     return Resolved(ref, record=record, value=_field(game, record, ref.field))
+
+
+def is_block(resolved: "Resolved") -> bool:
+    """True for a reference that prints a block (a whole table, every record of a section)."""
+    from ..checker.procedures import Declared
+
+    if resolved.section is not None or isinstance(resolved.value, Declared):
+        return True
+    return resolved.record is not None and resolved.ref.kind == "table" and resolved.ref.field is None
+
+
+def _computed_table_ids(game: Game) -> list[str]:
+    from ..checker.procedures import load_procedures
+
+    return list(load_procedures(game.folder).tables)
+
+
+def _computed_table(game: Game, table_id: str) -> Any:
+    """The probability table `table_id` the game's procedures declare (checker/tables.py), or None."""
+    from ..checker.procedures import load_procedures
+
+    return load_procedures(game.folder).tables.get(table_id)
 
 
 def _field(game: Game, record: Record, field: str) -> Any:
@@ -118,6 +167,8 @@ def _field(game: Game, record: Record, field: str) -> Any:
             value = _step(record, field, value, part)
         if value is None:
             raise RefError(f"{record.kind} '{record.id}' has no value for '{field}'", "")
+        if isinstance(value, Unstated):
+            return value
         inner = getattr(type(value), "model_fields", None) or (value if isinstance(value, dict) else None)
         if inner:
             raise RefError(f"'{field}' of {record.kind} '{record.id}' is a group of values, not one",

@@ -64,7 +64,16 @@ def _ref_html(ctx: RenderContext, text: str) -> Markup:
     if resolved.section is not None:
         return blocks.records_html(ctx.game, resolved.section, ctx.tr, ctx.link)
     if record is not None and resolved.ref.kind == "table" and resolved.ref.field is None:
-        return blocks.table_html(record, ctx.tr)
+        return blocks.table_html(record, ctx.tr, ctx.link)
+    if resolved.ref.kind == "table" and record is None:  # a probability table of the rules checker
+        try:
+            return blocks.computed_table_html(ctx.game, resolved.value, ctx.tr)
+        except Exception:  # `rulesmith check --tables` reports why it cannot be computed
+            return Markup('<span class="broken-ref">{}</span>').format("{{ " + text + " }}")
+    if resolved.ref.kind == "stat":
+        stat = resolved.value
+        return Markup('<span class="stat-name">{}</span>').format(
+            ctx.tr.manifest("stats", ctx.game.manifest.stats.index(stat), "name"))
     if record is None:  # a parameter
         return Markup('<span class="param">{}</span>').format(resolved.text(ctx.tr.lang))
     if resolved.ref.field is not None:
