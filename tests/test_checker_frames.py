@@ -164,7 +164,7 @@ def test_thresholds_come_from_the_table(copy: Path):
     result = CliRunner().invoke(cli, ["--root", str(copy), "check", "frames"])
     assert result.exit_code == 1
     rules = copy / "content" / "frames" / "rules" / "02-frame-turn.md"
-    example = line_of(rules, "::: example barricade-damage-allocation")
+    example = line_of(rules, "::: rule barricade-damage-allocation")
     assert f"FAIL      content/frames/rules/02-frame-turn.md:{example} barricade-damage-allocation" in result.output
     assert "damage, exactly: P(target_damage >= 1)" in result.output
     assert "parameter ranged-damage-target is 5+, the table says 4+" in result.output  # the consistency rule
@@ -204,8 +204,8 @@ def test_rendered_examples_are_marked_verified_and_hide_check_blocks(frames):
     assert verified["barricade-damage-allocation"] is True and "attack-move-order" not in verified
     ctx = RenderContext(frames, Translator.load(frames, "ru"), "site", lambda record: None, verified)
     html = str(render_chapter(load_chapter(FRAMES / "rules" / "02-frame-turn.md"), ctx).html)
-    box = html[html.index('id="example-barricade-damage-allocation"'):]
+    box = html[html.index('id="rule-barricade-damage-allocation"'):]
     assert 'class="verified"' in box[:box.index("</p>")]
-    unchecked = html[html.index('id="example-attack-move-order"'):]
+    unchecked = html[html.index('id="rule-attack-move-order"'):]
     assert 'class="verified"' not in unchecked[:unchecked.index("</p>")]
     assert "procedure:" not in html and "```" not in html

@@ -43,7 +43,7 @@ def normal(text: str) -> str:
     text = html.unescape(text).replace("\u00a0", " ").replace("\u00ad", "")
     text = re.sub(r"[«»“”„\"]", '"', text)
     text = re.sub(r"[’‘']", "'", text)
-    text = re.sub(r"[—–]", "-", text)
+    text = re.sub(r"\.{2,}", "…", re.sub(r"[—–]", "-", text))  # the site sets typographic quotes, dashes, ellipses
     return re.sub(r"\s+", " ", text).strip().casefold()
 
 
