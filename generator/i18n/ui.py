@@ -17,6 +17,10 @@ UI: dict[str, dict[str, str]] = {
         "probabilities": "Probabilities", "dice": "Dice", "actions": "Actions", "terrain": "Terrain",
         "bands": "Distance bands", "rules": "Rules", "parameters": "Parameters", "components": "Components",
         "decks": "Decks", "card": "Card", "side": "Side", "type": "Type",
+        "table": "Table", "on-this-page": "On this page", "card-preview": "The printed card",
+        "all-games": "All games", "this-game": "This game", "no-results": "Nothing found",
+        "unit": "Unit", "keyword": "Keyword", "rule": "Rule", "chapters": "Chapters",
+        "calculator": "Calculator", "assumptions": "Assumed", "offline-search": "Search works when the site is served over HTTP (rulesmith serve).",
     },
     "ru": {
         "contents": "Содержание", "example": "Пример", "verified": "Проверено проверкой правил",
@@ -32,6 +36,10 @@ UI: dict[str, dict[str, str]] = {
         "probabilities": "Вероятности", "dice": "Кубики", "actions": "Действия", "terrain": "Местность",
         "bands": "Дистанции", "rules": "Правила", "parameters": "Параметры", "components": "Компоненты",
         "decks": "Колоды", "card": "Карта", "side": "Сторона", "type": "Тип",
+        "table": "Таблица", "on-this-page": "На этой странице", "card-preview": "Печатная карта",
+        "all-games": "Все игры", "this-game": "Эта игра", "no-results": "Ничего не найдено",
+        "unit": "Юнит", "keyword": "Термин", "rule": "Правило", "chapters": "Главы",
+        "calculator": "Калькулятор", "assumptions": "Допущения", "offline-search": "Поиск работает, когда сайт открыт через веб-сервер (rulesmith serve).",
     },
 }
 

@@ -16,6 +16,7 @@ from ..diagnostics import Report
 from ..i18n.translate import report_fallbacks
 from ..i18n.ui import ui
 from ..project import Project
+from .offline import offline_files
 from .pages import SitePage, game_pages
 from .search import index_site
 
@@ -44,7 +45,7 @@ def _copy_assets(dirs: list[Path], out: Path) -> None:
         for suffix in STYLES.values():
             shutil.copyfile(folder / f"{prefix}-{suffix}.ttf", assets / "fonts" / f"{prefix}-{suffix}.ttf")
     css = [_font_css()]
-    for name in ("site/site.css", "cards.css"):
+    for name in ("cards.css", "site/site.css"):  # the site's own rules win over the card sheet's
         path = next(d / name for d in dirs if (d / name).exists())
         text = path.read_text(encoding="utf-8")
         if name == "cards.css":  # print-only rules are harmless in a browser, but keep the file clean
@@ -114,6 +115,7 @@ def _build_games(project: Project, games: list[str], tmp: Path, report: Report):
             for page in pages:
                 _write_page(ctx, page, pages, langs, folder)
                 count += 1
+            offline_files(ctx, pages, folder)
             report_fallbacks(ctx.tr, report, f"{game.id} site ({lang})")
             _copy_downloads(ctx, folder)
         catalogue.append((game, langs))

@@ -103,7 +103,9 @@ def _renderer() -> MarkdownIt:
         badge = ""
         if ctx.examples.get(example_id):
             badge = f' <span class="verified" title="{escape(ui(ctx.tr.lang, "verified"))}">✓</span>'
-        return (f'<aside class="example" id="example-{escape(example_id)}" aria-label="{label}">'
+        # Each example is its own landmark: numbered, so no two on a page share a name.
+        env["examples"] = env.get("examples", 0) + 1
+        return (f'<aside class="example" id="example-{escape(example_id)}" aria-label="{label} {env["examples"]}">'
                 f'<p class="example-label">{label}{badge}</p>\n')
 
     def note_open(self, tokens, idx, options, env):
