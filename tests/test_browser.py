@@ -86,7 +86,8 @@ def test_search_finds_this_games_entry_first(page, server, lang, query, entry):
     assert hrefs[0].endswith(f"/nuclear/{lang}/{entry}"), hrefs
     assert all(f"/nuclear/{lang}/" in h for h in hrefs), hrefs  # this game, this language only
     label = page.locator(".search-label-tag").first.inner_text()
-    assert "Nuclear" in label or "Ядерн" in label, label
+    assert label == {"ru": "Термин · Nuclear", "en": "Keyword · Nuclear"}[lang] if "glossary" in entry else \
+        label == "Unit · Nuclear", label
     assert page.console_errors == []
 
 
@@ -174,6 +175,22 @@ def test_phone_reader_finds_unit_keywords_and_odds_in_three_taps(browser, server
     context.close()
 
 
+def test_wide_table_keeps_its_first_column_on_a_phone(browser, server):
+    base, _ = server
+    context = browser.new_context(viewport={"width": 375, "height": 740}, is_mobile=True, has_touch=True)
+    page = context.new_page()
+    page.goto(f"{base}/battle-rules/en/tables.html")
+    region = page.locator(".table-scroll:has(table.grid)").first
+    region.focus()  # reachable by keyboard
+    first = region.locator("tbody tr:nth-child(2) th[scope=row]").first  # the row's first name
+    before = first.bounding_box()["x"]
+    assert region.evaluate("r => { r.scrollLeft = 300; return r.scrollLeft; }") > 0
+    page.wait_for_timeout(100)
+    after = first.bounding_box()["x"]
+    assert abs(after - region.bounding_box()["x"]) < 2 and after <= before + 1
+    context.close()
+
+
 def test_calculator_reads_the_grid(page, server):
     base, _ = server
     page.goto(f"{base}/nuclear/en/tables.html")
@@ -183,6 +200,24 @@ def test_calculator_reads_the_grid(page, server):
     calc.locator("select.calc-outcome").select_option("AP 1")
     assert calc.locator("output").inner_text() == "44.4%"
     assert calc.locator(".calc-exact").inner_text() == "(4/9)"
+
+
+def test_game_reads_offline_after_the_first_visit(browser, server):
+    """The service worker keeps the whole game (this language) after one page was opened."""
+    base, _ = server
+    context = browser.new_context()
+    page = context.new_page()
+    page.goto(f"{base}/nuclear/en/index.html")
+    assert page.evaluate("navigator.serviceWorker.ready.then(r => r.active.state)") in ("activating", "activated")
+    page.wait_for_function("navigator.serviceWorker.controller !== null")
+    context.set_offline(True)
+    page.goto(f"{base}/nuclear/en/units/gorgon.html")  # never visited
+    assert page.locator("main h1").inner_text().startswith("Gorgon")
+    assert page.evaluate("getComputedStyle(document.querySelector('.top')).display") == "flex"  # CSS cached too
+    context.set_offline(False)
+    manifest = page.evaluate("fetch('../manifest.webmanifest').then(r => r.json())")
+    assert manifest["start_url"] == "index.html"
+    context.close()
 
 
 def test_works_from_file_url(page, shipped_site):

@@ -40,31 +40,31 @@ def split_columns(table: dict) -> tuple[list[dict], list[dict]]:
 
 
 def grid_html(table: dict, lang: str, dice: str, ui) -> Markup:
-    """One table as a grid: the last input names each row, earlier inputs group the rows."""
+    """One table as a grid: the inputs name each row (earlier inputs group the rows), the
+    outcomes name the columns."""
     inputs, chances = split_columns(table)
     rows = (table.get("localized") or {}).get(lang) or table["rows"]
     exact = table.get("exact") or [{} for _ in rows]
     title = _text(table.get("title"), lang)
     if not inputs or not chances:
         return _flat(table, rows, title, lang)
-    *groups, last = inputs
+    groups = inputs[:-1]
     head = [Markup('<th scope="col">{}</th>').format(_text(c["name"], lang)) for c in inputs]
     head += [Markup('<th scope="col">{}</th>').format(_text(c["name"], lang)) for c in chances]
     body, previous = [], None
     for row, exact_row in zip(rows, exact):
+        # Every row names all its inputs (no rowspan), so a phone can keep the first column in
+        # view; a new group starts with a heavier rule.
         group = tuple(str(row.get(c["id"], "")) for c in groups)
-        cells = []
-        if group != previous:
-            span = sum(1 for r in rows if tuple(str(r.get(c["id"], "")) for c in groups) == group)
-            cells += [Markup('<th scope="rowgroup" rowspan="{}">{}</th>').format(span, value) for value in group]
-            previous = group
-        cells.append(Markup('<th scope="row">{}</th>').format(row.get(last["id"], "")))
+        start = Markup(' class="group-start"') if group != previous and previous is not None else Markup("")
+        previous = group
+        cells = [Markup('<th scope="row">{}</th>').format(row.get(c["id"], "")) for c in inputs]
         for c in chances:
             p = _chance(exact_row.get(c["id"]))
             shade = f"--p:{float(p):.3f}" if p is not None else "--p:0"
             cells.append(Markup('<td style="{}" title="{}">{}</td>').format(
                 shade, str(p) if p is not None else "", row.get(c["id"], "")))
-        body.append(Markup("<tr>{}</tr>").format(Markup("").join(cells)))
+        body.append(Markup("<tr{}>{}</tr>").format(start, Markup("").join(cells)))
     note = Markup('<p class="grid-note">{}</p>').format(dice) if dice else Markup("")  # dice and assumptions
     table_html = Markup('<table class="data-table grid" id="grid-{}"><caption>{}</caption><thead><tr>{}</tr></thead>'
                         '<tbody>{}</tbody></table>').format(table.get("table", ""), title, Markup("").join(head),
