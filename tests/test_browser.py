@@ -100,6 +100,17 @@ def test_search_all_games_switch(page, server):
     assert all("/en/" in h for h in everywhere)
 
 
+def test_draft_marks_are_not_indexed(page, server):
+    """DRAFT badges and the card watermark say nothing about the rules: not found by search."""
+    base, _ = server
+    page.goto(f"{base}/deadzone/ru/index.html")
+    page.locator(".search-all").check()
+    page.locator(".search-input").fill("ЧЕРНОВИК")  # nowhere in the games' own text
+    page.locator(".search-results > *").first.wait_for(timeout=15000)
+    excerpts = page.locator(".search-excerpt").all_inner_texts()
+    assert not [e for e in excerpts if "черновик" in e.lower()], excerpts
+
+
 def test_search_is_visible_on_a_phone(browser, server):
     base, _ = server
     context = browser.new_context(viewport={"width": 375, "height": 740}, is_mobile=True, has_touch=True)

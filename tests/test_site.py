@@ -150,7 +150,7 @@ def test_designer_notes_behind_toggle_and_examples_boxed(site: Path):
 
 def test_keyword_links_carry_definition(site: Path):
     text = (site / "demo/en/intro.html").read_text(encoding="utf-8")
-    match = re.search(r'<a class="kw" href="([^"]+)">Fast<span class="kw-tip" role="tooltip">([^<]+)</span>', text)
+    match = re.search(r'<a class="kw" href="([^"]+)">Fast<span class="kw-tip" role="tooltip"(?: data-pagefind-ignore)?>([^<]+)</span>', text)
     assert match and match.group(1) == "glossary.html#keyword-fast"
     assert match.group(2) == "The unit moves 5 cm further."
 
@@ -218,6 +218,9 @@ def test_search_scoped_by_game_and_labelled(site: Path):
     assert 'data-pagefind-meta="kind:Термин"' in glossary and '<dt data-pagefind-weight="7"' in glossary
     cards = (site / "demo/en/cards.html").read_text(encoding="utf-8")
     assert '<span class="draft" data-pagefind-ignore>' in cards
+    for path in pages(site):
+        text = path.read_text(encoding="utf-8").split('<div class="card-preview" data-pagefind-ignore="all">')[0]
+        assert not re.search(r'<span class="draft"(?! data-pagefind-ignore)', text), path
     index = (site / "demo/en/index.html").read_text(encoding="utf-8")
     header = index[index.index("<header"):index.index("</header>")]  # on every screen, not in the menu
     assert '<label class="search-label" for="search-input">' in header

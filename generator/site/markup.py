@@ -83,10 +83,12 @@ def mark_quotations(html: str, source: str, lang: str) -> Markup:
 
 def for_search(html: str) -> Markup:
     """Ready the page for the search index: a break after every cell and term, glossary terms
-    weighted above passing mentions, and DRAFT badges left out."""
+    weighted above passing mentions, DRAFT badges and keyword tooltips left out."""
     html = str(html)
     html = _BLOCK_END.sub(lambda m: m.group(1) + "\n", html)
-    html = html.replace('<span class="draft">', '<span class="draft" data-pagefind-ignore>')
+    html = re.sub(r'<span class="draft"(?=[ >])', '<span class="draft" data-pagefind-ignore', html)
+    # A keyword's tooltip repeats its glossary entry: the glossary is what search should find.
+    html = html.replace('<span class="kw-tip" role="tooltip">', '<span class="kw-tip" role="tooltip" data-pagefind-ignore>')
     html = re.sub(r'<dl class="glossary">(.*?)</dl>', lambda m: '<dl class="glossary">' + m.group(1).replace(
         "<dt ", '<dt data-pagefind-weight="7" ') + "</dl>", html, flags=re.S)
     return Markup(html)
