@@ -240,3 +240,15 @@ def test_works_from_file_url(page, shipped_site):
     page.locator(".sidebar a", has_text="Units").click()
     page.wait_for_url("**/nuclear/en/units.html")
     assert page.console_errors == []
+
+
+def test_missing_browser_fails_under_ci(monkeypatch):
+    import sys
+
+    module = sys.modules[__name__]
+    monkeypatch.setattr(module, "CI", True)
+    with pytest.raises(pytest.fail.Exception, match="Chromium is missing and CI is set"):
+        need("Chromium", False, "apt-get install chromium")
+    monkeypatch.setattr(module, "CI", False)
+    with pytest.raises(pytest.skip.Exception):
+        need("Chromium", False, "apt-get install chromium")
