@@ -37,18 +37,8 @@ class CardFace:
         return CARD_SIZES_MM[self.size]
 
 
-CARD_KIND_LABELS = {
-    "ru": {"unit": "Юнит", "order": "Приказ", "point": "Точка", "local": "Местные",
-           "special-operation": "Спецоперация", "reference": "Памятка", "datasheet": "Профиль",
-           "event": "Событие", "other": ""},
-    "en": {"unit": "Unit", "order": "Order", "point": "Point", "local": "Local",
-           "special-operation": "Special operation", "reference": "Reference", "datasheet": "Datasheet",
-           "event": "Event", "other": ""},
-}
-
-
-def _label(lang: str, kind: str) -> str:
-    return CARD_KIND_LABELS.get(lang, CARD_KIND_LABELS["en"]).get(kind, "")
+def _label(ctx: BuildContext, kind: str) -> str:
+    return "" if kind == "other" else ctx.tr.ui(f"card-{kind}")
 
 
 def _location(ctx: BuildContext, record: Record) -> Location | None:
@@ -69,7 +59,7 @@ def deck_cards(ctx: BuildContext) -> list[CardFace]:
         deck = game.decks[card.deck]
         faces.append(CardFace(
             id=card.id, deck=deck.id, deck_name=tr.field(deck, "name"), back=deck.back, size=deck.size,
-            title=tr.field(card, "name"), label=_label(ctx.lang, card.card_kind),
+            title=tr.field(card, "name"), label=_label(ctx, card.card_kind),
             body=card_body(ctx, card), draft=tr.field(card, "incomplete") if card.incomplete else None,
             location=_location(ctx, card), copies=card.quantity or 1,
         ))
@@ -136,10 +126,10 @@ def datasheets(ctx: BuildContext) -> list[CardFace]:
     units = [u for u in game.units.values() if u.id not in carded]
     if not units or game.cards:
         return []
-    deck_name = tr.field(next(iter(units)), "name") and _label(ctx.lang, "datasheet")
+    deck_name = tr.field(next(iter(units)), "name") and _label(ctx, "datasheet")
     return [CardFace(
         id=unit.id, deck="datasheets", deck_name=deck_name, back="title", size="poker",
-        title=tr.field(unit, "name"), label=tr.field(unit, "type") or _label(ctx.lang, "datasheet"),
+        title=tr.field(unit, "name"), label=tr.field(unit, "type") or _label(ctx, "datasheet"),
         body=unit_body(ctx, unit), draft=tr.field(unit, "incomplete") if unit.incomplete else None,
         location=_location(ctx, unit)) for unit in units]
 
@@ -150,7 +140,7 @@ def reference_cards(ctx: BuildContext) -> list[CardFace]:
     game, tr = ctx.game, ctx.tr
     if game.cards or game.units:
         return []
-    label = _label(ctx.lang, "reference")
+    label = _label(ctx, "reference")
     faces = []
 
     def add(record, title, body):

@@ -11,6 +11,7 @@ from functools import lru_cache
 from io import BytesIO
 from pathlib import Path
 
+from ..outputs import write_if_changed
 from ..print.fonts import FAMILIES
 
 ACCENT = (138, 28, 28)
@@ -43,18 +44,19 @@ self.addEventListener("fetch", (event) => {
 """
 
 
-def offline_files(ctx, pages, folder: Path) -> None:
-    """Write the offline files for one game in one language after its pages."""
+def offline_files(ctx, pages, folder: Path) -> list[Path]:
+    """Write the offline files for one game in one language after its pages; their paths."""
     digest = hashlib.sha1("".join(p.path + p.body for p in pages).encode("utf-8")).hexdigest()[:12]
     summary = ctx.tr.manifest("summary") if ctx.game.manifest.summary else ""
-    write_offline(folder, ctx.game.id, ctx.lang, ctx.title, summary, [p.path for p in pages], digest)
+    return write_offline(folder, ctx.game.id, ctx.lang, ctx.title, summary, [p.path for p in pages], digest)
 
 
 def write_offline(folder: Path, game_id: str, lang: str, title: str, summary: str, pages: list[str],
-                  version: str) -> None:
-    """Manifest, icons and worker for the game's language folder `folder`."""
+                  version: str) -> list[Path]:
+    """Manifest, icons and worker for the game's language folder `folder`; their paths."""
+    written = [folder / f"icon-{size}.png" for size in ICON_SIZES] + [folder / "manifest.webmanifest", folder / "sw.js"]
     for size in ICON_SIZES:
-        (folder / f"icon-{size}.png").write_bytes(_icon(title[:1].upper() or "R", size))
+        write_if_changed(folder / f"icon-{size}.png", _icon(title[:1].upper() or "R", size))
     manifest = {
         "name": title, "short_name": title if len(title) <= 12 else title.split()[0][:12],
         "description": summary, "lang": lang, "start_url": "index.html", "scope": "./", "display": "standalone",
@@ -62,14 +64,15 @@ def write_offline(folder: Path, game_id: str, lang: str, title: str, summary: st
         "icons": [{"src": f"icon-{size}.png", "sizes": f"{size}x{size}", "type": "image/png", "purpose": "any maskable"}
                   for size in ICON_SIZES],
     }
-    (folder / "manifest.webmanifest").write_text(json.dumps(manifest, ensure_ascii=False, indent=1), encoding="utf-8")
+    write_if_changed(folder / "manifest.webmanifest", json.dumps(manifest, ensure_ascii=False, indent=1))
     shared = ["../../assets/site.css", "../../assets/site.js",
               *(f"../../assets/fonts/{prefix}-{style}.ttf" for _folder, prefix in FAMILIES.values()
                 for style in ("Regular", "Bold", "Italic"))]
     prefix = f"rulesmith-{game_id}-{lang}-"
-    (folder / "sw.js").write_text(WORKER % {
+    write_if_changed(folder / "sw.js", WORKER % {
         "cache": json.dumps(prefix + version), "prefix": json.dumps(prefix),
-        "pages": json.dumps(["./", *pages, "manifest.webmanifest", *shared], indent=0)}, encoding="utf-8")
+        "pages": json.dumps(["./", *pages, "manifest.webmanifest", *shared], indent=0)})
+    return written
 
 
 @lru_cache(maxsize=None)
