@@ -265,6 +265,7 @@ def _markdown_cases() -> list[Case]:
         Case("md-symlink-loop", symlink("rules/loop.md", "loop.md"), "E024", "rules/loop.md", None),
         Case("md-unclosed-note", write(md, "# Rules\n\n::: note\nA note.\n\nMore rules.\n"), "E021", md, 3, cli=True),
         Case("md-unclosed-example", write(md, "# Rules\n\nText.\n\n::: example one\nExample.\n"), "E021", md, 5),
+        Case("md-unclosed-rule", write(md, "# Rules\n\n::: rule moving\nUnits move.\n"), "E021", md, 3),
         Case("md-unclosed-inner", write(md, "# Rules\n\n::: example one\n::: note\nA.\n:::\n"), "E021", md, 3),
         Case("md-unclosed-reference", write(md, "# Rules\n\nThe {{ unit:scouts move.\n"), "E019", md, 3, cli=True),
         Case("md-unclosed-reference-late", write(md, "# Rules\n\nFirst.\nThen {{ unit:x\n"), "E019", md, 4),
