@@ -265,6 +265,7 @@ def test_probability_tables_are_grids_with_a_calculator(shipped_site: Path):
     assert '<th scope="col">AP 1</th>' in grid
     assert re.search(r'<td style="--p:0\.444" title="4/9">44\.4%</td>', grid)
     calc = text[text.index('<form class="calculator"'):text.index("</form>", text.index('<form class="calculator"'))]
+    assert 'aria-labelledby="calc-wounds-per-attack-title prob-wounds-per-attack"' in calc  # one name per calculator
     data = json.loads(re.search(r'<script type="application/json">(.*?)</script>', calc).group(1))
     assert data["cells"]["3+|4+"][1] == ["44.4%", "4/9"]
     unit = (shipped_site / "nuclear/en/units/leman-russ.html").read_text(encoding="utf-8")

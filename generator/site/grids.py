@@ -87,7 +87,7 @@ def calculator_html(table, inputs, chances, rows, exact, lang: str, ui) -> Marku
              [[r.get(c["id"], ""), str(_chance(e.get(c["id"])) or "")] for c in chances]
              for r, e in zip(rows, exact)}
     data = json.dumps({"cells": cells}, ensure_ascii=False).replace("</", "<\\/")
-    return Markup('<form class="calculator" aria-labelledby="calc-{0}-title" data-pagefind-ignore>'
+    return Markup('<form class="calculator" aria-labelledby="calc-{0}-title prob-{0}" data-pagefind-ignore>'
                   '<p class="calc-title" id="calc-{0}-title"><strong>{1}</strong></p>{2}'
                   '<label>{3} <select class="calc-outcome">{4}</select></label>'
                   '<p><output aria-live="polite"></output> <span class="calc-exact"></span></p>'
