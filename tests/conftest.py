@@ -69,6 +69,13 @@ def shipped_site(tmp_path_factory) -> Path:
     """The site of the five shipped games, built once per test session into a temporary project."""
     from generator.site.build import build_site
 
+    from generator import outputs
+    from generator.checker.tables import write_tables
+
     root = tmp_path_factory.mktemp("shipped")
     (root / "content").symlink_to(REPO / "content")
-    return build_site(Project(root), Project(root).game_ids(), Report()).root
+    project = Project(root)
+    outputs.confine_to(project.output)
+    for name in project.game_ids():  # the checker's probability tables, as `rulesmith build` writes them
+        write_tables(project.load(name, Report(), checks=False), project.output)
+    return build_site(project, project.game_ids(), Report()).root

@@ -12,19 +12,36 @@ from pathlib import Path
 
 import pytest
 
-playwright = pytest.importorskip("playwright.sync_api")
+# In CI (the variable CI is set) a missing browser is a failure, never a quiet skip.
+CI = bool(os.environ.get("CI"))
+if CI:
+    from playwright import sync_api as playwright
+else:
+    playwright = pytest.importorskip("playwright.sync_api")
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-pytestmark = pytest.mark.skipif(CHROMIUM is None and not os.environ.get("CI"), reason="no chromium")
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
         "--disable-component-update", "--disable-sync"]
+
+
+def need(thing: str, present: bool, install: str) -> None:
+    """Skip a browser test when `thing` is missing on a developer's machine; fail it in CI."""
+    if present:
+        return
+    if CI:
+        pytest.fail(f"{thing} is missing and CI is set: {install}", pytrace=False)
+    pytest.skip(f"no {thing}")
+
+
+class QuietHandler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, *args):
+        pass
 
 
 @pytest.fixture(scope="module")
 def server(shipped_site):
     site = shipped_site
-    assert site.joinpath("pagefind/pagefind-ui.js").exists()
-    handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=str(site))
-    handler.log_message = lambda *args: None
+    assert site.joinpath("pagefind/pagefind.js").exists()
+    handler = functools.partial(QuietHandler, directory=str(site))
     httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
     threading.Thread(target=httpd.serve_forever, daemon=True).start()
     yield f"http://127.0.0.1:{httpd.server_address[1]}", site
@@ -33,6 +50,7 @@ def server(shipped_site):
 
 @pytest.fixture(scope="module")
 def browser():
+    need("Chromium", CHROMIUM is not None, "apt-get install chromium (.ci/run does)")
     with playwright.sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
         yield browser
@@ -50,27 +68,56 @@ def page(browser, request):
     context.close()
 
 
-def search(page, base: str, path: str, query: str) -> list[str]:
+def search(page, base: str, path: str, query: str, all_games: bool = False) -> list[str]:
     page.goto(f"{base}/{path}")
-    box = page.locator(".pagefind-ui__search-input")
-    box.fill(query)
-    page.locator(".pagefind-ui__result-link").first.wait_for(timeout=15000)
-    return page.locator(".pagefind-ui__result-link").evaluate_all("els => els.map(e => e.href)")
+    if all_games:
+        page.locator(".search-all").check()
+    page.locator(".search-input").fill(query)
+    page.locator(".search-result").first.wait_for(timeout=15000)
+    return page.locator(".search-result").evaluate_all("els => els.map(e => e.href)")
 
 
-def test_russian_search_finds_the_page(page, server):
+@pytest.mark.parametrize("lang, query, entry", [("ru", "Регенерация", "rules-glossary.html"),
+                                                 ("en", "Regeneration", "rules-glossary.html"),
+                                                 ("en", "Gorgon", "units/gorgon.html")])
+def test_search_finds_this_games_entry_first(page, server, lang, query, entry):
     base, _ = server
-    hrefs = search(page, base, "nuclear/ru/index.html", "Регенерация")
-    assert any("/nuclear/ru/" in h for h in hrefs), hrefs
-    assert not any("/en/" in h for h in hrefs)
+    hrefs = search(page, base, f"nuclear/{lang}/index.html", query)
+    assert hrefs[0].endswith(f"/nuclear/{lang}/{entry}"), hrefs
+    assert all(f"/nuclear/{lang}/" in h for h in hrefs), hrefs  # this game, this language only
+    label = page.locator(".search-label-tag").first.inner_text()
+    assert label == {"ru": "Термин · Nuclear", "en": "Keyword · Nuclear"}[lang] if "glossary" in entry else \
+        label == "Unit · Nuclear", label
     assert page.console_errors == []
 
 
-def test_english_search_finds_the_page(page, server):
+def test_search_all_games_switch(page, server):
     base, _ = server
-    hrefs = search(page, base, "nuclear/en/index.html", "Regeneration")
-    assert any("/nuclear/en/" in h for h in hrefs), hrefs
-    assert not any("/ru/" in h for h in hrefs)
+    scoped = search(page, base, "battle-rules/en/index.html", "damage")
+    assert all("/battle-rules/en/" in h for h in scoped), scoped
+    everywhere = search(page, base, "battle-rules/en/index.html", "damage", all_games=True)
+    assert {h.split("/")[3] for h in everywhere} - {"battle-rules"}, everywhere
+    assert all("/en/" in h for h in everywhere)
+
+
+def test_draft_marks_are_not_indexed(page, server):
+    """DRAFT badges and the card watermark say nothing about the rules: not found by search."""
+    base, _ = server
+    page.goto(f"{base}/deadzone/ru/index.html")
+    page.locator(".search-all").check()
+    page.locator(".search-input").fill("ЧЕРНОВИК")
+    page.locator(".search-results > *").first.wait_for(timeout=15000)
+    excerpts = page.locator(".search-excerpt").all_inner_texts()
+    assert not [e for e in excerpts if "ЧЕРНОВИК" in e], excerpts  # the badge's capitals; the text may say it
+
+
+def test_search_is_visible_on_a_phone(browser, server):
+    base, _ = server
+    context = browser.new_context(viewport={"width": 375, "height": 740}, is_mobile=True, has_touch=True)
+    page = context.new_page()
+    page.goto(f"{base}/nuclear/en/index.html")
+    assert page.locator(".search-input").is_visible()  # not hidden inside the menu
+    context.close()
 
 
 def test_keyword_tooltip_shows_definition(page, server):
@@ -111,20 +158,76 @@ def test_no_console_errors(page, server, path):
     assert page.console_errors == [], page.console_errors
 
 
-def test_phone_reader_finds_unit_and_keyword(browser, server, tmp_path):
+def test_phone_reader_finds_unit_keywords_and_odds_in_three_taps(browser, server, tmp_path):
+    """On a 375 px phone: the game's page -> Units -> a unit (datasheet with keyword tooltips)
+    -> its odds, the calculator preset to the unit's Quality."""
     base, _ = server
     context = browser.new_context(viewport={"width": 375, "height": 740}, is_mobile=True, has_touch=True)
     page = context.new_page()
     page.goto(f"{base}/nuclear/en/index.html")
     assert page.evaluate("document.documentElement.scrollWidth") <= 375
-    page.locator("summary", has_text="Menu").click()
-    page.locator(".sidebar a", has_text="Units").click()
-    page.locator("main a.ref-unit, main table.roster th a, main table.roster th").first.wait_for()
+    page.locator("main a", has_text="Units").first.tap()  # 1
+    page.wait_for_url("**/nuclear/en/units.html")
+    page.locator("main table.roster a", has_text="Leman Russ Platoon").tap()  # 2
+    page.wait_for_url("**/nuclear/en/units/leman-russ.html")
+    sheet = page.locator("main .datasheet")
+    assert sheet.locator("table.stats").is_visible()
+    keyword = sheet.locator("a.kw").first
+    assert keyword.is_visible() and keyword.locator(".kw-tip").count() == 1
     assert page.evaluate("document.documentElement.scrollWidth") <= 375
-    page.goto(f"{base}/nuclear/en/rules-glossary.html")
-    assert page.locator("dt", has_text="Regeneration").is_visible()
+    page.screenshot(path=str(tmp_path / "phone-unit.png"), full_page=True)
+    page.locator("main a.odds-link").first.tap()  # 3
+    page.wait_for_url("**/nuclear/en/tables.html?quality=*")
+    calc = page.locator("form.calculator").first
+    assert calc.locator("select[data-column=quality]").input_value() == "4+"
+    assert "%" in calc.locator("output").inner_text()
+    assert calc.is_visible()
     assert page.evaluate("document.documentElement.scrollWidth") <= 375
-    page.screenshot(path=str(tmp_path / "phone-glossary.png"))
+    context.close()
+
+
+def test_wide_table_keeps_its_first_column_on_a_phone(browser, server):
+    base, _ = server
+    context = browser.new_context(viewport={"width": 375, "height": 740}, is_mobile=True, has_touch=True)
+    page = context.new_page()
+    page.goto(f"{base}/battle-rules/en/tables.html")
+    region = page.locator(".table-scroll:has(table.grid)").first
+    region.focus()  # reachable by keyboard
+    first = region.locator("tbody tr:nth-child(2) th[scope=row]").first  # the row's first name
+    before = first.bounding_box()["x"]
+    assert region.evaluate("r => { r.scrollLeft = 300; return r.scrollLeft; }") > 0
+    page.wait_for_timeout(100)
+    after = first.bounding_box()["x"]
+    assert abs(after - region.bounding_box()["x"]) < 2 and after <= before + 1
+    context.close()
+
+
+def test_calculator_reads_the_grid(page, server):
+    base, _ = server
+    page.goto(f"{base}/nuclear/en/tables.html")
+    calc = page.locator("form.calculator").first
+    calc.locator("select[data-column=quality]").select_option("3+")
+    calc.locator("select[data-column=defense]").select_option("4+")
+    calc.locator("select.calc-outcome").select_option("AP 1")
+    assert calc.locator("output").inner_text() == "44.4%"
+    assert calc.locator(".calc-exact").inner_text() == "(4/9)"
+
+
+def test_game_reads_offline_after_the_first_visit(browser, server):
+    """The service worker keeps the whole game (this language) after one page was opened."""
+    base, _ = server
+    context = browser.new_context()
+    page = context.new_page()
+    page.goto(f"{base}/nuclear/en/index.html")
+    assert page.evaluate("navigator.serviceWorker.ready.then(r => r.active.state)") in ("activating", "activated")
+    page.wait_for_function("navigator.serviceWorker.controller !== null")
+    context.set_offline(True)
+    page.goto(f"{base}/nuclear/en/units/gorgon.html")  # never visited
+    assert page.locator("main h1").inner_text().startswith("Gorgon")
+    assert page.evaluate("getComputedStyle(document.querySelector('.top')).display") == "flex"  # CSS cached too
+    context.set_offline(False)
+    manifest = page.evaluate("fetch('../manifest.webmanifest').then(r => r.json())")
+    assert manifest["start_url"] == "index.html"
     context.close()
 
 
@@ -133,6 +236,19 @@ def test_works_from_file_url(page, shipped_site):
     assert page.locator("dt", has_text="Regeneration").is_visible()
     assert page.evaluate("getComputedStyle(document.querySelector('.top')).display") == "flex"  # CSS loaded
     assert "served over HTTP" in page.locator(".search-offline").inner_text()
+    assert page.evaluate("navigator.serviceWorker ? navigator.serviceWorker.controller : null") is None
     page.locator(".sidebar a", has_text="Units").click()
     page.wait_for_url("**/nuclear/en/units.html")
     assert page.console_errors == []
+
+
+def test_missing_browser_fails_under_ci(monkeypatch):
+    import sys
+
+    module = sys.modules[__name__]
+    monkeypatch.setattr(module, "CI", True)
+    with pytest.raises(pytest.fail.Exception, match="Chromium is missing and CI is set"):
+        need("Chromium", False, "apt-get install chromium")
+    monkeypatch.setattr(module, "CI", False)
+    with pytest.raises(pytest.skip.Exception):
+        need("Chromium", False, "apt-get install chromium")

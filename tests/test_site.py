@@ -3,6 +3,7 @@ escaped, pages carry lang, landmarks and unique ids, and nothing points off-site
 
 from __future__ import annotations
 
+import json
 import re
 from html.parser import HTMLParser
 from pathlib import Path
@@ -149,7 +150,7 @@ def test_designer_notes_behind_toggle_and_examples_boxed(site: Path):
 
 def test_keyword_links_carry_definition(site: Path):
     text = (site / "demo/en/intro.html").read_text(encoding="utf-8")
-    match = re.search(r'<a class="kw" href="([^"]+)">Fast<span class="kw-tip" role="tooltip">([^<]+)</span>', text)
+    match = re.search(r'<a class="kw" href="([^"]+)">Fast<span class="kw-tip" role="tooltip"(?: data-pagefind-ignore)?>([^<]+)</span>', text)
     assert match and match.group(1) == "glossary.html#keyword-fast"
     assert match.group(2) == "The unit moves 5 cm further."
 
@@ -181,3 +182,106 @@ def test_plain_keyword_mentions_link_to_definition(ws: Workspace):
     assert '<a class="kw" href="glossary.html#keyword-ap">AP<span' in text
     assert '<h2 id="fast-units">Fast units</h2>' in text  # headings stay plain
     assert 'href="glossary.html#keyword-fast">A' not in text
+
+
+def test_unit_and_card_pages_one_datasheet_and_a_hidden_preview(site: Path):
+    unit = (site / "demo/en/units/scouts.html").read_text(encoding="utf-8")
+    assert unit.count('<section class="datasheet">') == 1
+    assert '<caption>Profile</caption>' in unit and 'class="unit-keywords"' in unit
+    card = (site / "demo/en/cards/ambush.html").read_text(encoding="utf-8")
+    assert card.count('<section class="datasheet">') == 1 and card.count('class="card-figure"') == 1
+    preview = card[card.index('<div class="card-preview"'):]
+    assert 'data-pagefind-ignore="all"' in preview[:80] and '<figure class="card-figure" aria-hidden="true"' in preview
+    assert card.index('<section class="datasheet">') < card.index('<div class="card-preview"')
+
+
+def test_tables_scroll_in_named_keyboard_regions(site: Path):
+    text = (site / "demo/en/units.html").read_text(encoding="utf-8")
+    regions = re.findall(r'<div class="table-scroll" role="region" tabindex="0" aria-label="([^"]+)"><table', text)
+    assert regions and len(set(regions)) == len(regions)
+    assert text.count("<table") > len(regions)  # nested tables stay inside their region
+    assert "<th scope=\"col\"></th>" not in text
+
+
+def test_no_words_glued_for_search(site: Path):
+    for name in ("units.html", "tables.html", "glossary.html", "units/scouts.html"):
+        text = (site / "demo/en" / name).read_text(encoding="utf-8")
+        assert not re.search(r"</(td|th|dt|dd|li)><", text), name
+
+
+def test_search_scoped_by_game_and_labelled(site: Path):
+    unit = (site / "demo/en/units/scouts.html").read_text(encoding="utf-8")
+    assert '<span hidden data-pagefind-filter="game:demo"></span>' in unit
+    assert '<span hidden data-pagefind-meta="kind:Unit"></span>' in unit
+    assert re.search(r'<h1 class="page-title" data-pagefind-meta="title" data-pagefind-weight="10">', unit)
+    glossary = (site / "demo/ru/glossary.html").read_text(encoding="utf-8")
+    assert 'data-pagefind-meta="kind:Термин"' in glossary and '<dt data-pagefind-weight="7"' in glossary
+    cards = (site / "demo/en/cards.html").read_text(encoding="utf-8")
+    assert '<span class="draft" data-pagefind-ignore>' in cards
+    for path in pages(site):
+        text = path.read_text(encoding="utf-8").split('<div class="card-preview" data-pagefind-ignore="all">')[0]
+        assert not re.search(r'<span class="draft"(?! data-pagefind-ignore)', text), path
+    index = (site / "demo/en/index.html").read_text(encoding="utf-8")
+    header = index[index.index("<header"):index.index("</header>")]  # on every screen, not in the menu
+    assert '<label class="search-label" for="search-input">' in header
+
+
+def test_navigation_landmarks_have_distinct_names(site: Path):
+    for path in pages(site):
+        names = re.findall(r'<nav [^>]*aria-label="([^"]+)"', path.read_text(encoding="utf-8"))
+        assert len(names) == len(set(names)), (path, names)
+
+
+def test_contents_list_under_the_title(site: Path):
+    text = (site / "demo/en/intro.html").read_text(encoding="utf-8")
+    assert text.index('<nav class="toc"') > text.index("Introduction</h1>")
+
+
+def test_sidebar_lists_each_page_once(shipped_site: Path):
+    for path in shipped_site.glob("*/*/index.html"):
+        text = path.read_text(encoding="utf-8")
+        sidebar = text[text.index('<nav class="sidebar"'):text.index("</nav>", text.index('<nav class="sidebar"'))]
+        hrefs = re.findall(r'href="([^"]+)"', sidebar)
+        assert len(hrefs) == len(set(hrefs)), (path, hrefs)
+
+
+def test_bare_section_numbers_get_their_words_in_contents(shipped_site: Path):
+    text = (shipped_site / "frames/en/frame-turn.html").read_text(encoding="utf-8")
+    toc = text[text.index('<nav class="toc"'):text.index("</nav>", text.index('<nav class="toc"'))]
+    assert re.search(r'href="#531">5\.3\.1 — \w+', toc), toc[:300]
+
+
+def test_russian_quotations_in_english_pages_carry_lang(shipped_site: Path):
+    text = (shipped_site / "rock-n-roll/en/units/johny.html").read_text(encoding="utf-8")
+    assert '<span lang="ru">«Джонни»</span>' in text
+    ru = (shipped_site / "rock-n-roll/ru/units/johny.html").read_text(encoding="utf-8")
+    assert '<span lang="ru">' not in ru[ru.index("<main"):]  # a Russian page needs no marks
+
+
+def test_probability_tables_are_grids_with_a_calculator(shipped_site: Path):
+    text = (shipped_site / "nuclear/en/tables.html").read_text(encoding="utf-8")
+    grid = text[text.index('<table class="data-table grid"'):]
+    assert '<tr class="group-start"><th scope="row">3+</th>\n<th scope="row">2+</th>' in grid
+    assert '<th scope="col">AP 1</th>' in grid
+    assert re.search(r'<td style="--p:0\.444" title="4/9">44\.4%</td>', grid)
+    calc = text[text.index('<form class="calculator"'):text.index("</form>", text.index('<form class="calculator"'))]
+    assert 'aria-labelledby="calc-wounds-per-attack-title prob-wounds-per-attack"' in calc  # one name per calculator
+    data = json.loads(re.search(r'<script type="application/json">(.*?)</script>', calc).group(1))
+    assert data["cells"]["3+|4+"][1] == ["44.4%", "4/9"]
+    unit = (shipped_site / "nuclear/en/units/leman-russ.html").read_text(encoding="utf-8")
+    assert 'href="../tables.html?quality=4%2B#prob-wounds-per-attack"' in unit
+
+
+def test_offline_files_and_install_manifest(shipped_site: Path):
+    folder = shipped_site / "nuclear/en"
+    manifest = json.loads((folder / "manifest.webmanifest").read_text(encoding="utf-8"))
+    assert manifest["start_url"] == "index.html" and {i["sizes"] for i in manifest["icons"]} == {"192x192", "512x512"}
+    for icon in manifest["icons"]:
+        assert (folder / icon["src"]).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    worker = (folder / "sw.js").read_text(encoding="utf-8")
+    pages_listed = json.loads(re.search(r"const PAGES = (\[.*?\]);", worker, re.S).group(1))
+    for name in pages_listed:
+        assert (folder / name).resolve().exists(), name
+    assert "units/leman-russ.html" in pages_listed
+    script = (shipped_site / "assets/site.js").read_text(encoding="utf-8")
+    assert 'window.location.protocol === "http:"' in script  # never registered from file://

@@ -22,6 +22,7 @@ from ..print.context import PACKAGE_TEMPLATES, BuildContext, environment
 from ..print.fonts import FAMILIES, STYLES
 from ..project import Project
 from ..rebuild import Inputs
+from .offline import offline_files
 from .pages import SitePage, game_pages
 from .search import index_site
 
@@ -55,7 +56,7 @@ def _write_assets(dirs: list[Path], out: Path) -> list[Path]:
             outputs.write_if_changed(target, (folder / f"{prefix}-{suffix}.ttf").read_bytes())
             written.append(target)
     css = [_font_css()]
-    for name in ("site/site.css", "cards.css"):
+    for name in ("cards.css", "site/site.css"):  # the site's own rules win over the card sheet's
         path = next(d / name for d in dirs if (d / name).exists())
         text = path.read_text(encoding="utf-8")
         if name == "cards.css":  # print-only rules are harmless in a browser, but keep the file clean
@@ -158,6 +159,7 @@ def _build_game(project, name, final, report, manifest, inputs, verified, rebuil
         files = []
         for page in pages:
             files.append(_write_page(ctx, page, pages, langs, folder))
+        files += offline_files(ctx, pages, folder)
         report_fallbacks(ctx.tr, local, f"{game.id} site ({lang})")
         files += _copy_downloads(ctx, folder)
         keep = set(files)

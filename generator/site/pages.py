@@ -4,11 +4,12 @@ tables, reference and errata; each with navigation, contents and language links.
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass, field
 
 from markupsafe import Markup
 
-from ..print.cardfaces import CardFace, all_faces
+from ..print.cardfaces import all_faces
 from ..print.fitting import fitted_faces
 from ..print.context import BuildContext
 from ..print.reference import probability_tables
@@ -16,7 +17,10 @@ from ..diagnostics import Report
 from ..text import blocks
 from ..text.render import Heading, RenderContext, render_chapter
 from ..text.refs import shown_in
+from .datasheet import card_preview, card_sheet, unit_sheet
+from .grids import grid_html, grid_note, grid_title, odds_html
 from .links import site_linker
+from .markup import for_search, mark_quotations, scroll_tables
 
 
 # Page names the site generates itself; a chapter with one of these names gets a prefix.
@@ -36,16 +40,24 @@ class SitePage:
     def depth(self) -> int:
         return self.path.count("/")
 
+    @property
+    def search_kind(self) -> str:
+        """What a search result on this page is, for its label: rule, unit, keyword or card."""
+        if self.kind == "chapter" and '<dl class="glossary">' in self.body:
+            return "keyword"
+        return {"unit": "unit", "units": "unit", "glossary": "keyword", "card": "card", "cards": "card"}.get(
+            self.kind, "rule")
+
+    def split_title(self) -> tuple[Markup, Markup]:
+        """(the chapter's own title, the rest): the contents list goes between them."""
+        end = self.body.find("</h1>") if self.kind == "chapter" else -1
+        if end < 0:
+            return Markup(""), self.body
+        return Markup(self.body[:end + 5]), Markup(self.body[end + 5:])
+
 
 def _h(level: int, anchor: str, text: str) -> Heading:
     return Heading(level, anchor, text)
-
-
-def card_figure(ctx: BuildContext, face: CardFace) -> Markup:
-    macros = ctx.env.get_template("card.html.j2").module
-    w, h = face.mm
-    return Markup('<figure class="card-figure" style="width:{}mm;height:{}mm" aria-label="{}">{}</figure>').format(
-        w, h, face.title, macros.front(face, ctx.title))
 
 
 def game_pages(ctx: BuildContext, report: Report) -> list[SitePage]:
@@ -60,7 +72,8 @@ def game_pages(ctx: BuildContext, report: Report) -> list[SitePage]:
         rendered = render_chapter(chapter, rctx)
         chapters.append(rendered)
         pages.append(SitePage(_page_name(chapter), rendered.title, rendered.html,
-                              [h for h in rendered.headings if h.level in (2, 3)], kind="chapter"))
+                              [_named(h, rendered.html) for h in rendered.headings if h.level in (2, 3)],
+                              kind="chapter"))
     link0 = site_linker(0, overrides)
     if game.keywords and not glossary_chapter:
         pages.append(SitePage("glossary.html", ui("glossary"), blocks.glossary_html(game, tr, link0), kind="glossary"))
@@ -74,12 +87,13 @@ def game_pages(ctx: BuildContext, report: Report) -> list[SitePage]:
     if game.units:
         pages.append(SitePage("units.html", ui("units"), blocks.roster_html(game, tr, _unit_pages_linker(link0)),
                               kind="units"))
+        link1 = site_linker(1, overrides)
+        probs = probability_tables(ctx)
         for unit in game.units.values():
-            body = [Markup('<p class="crumb"><a href="../units.html">{}</a></p>').format(ui("units"))]
+            body = [Markup('<p class="crumb"><a href="../units.html">{}</a></p>').format(ui("units")),
+                    unit_sheet(ctx, unit, link1), odds_html(ctx, unit, probs, ui)]
             if unit.id in by_unit:
-                body.append(card_figure(ctx, by_unit[unit.id]))
-            from ..print.cardfaces import unit_body
-            body.append(Markup('<div class="unit-profile">{}</div>').format(unit_body(ctx, unit)))
+                body.append(card_preview(ctx, by_unit[unit.id], ui("card-preview")))
             pages.append(SitePage(f"units/{unit.id}.html", tr.field(unit, "name"), Markup("").join(body),
                                   nav=False, kind="unit"))
     deck_faces = [f for f in faces if f.deck not in ("datasheets",)]
@@ -100,18 +114,19 @@ def game_pages(ctx: BuildContext, report: Report) -> list[SitePage]:
                                                              else ui("reference")))
                                         for d in dict.fromkeys(f.deck for f in deck_faces)]))
         for face in deck_faces:
-            body = [Markup('<p class="crumb"><a href="../cards.html#deck-{}">{}</a></p>').format(face.deck, face.deck_name),
-                    card_figure(ctx, face)]
+            body = [Markup('<p class="crumb"><a href="../cards.html#deck-{}">{}</a></p>').format(face.deck, face.deck_name)]
             if face.draft:
                 body.append(Markup('<p class="draft-reason"><span class="draft">{}</span> {}</p>').format(
                     ui("draft"), face.draft))
+            body += [card_sheet(ctx, face, site_linker(1, overrides)), card_preview(ctx, face, ui("card-preview"))]
             pages.append(SitePage(f"cards/{face.id}.html", face.title, Markup("").join(body), nav=False, kind="card"))
     probs = probability_tables(ctx)
     if game.tables or probs:
         html = [blocks.table_html(t, tr) for t in game.tables.values()]
         for table in probs:
-            html.append(_probability_html(table, ctx.lang))
+            html.append(grid_html(table, ctx.lang, grid_note(ctx, table), ui))
         heads = [_h(2, f"table-{t.id}", tr.field(t, "name")) for t in game.tables.values()]
+        heads += [_h(2, f"prob-{t.get('table', '')}", grid_title(t, ctx.lang)) for t in probs]
         pages.append(SitePage("tables.html", ui("tables"), Markup("").join(html), heads, kind="tables"))
     ref_sections = [s for s in ("dice", "actions", "terrain", "bands", "rules") if game.section(s)]
     if ref_sections or game.manifest.parameters:
@@ -138,7 +153,37 @@ def game_pages(ctx: BuildContext, report: Report) -> list[SitePage]:
             ui("errata"), ui("source"), ui("reading"), rows)
         pages.append(SitePage("errata.html", ui("errata"), body, kind="errata"))
     pages.insert(0, landing_page(ctx, chapters, pages))
+    for page in pages:
+        page.body = finish(page.body, ctx, ui("table"))
     return pages
+
+
+def finish(body: Markup, ctx: BuildContext, label: str) -> Markup:
+    """Tables become scroll regions and source-language quotations get their lang; the card
+    preview is left as printed."""
+    start = body.find('<div class="card-preview"')
+    head, preview = (body, "") if start < 0 else (body[:start], body[start:])
+    head = scroll_tables(head, label)
+    head = mark_quotations(head, ctx.game.manifest.source_language, ctx.lang)
+    return for_search(head) + Markup(preview)
+
+
+_BARE_NUMBER = re.compile(r"^[\d.]+$")
+
+
+def _named(heading: Heading, html: str) -> Heading:
+    """A heading that is only a section number ("5.3.1") is listed in the contents with the
+    opening words of its section, so the list says what each section is about."""
+    if not _BARE_NUMBER.match(heading.text.strip()):
+        return heading
+    start = html.find(f'id="{heading.id}"')
+    following = html[start:start + 2000].split("</h", 1)[-1]
+    following = re.sub(r"<p class=\"example-label\">.*?</p>", " ", following, flags=re.S)
+    words = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", following.split(">", 1)[-1])).split()
+    words = [w for w in words if not w.startswith("&")][:7]
+    if not words:
+        return heading
+    return Heading(heading.level, heading.id, f"{heading.text.strip()} — {Markup(' '.join(words)).unescape()}…")
 
 
 def _page_name(chapter) -> str:
@@ -150,18 +195,6 @@ def _unit_pages_linker(link):
     def inner(record):
         return link(record)
     return inner
-
-
-def _probability_html(table: dict, lang: str) -> Markup:
-    def text(value):
-        return (value.get(lang) or next(iter(value.values()))) if isinstance(value, dict) else value
-    head = Markup("").join(Markup('<th scope="col">{}</th>').format(text(c["name"])) for c in table["columns"])
-    localized = table.get("localized") or {}
-    rows = Markup("").join(Markup("<tr>{}</tr>").format(Markup("").join(
-        Markup("<td>{}</td>").format(row.get(c["id"], "")) for c in table["columns"]))
-        for row in localized.get(lang, table["rows"]))
-    return Markup('<table class="data-table prob"><caption>{}</caption><thead><tr>{}</tr></thead><tbody>{}</tbody></table>'
-                  ).format(text(table.get("title", "")), head, rows)
 
 
 def landing_page(ctx: BuildContext, chapters, pages: list[SitePage]) -> SitePage:

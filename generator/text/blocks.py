@@ -285,8 +285,9 @@ def unit_details(game: Game, tr: Translator, unit: Unit, link: Linker) -> Markup
                 count, tr.field(weapon, "name"), cells, keyword_uses_html(game, tr, weapon.keywords, link)))
         head = Markup("").join(Markup('<th scope="col">{}</th>').format(
             tr.manifest("stats", game.manifest.stats.index(s), "name")) for s in wstats)
-        out.append(Markup('<table class="weapons"><thead><tr><th scope="col">{}</th>{}<th scope="col"></th></tr></thead>'
-                          '<tbody>{}</tbody></table>').format(tr.ui("weapons"), head, Markup("").join(rows)))
+        out.append(Markup('<table class="weapons"><thead><tr><th scope="col">{}</th>{}<th scope="col">{}</th></tr></thead>'
+                          '<tbody>{}</tbody></table>').format(tr.ui("weapons"), head, tr.ui("keywords"),
+                                                              Markup("").join(rows)))
     for i, ability in enumerate(unit.abilities):
         out.append(Markup('<p class="ability"><strong>{}.</strong> {}</p>').format(
             tr.field(unit, "abilities", i, "name"), tr.field(unit, "abilities", i, "text")))

@@ -121,7 +121,9 @@ def _renderer() -> MarkdownIt:
         example_id = container_info(tokens[idx].info)[1]
         label = escape(ctx.tr.ui("example"))
         badge = verified_mark(ctx.tr.ui("verified")) if ctx.examples.get(example_id) else ""
-        return (f'<aside class="example" id="example-{escape(example_id)}" aria-label="{label}">'
+        # Each example is its own landmark: numbered, so no two on a page share a name.
+        env["examples"] = env.get("examples", 0) + 1
+        return (f'<aside class="example" id="example-{escape(example_id)}" aria-label="{label} {env["examples"]}">'
                 f'<p class="example-label">{label}{badge}</p>\n')
 
     def rule_open(self, tokens, idx, options, env):

@@ -1,0 +1,61 @@
+"""A unit's or card's page: one readable datasheet in HTML (keywords link to the glossary with a
+tooltip), and the printed card only as a preview, hidden from screen readers and from search."""
+
+from __future__ import annotations
+
+from markupsafe import Markup
+
+from ..print.cardfaces import CardFace, with_icons
+from ..print.context import BuildContext
+from ..text import blocks
+
+
+def stats_table(ctx: BuildContext, unit) -> Markup:
+    game, tr = ctx.game, ctx.tr
+    stats = [s for s in game.manifest.stats if "unit" in s.applies_to and ("units", unit.id, s.id) in game.values]
+    if not stats:
+        return Markup("")
+    head = []
+    for s in stats:
+        i = game.manifest.stats.index(s)
+        name, abbr = tr.manifest("stats", i, "name"), tr.manifest("stats", i, "abbr")
+        head.append(Markup('<th scope="col"><abbr title="{}">{}</abbr></th>').format(name, abbr) if abbr and abbr != name
+                    else Markup('<th scope="col">{}</th>').format(name))
+    cells = Markup("").join(Markup("<td>{}</td>").format(blocks.stat_text(game, unit, s.id, tr.lang)) for s in stats)
+    return Markup('<table class="stats"><caption>{}</caption><thead><tr>{}</tr></thead><tbody><tr>{}</tr></tbody>'
+                  '</table>').format(ctx.env.globals["ui"]("stats"), Markup("").join(head), cells)
+
+
+def unit_sheet(ctx: BuildContext, unit, link) -> Markup:
+    """The unit's profile, weapons, keywords and abilities, keywords linked with tooltips."""
+    return Markup('<section class="datasheet">{}{}</section>').format(
+        stats_table(ctx, unit), blocks.unit_details(ctx.game, ctx.tr, unit, link))
+
+
+def card_sheet(ctx: BuildContext, face: CardFace, link) -> Markup:
+    """A deck card's text as HTML; a unit card shows the unit's datasheet."""
+    game, tr = ctx.game, ctx.tr
+    card = game.cards.get(face.id) if face.deck not in ("datasheets", "reference") else None
+    if card is None:
+        return Markup('<section class="datasheet">{}</section>').format(face.body)
+    parts = []
+    if face.label:
+        parts.append(Markup('<p class="card-kind">{}</p>').format(face.label))
+    if card.unit and card.unit in game.units:
+        parts.append(unit_sheet(ctx, game.units[card.unit], link))
+    if card.text:
+        parts.append(Markup("<p>{}</p>").format(with_icons(tr.field(card, "text"))))
+    for i, _section in enumerate(card.sections):
+        parts.append(Markup("<p><strong>{}.</strong> {}</p>").format(
+            tr.field(card, "sections", i, "title"), with_icons(tr.field(card, "sections", i, "text"))))
+    return Markup('<section class="datasheet">{}</section>').format(Markup("").join(parts))
+
+
+def card_preview(ctx: BuildContext, face: CardFace, caption: str) -> Markup:
+    """The printed card, for looking at and printing: the datasheet above already says it all,
+    so screen readers and search skip it."""
+    macros = ctx.env.get_template("card.html.j2").module
+    w, h = face.mm
+    return Markup('<div class="card-preview" data-pagefind-ignore="all"><p class="preview-caption">{}</p>'
+                  '<figure class="card-figure" aria-hidden="true" style="width:{}mm;height:{}mm">{}</figure></div>'
+                  ).format(caption, w, h, macros.front(face, ctx.title))
