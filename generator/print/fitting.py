@@ -10,6 +10,8 @@ import math
 from dataclasses import replace
 from pathlib import Path
 
+from markupsafe import Markup
+
 from ..diagnostics import Location, Report
 from ..manifest import digest, fonts_hash, rulesmith_version
 from .cardfaces import CardFace
