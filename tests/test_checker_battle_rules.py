@@ -248,7 +248,7 @@ def test_broken_example_fails_with_a_readable_message(copy: Path):
          "inputs: {attackers: 10, targets: 6}\nexpect: {attacks: 10}")
     result = CliRunner().invoke(cli, ["--root", str(copy), "check", GAME])
     assert result.exit_code == 1
-    line = line_of(rules, "::: example attacks-limited-by-targets")
+    line = line_of(rules, "::: rule attacks-limited-by-targets")
     assert f"FAIL      content/{GAME}/rules/03-phases.md:{line} attacks-limited-by-targets" in result.output
     assert "attack-count: attacks" in result.output
     assert "expected: 10" in result.output and "actual:   6" in result.output

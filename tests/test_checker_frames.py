@@ -164,7 +164,7 @@ def test_thresholds_come_from_the_table(copy: Path):
     result = CliRunner().invoke(cli, ["--root", str(copy), "check", "frames"])
     assert result.exit_code == 1
     rules = copy / "content" / "frames" / "rules" / "02-frame-turn.md"
-    example = line_of(rules, "::: example barricade-damage-allocation")
+    example = line_of(rules, "::: rule barricade-damage-allocation")
     assert f"FAIL      content/frames/rules/02-frame-turn.md:{example} barricade-damage-allocation" in result.output
     assert "damage, exactly: P(target_damage >= 1)" in result.output
     assert "parameter ranged-damage-target is 5+, the table says 4+" in result.output  # the consistency rule

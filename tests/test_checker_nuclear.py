@@ -367,7 +367,7 @@ def test_broken_example_fails_with_a_readable_message(copy: Path):
     rules.write_text(text.replace(old, old.replace("wounds: 2", "wounds: 3")), encoding="utf-8")
     result = CliRunner().invoke(cli, ["--root", str(copy), "check", "nuclear"])
     assert result.exit_code == 1
-    example = line_of(rules, "::: example combat-resolution")
+    example = line_of(rules, "::: rule combat-resolution")
     block = line_of(rules, old.replace("wounds: 2", "wounds: 3"))
     assert f"FAIL      content/nuclear/rules/05-combat.md:{example} combat-resolution" in result.output
     assert f"content/nuclear/rules/05-combat.md:{block}: shooting with dice [4, 5, 2, 6, 1, 4, 2, 1]: wounds" \

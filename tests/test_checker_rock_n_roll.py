@@ -322,7 +322,7 @@ def test_a_broken_example_fails_readably(copy: Path):
     rules.write_text(text.replace(old, 'exact: {"P(killed)": 3/4, "P(attacker_dies)": 1/3}'), encoding="utf-8")
     result = CliRunner().invoke(cli, ["--root", str(copy), "check", GAME])
     assert result.exit_code == 1
-    example = line_of(rules, "::: example rock-n-roll")
+    example = line_of(rules, "::: rule rock-n-roll")
     assert f"FAIL      content/{GAME}/rules/04-details.md:{example} rock-n-roll" in result.output
     assert "attack, exactly: P(attacker_dies)" in result.output
     assert "expected: 1/3 (≈ 33.33%)" in result.output and "actual:   1/4 (≈ 25.00%)" in result.output
