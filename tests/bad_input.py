@@ -26,7 +26,7 @@ class Case:
     code: str
     file: str                     # relative to the game folder ("" for the folder itself)
     line: int | str | None        # a line number, a text on the expected line, or None (no line)
-    runner: str = "validate"      # validate | check | cards | reference-ru
+    runner: str = "validate"      # validate | check | cards | rulebook | reference-ru
     cli: bool = False             # also run through the command line under ulimit
 
 
@@ -388,8 +388,42 @@ def _procedure_cases() -> list[Case]:
     ]
 
 
-def _build_cases() -> list[Case]:
+def stylesheet(name: str, extra: str) -> Callable[[Workspace], None]:
+    """The game's own copy of a Rulesmith stylesheet, with `extra` rules at the end."""
+    def setup(ws: Workspace) -> None:
+        from generator.print.context import PACKAGE_TEMPLATES
+
+        write(f"templates/{name}", (PACKAGE_TEMPLATES / name).read_text(encoding="utf-8") + "\n" + extra)(ws)
+    return setup
+
+
+LONE_HEADING = ("# Intro\n\nA first paragraph.\n\n## Lonely\n\n" + "Words that run on. " * 200 + "\n")
+
+
+def _layout_cases() -> list[Case]:
+    """What the layout check finds after WeasyPrint lays a document out (E040–E041, W040–W043)."""
+    card = ("data/cards.yaml", "- id: advance")
     return [
+        Case("layout-overflow", stylesheet("cards.css", ".card-body p { width: 90mm; }"), "E040", *card,
+             runner="cards"),
+        Case("layout-overlap", stylesheet("cards.css", ".card-title { position: absolute; top: 10mm; }"), "E041",
+             *card, runner="cards"),
+        Case("layout-safe-area", stylesheet("cards.css", ".card-head { top: 0.3mm; }"), "W040", *card,
+             runner="cards"),
+        Case("layout-tiny-text", stylesheet("cards.css", ".card-foot { font-size: 4pt; }"), "W041", *card,
+             runner="cards"),
+        Case("layout-lone-heading", steps(write("rules/01-intro.md", LONE_HEADING), stylesheet(
+            "rulebook.css", 'h2 { break-after: auto; } p { break-inside: avoid; }\n'
+            'p[data-src="rules/01-intro.md:3"] { height: 228mm; }')), "W042", "rules/01-intro.md", "## Lonely",
+             runner="rulebook"),
+        Case("layout-font-not-shipped", edit("data/cards.yaml", "    text: One unit moves and then attacks.",
+                                             "    text: One unit moves ★ and then attacks."),
+             "W043", *card, runner="cards"),
+    ]
+
+
+def _build_cases() -> list[Case]:
+    return _layout_cases() + [
         Case("card-text-overflows", edit("data/cards.yaml", "    text: One unit moves and then attacks.",
                                          "    text: " + "One unit moves and attacks. " * 200),
              "W003", "data/cards.yaml", "- id: advance", runner="cards"),
@@ -449,6 +483,7 @@ def run_case(ws: Workspace, case: Case) -> list:
     from generator.print.jobs import Job, run_job
 
     job = Job(ws.root, "demo", "ru", "reference") if case.runner == "reference-ru" else \
+        Job(ws.root, "demo", "en", "rulebook") if case.runner == "rulebook" else \
         Job(ws.root, "demo", "en", "cards", images=False)
     return run_job(job).diagnostics
 

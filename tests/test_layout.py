@@ -28,6 +28,14 @@ def codes(found) -> list[str]:
     return sorted({d.code for d in found})
 
 
+
+@pytest.fixture(autouse=True)
+def free_writes(monkeypatch):
+    """These tests write PDFs into their own tmp folders, not a project's output/."""
+    from generator import outputs
+
+    monkeypatch.setattr(outputs, "_root", None)
+
 def test_clean_page_has_no_findings(tmp_path):
     body = ("<h2 data-src='rules/a.md:1'>Movement</h2><p data-src='rules/a.md:3'>A unit moves up to its speed.</p>"
             "<table><tr><td>1</td><td>2</td></tr></table>")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from pypdf import PdfReader
 
 from generator.print.fonts import font_face_css
@@ -13,6 +14,14 @@ HTML = ("<!DOCTYPE html><html lang='ru'><head><title>Ядерка — Книга
         "<meta name='author' content='Автор'><style>{fonts} html {{ font-family: 'PT Serif'; }}</style></head>"
         "<body><h1>Правила</h1><p>Текст.</p></body></html>")
 
+
+
+@pytest.fixture(autouse=True)
+def free_writes(monkeypatch):
+    """These tests write PDFs into their own tmp folders, not a project's output/."""
+    from generator import outputs
+
+    monkeypatch.setattr(outputs, "_root", None)
 
 def test_rulebook_and_reference_are_tagged(tmp_path):
     for name in ("rulebook.pdf", "reference.pdf"):

@@ -63,3 +63,20 @@ def test_a_list_continued_after_a_box_keeps_its_numbers(ws: Workspace):
     ctx = BuildContext(project.load("demo", Report(), checks=False), "en", ws.root)
     html = book_html(ctx)
     assert '<ol start="2"' in html and "counter-reset: list-item 1" in html
+
+
+def test_a_game_chooses_its_reference_sections(ws: Workspace):
+    import pytest
+
+    from generator.diagnostics import Report
+    from generator.print.context import BuildContext
+    from generator.print.reference import sheet_html
+    from generator.project import Project
+
+    ws.write("print.yaml", "reference: [rules, parameters]\n")
+    ctx = BuildContext(Project(ws.root).load("demo", Report(), checks=False), "en", ws.root)
+    ids = [part.split('"')[0] for part in sheet_html(ctx).split('id="ref-')[1:]]
+    assert ids == ["rules", "parameters"]
+    ws.write("print.yaml", "reference: [rules, weather]\n")
+    with pytest.raises(ValueError, match="unknown reference section 'weather'"):
+        sheet_html(ctx)

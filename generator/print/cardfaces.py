@@ -193,4 +193,9 @@ def reference_cards(ctx: BuildContext) -> list[CardFace]:
 
 
 def all_faces(ctx: BuildContext) -> list[CardFace]:
-    return deck_cards(ctx) + datasheets(ctx) + reference_cards(ctx)
+    from dataclasses import replace
+
+    from .context import source_mark
+
+    faces = deck_cards(ctx) + datasheets(ctx) + reference_cards(ctx)
+    return [replace(f, src=source_mark(ctx.game, f.location)) for f in faces]

@@ -174,8 +174,19 @@ def card_sheets(ctx: BuildContext, report: Report, paper: str = "a4", drafts: bo
         return [], "", [], None
     from .fitting import fitted_faces
 
+    from .fitting import _split
+
     faces = fitted_faces(ctx, faces, report, split_long=True)  # each card laid out once, then remembered
-    html, placements = cards_html(ctx, faces, paper)
+    for _round in range(3):
+        faces = [replace(f, index=i) for i, f in enumerate(faces)]
+        html, placements = cards_html(ctx, faces, paper)
+        # the sheets themselves: a long card that still overflows there continues on a second card
+        document, _ = render_document(html, ctx.game.folder, ctx.roots, keep=True)
+        long = [i for i in overflows(document) if len(faces[i].parts) > 1]
+        if not long:
+            break
+        for i in reversed(long):
+            faces[i:i + 1] = fitted_faces(ctx, _split(faces[i], faces[i].font_pt), report, split_long=True)
     return faces, html, placements, None
 
 

@@ -26,8 +26,8 @@ HEADINGS = {"h1", "h2", "h3", "h4", "h5", "h6", "caption", "dt"}
 
 @dataclass(frozen=True)
 class LayoutRules:
-    """Limits every printed page must keep (templates/print.yaml; a game may override it in
-    its own templates/print.yaml)."""
+    """Limits every printed page must keep (templates/print.yaml; a game may override them in
+    its own content/GAME/print.yaml)."""
 
     min_text_pt: float = 6.0
     card_safe_mm: float = 2.0
