@@ -43,3 +43,18 @@ def test_editing_one_russian_paragraph_of_a_shipped_game(tmp_path):
     import json
     row = json.loads(status.stdout)[0]
     assert row["fuzzy"] == 1 and row["untranslated"] == 0
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_shipped_catalogs_hold_one_message_per_source_string(game: str):
+    from generator.diagnostics import Report
+    from generator.i18n.catalog import template
+    from generator.project import Project
+
+    loaded = Project(REPO).load(game, Report(), checks=False)
+    keys = {(e.msgctxt, e.msgid) for e in template(loaded)}
+    for path in sorted((REPO / "content" / game / "locale").glob("*.po")):
+        if path.name.startswith("ui."):
+            continue
+        live = [(e.msgctxt, e.msgid) for e in polib.pofile(str(path)) if not e.obsolete]
+        assert set(live) == keys and len(live) == len(keys), f"{path.name}: run 'rulesmith i18n migrate {game}'"
