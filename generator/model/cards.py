@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import Field
+from pydantic import Field, field_validator
 
 from .base import Frozen, Record, Text
+from .sizes import PRESETS, check_size
 
 CardKind = Literal[
     "unit", "order", "point", "local", "special-operation", "reference", "datasheet", "event", "other"
@@ -14,17 +15,10 @@ CardKind = Literal[
 BackDesign = Literal[
     "stars", "eagles", "hammer-sickle", "spades-diamonds", "buddha", "schematic", "plain", "title"
 ]
-CardSize = Literal["poker", "bridge", "mini", "tarot", "square", "euro"]
+Corners = Literal["square", "rounded"]
 
-# Trimmed size in millimetres for each named card size.
-CARD_SIZES_MM: dict[str, tuple[float, float]] = {
-    "poker": (63.0, 88.0),
-    "bridge": (57.0, 89.0),
-    "mini": (44.0, 63.0),
-    "tarot": (70.0, 120.0),
-    "square": (70.0, 70.0),
-    "euro": (59.0, 92.0),
-}
+# Trimmed size in millimetres for each named size (any other size is written with its unit).
+CARD_SIZES_MM: dict[str, tuple[float, float]] = PRESETS
 
 
 class Deck(Record):
@@ -33,10 +27,17 @@ class Deck(Record):
 
     name: Text
     back: BackDesign = Field(description="the back design printed behind every card of the deck")
-    size: CardSize = "poker"
-    side: str | None = None
+    size: str = Field(default="poker", description="a preset (poker, bridge, mini, tarot, square, euro) "
+                      "or a size with its unit: 60x90mm, 2.5x3.5in")
+    corners: Corners = "square"
+    side: str | None = Field(default=None, description="id of a side declared in game.yaml")
     expansion: str | None = None
     text: Text | None = None
+
+    @field_validator("size")
+    @classmethod
+    def _size(cls, value: str) -> str:
+        return check_size(value)
 
 
 class CardSection(Frozen):
@@ -52,7 +53,8 @@ class Card(Record):
     card_kind: CardKind = Field(description="unit, order, point, local, special-operation, reference...")
     deck: str = Field(description="id of the deck this card belongs to")
     quantity: int | None = Field(default=1, ge=0, description="copies in the deck; null if the source does not say")
-    side: str | None = None
+    side: str | None = Field(default=None, description="id of a side declared in game.yaml")
+    back: BackDesign | None = Field(default=None, description="this card's own back design (default: the deck's)")
     unit: str | None = Field(default=None, description="id of the unit this card fields")
     icons: tuple[str, ...] = Field(default=(), description="icons printed on the card, e.g. dice, dice")
     text: Text | None = None

@@ -10,7 +10,8 @@ from typing import Any
 from markupsafe import Markup
 
 from ..diagnostics import Location
-from ..model import CARD_SIZES_MM, Card, Record
+from ..model import Card, Record
+from ..model.sizes import parse_size, size_key
 from ..text import blocks
 from .context import BuildContext
 
@@ -31,10 +32,15 @@ class CardFace:
     font_pt: float = 0.0
     index: int = 0  # position in the list being fitted; found again in the laid-out document
     extra: dict[str, Any] = field(default_factory=dict)
+    corners: str = "square"
 
     @property
     def mm(self) -> tuple[float, float]:
-        return CARD_SIZES_MM[self.size]
+        return parse_size(self.size)
+
+    @property
+    def size_key(self) -> str:
+        return size_key(self.size)
 
 
 CARD_KIND_LABELS = {
@@ -68,7 +74,8 @@ def deck_cards(ctx: BuildContext) -> list[CardFace]:
     for card in game.cards.values():
         deck = game.decks[card.deck]
         faces.append(CardFace(
-            id=card.id, deck=deck.id, deck_name=tr.field(deck, "name"), back=deck.back, size=deck.size,
+            id=card.id, deck=deck.id, deck_name=tr.field(deck, "name"), back=card.back or deck.back, size=deck.size,
+            corners=deck.corners,
             title=tr.field(card, "name"), label=_label(ctx.lang, card.card_kind),
             body=card_body(ctx, card), draft=tr.field(card, "incomplete") if card.incomplete else None,
             location=_location(ctx, card), copies=card.quantity or 1,

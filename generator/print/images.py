@@ -10,7 +10,6 @@ import pypdfium2 as pdfium
 from markupsafe import Markup
 from PIL import Image
 
-from ..model import CARD_SIZES_MM
 from .cardfaces import CardFace
 from .context import BuildContext
 from .pdf import render_document
@@ -22,9 +21,9 @@ TTS_COLS, TTS_ROWS, TTS_MAX_PX = 10, 7, 4096
 def faces_html(ctx: BuildContext, faces: list[CardFace]) -> str:
     """One card face per page at its trimmed size."""
     macros = ctx.env.get_template("card.html.j2").module
-    rules = [f"@page face-{s} {{ size: {w}mm {h}mm; margin: 0 }}" for s, (w, h) in CARD_SIZES_MM.items()]
+    rules = [f"@page face-{k} {{ size: {w}mm {h}mm; margin: 0 }}" for k, (w, h) in {f.size_key: f.mm for f in faces}.items()]
     pages = [Markup('<div class="sheet" style="width:{}mm;height:{}mm;page:face-{}">{}</div>').format(
-        f.mm[0], f.mm[1], f.size, macros.front(f, ctx.title)) for f in faces]
+        f.mm[0], f.mm[1], f.size_key, macros.front(f, ctx.title)) for f in faces]
     return (f'<!DOCTYPE html><html lang="{ctx.lang}"><head><meta charset="utf-8"><style>'
             f'{ctx.env.globals["fonts_css"]}\n' + "\n".join(rules) + "\n" + ctx.css("cards.css")
             + "</style></head><body>" + "".join(str(p) for p in pages) + "</body></html>")
