@@ -54,6 +54,9 @@ CODES: dict[str, str] = {
     "W003": "card text does not fit at the minimum size",
     "W004": "erratum alias that no record uses",
     "W005": "text falls back to the source language (untranslated or fuzzy)",
+    "E040": "map place outside the grid, or hexside between cells that are not neighbours",
+    "E041": "image missing, outside the game folder, or not PNG, SVG or JPEG",
+    "W006": "counter text below the legible size or outside the counter",
 }
 
 

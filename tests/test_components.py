@@ -102,3 +102,19 @@ def test_unknown_size_is_a_diagnostic(ws: Workspace):
     errors = [d for d in ws.validate().errors if d.code == "E004"]
     assert len(errors) == 1 and "preset" in errors[0].message
     assert errors[0].location.path.name == "decks.yaml" and errors[0].location.line == 6
+
+
+def test_new_counter_game_validates_and_builds(tmp_path):
+    from generator.commands.new import scaffold
+    from generator.diagnostics import Report
+    from generator.project import Project
+
+    scaffold(tmp_path / "content" / "hexes", "hexes", "Hexes", kind="counters")
+    report = Report()
+    game = Project(tmp_path).load("hexes", report)
+    assert not report.diagnostics, [d.message for d in report.diagnostics]
+    assert [s.id for s in game.manifest.sides] == ["blue", "red"]
+    assert set(game.section("counters")) and set(game.section("maps")) == {"map"}
+    for kind in ("counters", "maps"):
+        result = run_job(Job(tmp_path, "hexes", "en", kind, images=False))
+        assert result.error is None and not result.diagnostics and result.pages >= 1

@@ -28,7 +28,7 @@ def _kinds(value: str | None) -> list[str]:
 @click.command("build")
 @click.option("--game", "games", multiple=True, help="Only this game (repeatable). Default: all.")
 @click.option("--lang", "langs", multiple=True, help="Only this language (repeatable). Default: all of each game.")
-@click.option("--only", default=None, help="Comma-separated: rulebook,cards,reference,site. Default: all.")
+@click.option("--only", default=None, help="Comma-separated: rulebook,cards,reference,counters,maps,site. Default: all.")
 @click.option("--paper", type=click.Choice(["a4", "letter"]), default="a4", show_default=True,
               help="Paper for card sheets.")
 @click.option("--book", type=click.Choice(["a4", "a5", "letter"]), default="a4", show_default=True,
@@ -71,7 +71,8 @@ def command(ctx, games, langs, only, paper, book, bleed, no_images, workers, str
         results = run_jobs(jobs, workers, done) if jobs else []
     for result in results:
         if not result.error:
-            extra = f", {result.cards} cards" if result.cards else ""
+            pieces = "counters" if result.job.kind == "counters" else "cards"
+            extra = f", {result.cards} {pieces}" if result.cards else ""
             click.echo(f"{result.job.label}: {result.pages} pages{extra} in {result.seconds:.1f} s")
     if "site" in kinds:
         from ..site.build import build_site

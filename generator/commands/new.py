@@ -15,9 +15,13 @@ from ..diagnostics import Report, render
 _ID = re.compile(r"^[a-z0-9][a-z0-9-]*$")
 
 
-def scaffold(target: Path, game_id: str, title: str) -> list[Path]:
+# What `--kind` starts from: a folder under generator/scaffold/.
+KINDS = {"skirmish": "game", "counters": "counters"}
+
+
+def scaffold(target: Path, game_id: str, title: str, kind: str = "skirmish") -> list[Path]:
     """Copy the scaffold into `target`, naming the game."""
-    source = resources.files("generator") / "scaffold" / "game"
+    source = resources.files("generator") / "scaffold" / KINDS[kind]
     written = []
     with resources.as_file(source) as folder:
         for path in sorted(Path(folder).rglob("*")):
@@ -34,8 +38,10 @@ def scaffold(target: Path, game_id: str, title: str) -> list[Path]:
 @click.command("new")
 @click.argument("game")
 @click.option("--title", default=None, help="The game's title (default: from its id).")
+@click.option("--kind", type=click.Choice(list(KINDS)), default="skirmish", show_default=True,
+              help="skirmish: units, cards and tables; counters: sides, counters, a hex map and a results table.")
 @click.pass_obj
-def command(ctx, game: str, title: str | None) -> None:
+def command(ctx, game: str, title: str | None, kind: str) -> None:
     """Create content/GAME with one example of each kind of file."""
     if not _ID.match(game):
         raise click.BadParameter("a game id is lowercase Latin letters, digits and hyphens, e.g. my-game",
@@ -45,7 +51,7 @@ def command(ctx, game: str, title: str | None) -> None:
     if target.exists():
         click.echo(f"error: {target} already exists; choose another id or remove it", err=True)
         sys.exit(2)
-    written = scaffold(target, game, title or game.replace("-", " ").title())
+    written = scaffold(target, game, title or game.replace("-", " ").title(), kind)
     report = Report()
     project.load(game, report)
     if report.failed():  # the scaffold itself is broken: leave nothing half-made behind

@@ -17,6 +17,8 @@ UI: dict[str, dict[str, str]] = {
         "probabilities": "Probabilities", "dice": "Dice", "actions": "Actions", "terrain": "Terrain",
         "bands": "Distance bands", "rules": "Rules", "parameters": "Parameters", "components": "Components",
         "decks": "Decks", "card": "Card", "side": "Side", "type": "Type",
+        "counters": "Counter sheets", "maps": "Maps", "map": "Map", "sides": "Sides",
+        "map-tile": "Map {map}, page {n} of {total}: row {row}, column {col}",
     },
     "ru": {
         "contents": "Содержание", "example": "Пример", "verified": "Проверено проверкой правил",
@@ -32,6 +34,8 @@ UI: dict[str, dict[str, str]] = {
         "probabilities": "Вероятности", "dice": "Кубики", "actions": "Действия", "terrain": "Местность",
         "bands": "Дистанции", "rules": "Правила", "parameters": "Параметры", "components": "Компоненты",
         "decks": "Колоды", "card": "Карта", "side": "Сторона", "type": "Тип",
+        "counters": "Листы фишек", "maps": "Карты местности", "map": "Карта местности", "sides": "Стороны",
+        "map-tile": "Карта «{map}», лист {n} из {total}: ряд {row}, столбец {col}",
     },
 }
 

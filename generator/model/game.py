@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import ClassVar
 
 from pydantic import Field, field_validator
@@ -17,6 +18,22 @@ class Component(Frozen):
     name: Text
     count: int | None = Field(default=None, description="how many come in the box; omit if the source does not say")
     note: Text | None = None
+
+
+class Side(Frozen):
+    """A side or faction, declared once: counters, cards and pages take its colour."""
+
+    id: Id
+    name: Text
+    colour: str = Field(description="background colour of its pieces: #rrggbb")
+    text_colour: str = Field(default="#000000", description="colour of text and symbols on its pieces: #rrggbb")
+
+    @field_validator("colour", "text_colour")
+    @classmethod
+    def _hex(cls, value: str) -> str:
+        if not re.fullmatch(r"#[0-9a-fA-F]{6}", value):
+            raise ValueError(f"'{value}' is not a colour: write #rrggbb, e.g. #c0392b")
+        return value.lower()
 
 
 class Parameter(Frozen):
@@ -64,6 +81,7 @@ class GameManifest(Frozen):
     components: tuple[Component, ...] = ()
     parameters: tuple[Parameter, ...] = ()
     stats: tuple[StatDef, ...] = ()
+    sides: tuple[Side, ...] = Field(default=(), description="sides or factions; records refer to them by id")
 
     @field_validator("title")
     @classmethod

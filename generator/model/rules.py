@@ -27,6 +27,7 @@ class Terrain(Record):
     name: Text
     keywords: tuple[str, ...] = ()
     text: Text | None = None
+    colour: str | None = Field(default=None, description="its colour on maps: #rrggbb")
 
 
 class Band(Record):

@@ -75,12 +75,18 @@ def deck_cards(ctx: BuildContext) -> list[CardFace]:
         deck = game.decks[card.deck]
         faces.append(CardFace(
             id=card.id, deck=deck.id, deck_name=tr.field(deck, "name"), back=card.back or deck.back, size=deck.size,
-            corners=deck.corners,
+            corners=deck.corners, extra=_side_colours(ctx, card.side or deck.side),
             title=tr.field(card, "name"), label=_label(ctx.lang, card.card_kind),
             body=card_body(ctx, card), draft=tr.field(card, "incomplete") if card.incomplete else None,
             location=_location(ctx, card), copies=card.quantity or 1,
         ))
     return faces
+
+
+def _side_colours(ctx: BuildContext, side_id: str | None) -> dict:
+    """A card of a declared side wears the side's colour on its edge."""
+    side = next((s for s in ctx.game.manifest.sides if s.id == side_id), None)
+    return {"side_colour": side.colour} if side else {}
 
 
 def card_body(ctx: BuildContext, card: Card) -> Markup:

@@ -13,7 +13,7 @@ from typing import Callable, Iterable
 from ..diagnostics import Diagnostic, Report
 from ..project import Project
 
-KINDS = ("rulebook", "cards", "reference")
+KINDS = ("rulebook", "cards", "reference", "counters", "maps")
 
 
 @dataclass(frozen=True)
@@ -90,6 +90,25 @@ def run_job(job: Job) -> JobResult:
                 result.files.append(res.path)
             if job.images:
                 result.files += write_card_images(ctx, faces, out)
+    elif job.kind == "counters":
+        from .counters import counter_document, write_counter_images
+
+        made = counter_document(ctx, report, paper=job.paper)
+        if made is not None:
+            html, placements, document, pieces = made
+            res = write_pdf(html, out / "counters.pdf", game.folder, ctx.roots, document=document)
+            write_placements(out / "counters.json", placements)
+            result.files += [res.path, out / "counters.json"]
+            result.pages = res.pages
+            result.cards = len(placements)
+            if job.images:
+                result.files += write_counter_images(ctx, pieces, out)
+    elif job.kind == "maps":
+        from .maps import write_maps
+
+        files, pages = write_maps(ctx, report, paper=job.paper)
+        result.files += files
+        result.pages = pages
     else:  # pragma: no cover - the CLI only offers known kinds
         raise ValueError(job.kind)
     from ..i18n.translate import report_fallbacks

@@ -17,6 +17,7 @@ from ..diagnostics import Report
 from ..text import blocks
 from ..text.render import Heading, RenderContext, render_chapter
 from ..text.refs import shown_in
+from .components import map_pages, side_badge
 from .links import site_linker
 
 
@@ -81,6 +82,7 @@ def game_pages(ctx: BuildContext, report: Report) -> list[SitePage]:
             if unit.id in by_unit:
                 body.append(card_figure(ctx, by_unit[unit.id]))
             from ..print.cardfaces import unit_body
+            body.append(side_badge(ctx, unit.side))
             body.append(Markup('<div class="unit-profile">{}</div>').format(unit_body(ctx, unit)))
             pages.append(SitePage(f"units/{unit.id}.html", tr.field(unit, "name"), Markup("").join(body),
                                   nav=False, kind="unit"))
@@ -103,7 +105,7 @@ def game_pages(ctx: BuildContext, report: Report) -> list[SitePage]:
                                         for d in dict.fromkeys(f.deck for f in deck_faces)]))
         for face in deck_faces:
             body = [Markup('<p class="crumb"><a href="../cards.html#deck-{}">{}</a></p>').format(face.deck, face.deck_name),
-                    card_figure(ctx, face)]
+                    side_badge(ctx, getattr(game.cards.get(face.id), "side", None)), card_figure(ctx, face)]
             if face.draft:
                 body.append(Markup('<p class="draft-reason"><span class="draft">{}</span> {}</p>').format(
                     ui("draft"), face.draft))
@@ -139,6 +141,8 @@ def game_pages(ctx: BuildContext, report: Report) -> list[SitePage]:
                       '<th scope="col">{}</th></tr></thead><tbody>{}</tbody></table>').format(
             ui("errata"), ui("source"), ui("reading"), rows)
         pages.append(SitePage("errata.html", ui("errata"), body, kind="errata"))
+    for path, title, body in map_pages(ctx):
+        pages.append(SitePage(path, title, body, kind="map"))
     pages.insert(0, landing_page(ctx, chapters, pages))
     return pages
 
