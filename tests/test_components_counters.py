@@ -165,3 +165,29 @@ def test_every_unit_symbol_is_drawn():
     assert all(d.startswith("<svg") and "XX" in d for d in drawn.values())
     signs = {name: SYMBOLS[name]() for name in UNIT_SYMBOLS if name not in ("recon", "none")}
     assert len(set(signs.values())) == len(signs), "two unit types share a drawing"
+
+
+def test_letter_paper(tmp_path):
+    root = make_project(tmp_path)
+    result = run_job(Job(root, "river-line", "en", "counters", paper="letter", images=False))
+    assert result.error is None and not result.diagnostics
+    placements = json.loads((root / "output/river-line/en/counters.json").read_text())
+    assert {tuple(p["paper"]) for p in placements} == {(215.9, 279.4)}
+    assert {p["sheet"] for p in placements if p["countersheet"] == "units"} == {1}
+    for p in placements:
+        (fx, _), (bx, _), (w, _) = p["front"], p["back"], p["size"]
+        assert abs((bx + w / 2) - (215.9 - (fx + w / 2))) < 0.01
+    maps = run_job(Job(root, "river-line", "en", "maps", paper="letter", images=False))
+    tiles = json.loads((root / "output/river-line/en/maps.json").read_text())
+    assert maps.error is None and {tuple(sorted(t["paper"])) for t in tiles} == {(215.9, 279.4)}
+
+
+def test_symbol_text_legible_at_half_inch():
+    """Echelon marks and 'HQ' inside the symbol: at 1/2" the symbol is 60% of 12.7 mm wide."""
+    import re
+
+    svg = str(unit_symbol("headquarters", "corps"))
+    view_w = float(re.search(r'viewBox="0 0 ([\d.]+)', svg).group(1))
+    mm_per_unit = 0.6 * 12.7 / view_w
+    sizes = [float(s) * mm_per_unit * 72 / 25.4 for s in re.findall(r'font-size="([\d.]+)"', svg)]
+    assert len(sizes) == 2 and min(sizes) >= 5.0, sizes

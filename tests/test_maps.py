@@ -196,3 +196,42 @@ def test_printed_cards_wear_their_side_colour(tmp_path):
         got = image.getpixel((int((x + 28) / 25.4 * 100), int((y + 0.8) / 25.4 * 100)))
         assert all(abs(a - b) < 12 for a, b in zip(got, colours[p["card"]])), (p["card"], got)
         assert p["size"] == [57.0, 89.0]
+
+
+def test_map_board_image(maps_built):
+    root, results = maps_built
+    from PIL import Image
+    png = root / "output/river-line/en/tts/map-valley.png"
+    assert png in results["en"].files
+    mw, mh = json.loads((root / "output/river-line/en/maps.json").read_text())[0]["map_size"]
+    w, h = Image.open(png).size
+    assert abs(w - mw / 25.4 * 150) <= 2 and abs(h - mh / 25.4 * 150) <= 2
+
+
+def test_designer_pictures_in_rules_cards_and_counters(maps_built, tmp_path):
+    root, _ = maps_built
+    from generator.site.build import build_site
+
+    site = build_site(Project(root), ["river-line"], Report()).root
+    chapter = (site / "river-line/ru/play.html").read_text()
+    assert '<img src="images/bridge.svg" alt="Мост в Милфорде"' in chapter
+    assert (site / "river-line/ru/images/bridge.svg").read_bytes() == (root / "content/river-line/images/bridge.svg").read_bytes()
+    card = (site / "river-line/en/cards/bridge-blown.html").read_text()
+    assert '<img src="data:image/svg+xml;base64,' in card  # shows on a page one folder down too
+    # a picture that is not there is reported where it is named
+    other = make_project(tmp_path)
+    path = other / "content/river-line/data/counters.yaml"
+    path.write_text(path.read_text().replace("id: turn, sheet: markers,", "id: turn, sheet: markers, image: images/turn.png,"))
+    cards = other / "content/river-line/data/cards.yaml"
+    cards.write_text(cards.read_text().replace("images/bridge.svg", "images/bridge.svf"))
+    report = Report()
+    Project(other).load("river-line", report)
+    found = sorted((d.code, d.message, d.location.path.name) for d in report.errors)
+    assert found == [("E041", "image 'images/bridge.svf' is not PNG, SVG or JPEG", "cards.yaml"),
+                     ("E041", "no image 'images/turn.png' in the game folder", "counters.yaml")]
+
+
+def test_image_typo_gets_the_right_path(tmp_path):
+    root = make_project(tmp_path)
+    path, errors = _errors(root, lambda t: t.replace("    setup:", "    background: pictures/bridge.svg\n    setup:"))
+    assert [(d.code, d.hint) for d in errors] == [("E041", "did you mean 'images/bridge.svg'?")]

@@ -31,9 +31,11 @@ def check_image(game: Game, report: Report, where, path: str) -> None:
     elif target.suffix.lower() not in IMAGE_TYPES:
         report.add("E041", f"image '{path}' is not PNG, SVG or JPEG", where, "convert it to PNG, SVG or JPEG")
     elif not target.is_file():
-        names = [p.relative_to(folder).as_posix() for p in folder.rglob("*") if p.suffix.lower() in IMAGE_TYPES]
+        names = {p.name: p.relative_to(folder).as_posix() for p in folder.rglob("*") if p.suffix.lower() in IMAGE_TYPES}
+        close = did_you_mean(Path(path).name, names)
+        hint = f"did you mean '{names[close.split(chr(39))[1]]}'?" if close else ""
         report.add("E041", f"no image '{path}' in the game folder", where,
-                   did_you_mean(path, names) or "check the path: it is relative to the game folder")
+                   hint or "check the path: it is relative to the game folder")
 
 
 def _templates(game: Game) -> set[str]:
@@ -131,6 +133,9 @@ def check_map(game: Game, m, origin: Origin, report: Report) -> None:
 
 def check(game: Game, report: Report) -> None:
     check_sides(game, report)
+    for card in game.cards.values():
+        if getattr(card, "image", None):
+            check_image(game, report, game.origin(card).location("image"), card.image)
     check_counters(game, report)
     for m in game.section("maps").values():
         check_map(game, m, game.origin(m), report)

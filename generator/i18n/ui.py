@@ -18,6 +18,7 @@ UI: dict[str, dict[str, str]] = {
         "bands": "Distance bands", "rules": "Rules", "parameters": "Parameters", "components": "Components",
         "decks": "Decks", "card": "Card", "side": "Side", "type": "Type",
         "counters": "Counter sheets", "maps": "Maps", "map": "Map", "sides": "Sides",
+        "maps-large": "Maps, one page each",
         "map-tile": "Map {map}, page {n} of {total}: row {row}, column {col}",
     },
     "ru": {
@@ -35,6 +36,7 @@ UI: dict[str, dict[str, str]] = {
         "bands": "Дистанции", "rules": "Правила", "parameters": "Параметры", "components": "Компоненты",
         "decks": "Колоды", "card": "Карта", "side": "Сторона", "type": "Тип",
         "counters": "Листы фишек", "maps": "Карты местности", "map": "Карта местности", "sides": "Стороны",
+        "maps-large": "Карты местности целиком",
         "map-tile": "Карта «{map}», лист {n} из {total}: ряд {row}, столбец {col}",
     },
 }

@@ -57,5 +57,6 @@ class Card(Record):
     back: BackDesign | None = Field(default=None, description="this card's own back design (default: the deck's)")
     unit: str | None = Field(default=None, description="id of the unit this card fields")
     icons: tuple[str, ...] = Field(default=(), description="icons printed on the card, e.g. dice, dice")
+    image: str | None = Field(default=None, description="a picture from the game folder (PNG, SVG, JPEG) above the text")
     text: Text | None = None
     sections: tuple[CardSection, ...] = ()

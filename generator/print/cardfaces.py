@@ -92,6 +92,12 @@ def _side_colours(ctx: BuildContext, side_id: str | None) -> dict:
 def card_body(ctx: BuildContext, card: Card) -> Markup:
     game, tr = ctx.game, ctx.tr
     parts = []
+    if card.image:
+        from .pictures import data_uri
+
+        src = data_uri(game.folder, card.image)
+        if src:
+            parts.append(Markup('<p class="art"><img src="{}" alt=""></p>').format(src))
     if card.icons:
         parts.append(Markup('<p class="icons">{}</p>').format(Markup(" ").join(icon(name) for name in card.icons)))
     if card.unit and card.unit in game.units:

@@ -106,7 +106,7 @@ def run_job(job: Job) -> JobResult:
     elif job.kind == "maps":
         from .maps import write_maps
 
-        files, pages = write_maps(ctx, report, paper=job.paper)
+        files, pages = write_maps(ctx, report, paper=job.paper, images=job.images)
         result.files += files
         result.pages = pages
     else:  # pragma: no cover - the CLI only offers known kinds

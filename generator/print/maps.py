@@ -260,8 +260,12 @@ def large_html(ctx: BuildContext) -> str:
     return _html(ctx, rules, "".join(pages))
 
 
-def write_maps(ctx: BuildContext, report: Report, paper: str = "a4") -> tuple[list[Path], int]:
-    """maps.pdf (tiled on paper), maps.json (tile windows), maps-large.pdf (one page per map)."""
+IMAGE_DPI = 150
+
+
+def write_maps(ctx: BuildContext, report: Report, paper: str = "a4", images: bool = True) -> tuple[list[Path], int]:
+    """maps.pdf (tiled on paper), maps.json (tile windows), maps-large.pdf (one page per map);
+    with images, a PNG of each whole map (tts/map-ID.png: a Tabletop Simulator board)."""
     if not ctx.game.section("maps"):
         return [], 0
     import json
@@ -271,4 +275,15 @@ def write_maps(ctx: BuildContext, report: Report, paper: str = "a4") -> tuple[li
     tiled = write_pdf(html, out / "maps.pdf", ctx.game.folder, ctx.roots)
     (out / "maps.json").write_text(json.dumps(tiles, indent=1), encoding="utf-8")
     large = write_pdf(large_html(ctx), out / "maps-large.pdf", ctx.game.folder, ctx.roots)
-    return [tiled.path, out / "maps.json", large.path], tiled.pages
+    files = [tiled.path, out / "maps.json", large.path]
+    if images:
+        import pypdfium2 as pdfium
+
+        (out / "tts").mkdir(parents=True, exist_ok=True)
+        pdf = pdfium.PdfDocument(str(large.path))
+        for index, m in enumerate(ctx.game.section("maps").values()):
+            path = out / "tts" / f"map-{m.id}.png"
+            pdf[index].render(scale=IMAGE_DPI / 72).to_pil().convert("RGB").save(path)
+            files.append(path)
+        pdf.close()
+    return files, tiled.pages

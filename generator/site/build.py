@@ -16,6 +16,7 @@ from ..diagnostics import Report
 from ..i18n.translate import report_fallbacks
 from ..i18n.ui import ui
 from ..project import Project
+from .components import copy_images
 from .pages import SitePage, game_pages
 from .search import index_site
 
@@ -116,6 +117,7 @@ def _build_games(project: Project, games: list[str], tmp: Path, report: Report):
                 count += 1
             report_fallbacks(ctx.tr, report, f"{game.id} site ({lang})")
             _copy_downloads(ctx, folder)
+            copy_images(ctx, folder)
         catalogue.append((game, langs))
     return count, catalogue, dirs
 
@@ -147,7 +149,7 @@ LANG_NAMES = {"ru": "Русский", "en": "English", "de": "Deutsch", "fr": "F
 
 
 def _copy_downloads(ctx: BuildContext, folder: Path) -> None:
-    for kind in ("rulebook", "cards", "reference"):
+    for kind in ("rulebook", "cards", "reference", "counters", "maps", "maps-large"):
         source = ctx.output_dir() / f"{kind}.pdf"
         if source.exists():
             (folder / "downloads").mkdir(parents=True, exist_ok=True)

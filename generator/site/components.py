@@ -3,14 +3,13 @@ side badge that gives unit and card pages their side's colour."""
 
 from __future__ import annotations
 
-import base64
-import mimetypes
 import re
 
 from markupsafe import Markup
 
 from ..print.cards import sheets_config
 from ..print.context import BuildContext
+from ..print.pictures import data_uri
 from ..print.maps import cell_terrain, draw, svg, terrain_colour
 
 
@@ -25,13 +24,9 @@ def side_badge(ctx: BuildContext, side_id: str | None) -> Markup:
 
 
 def _inline_background(ctx: BuildContext, body: str, path: str) -> str:
-    """The site has no copy of the game folder: the map's picture goes into the page itself."""
-    target = (ctx.game.folder / path).resolve()
-    if ctx.game.folder.resolve() not in target.parents or not target.is_file():
-        return body
-    kind = mimetypes.guess_type(target.name)[0] or "application/octet-stream"
-    data = base64.b64encode(target.read_bytes()).decode("ascii")
-    return re.sub(r'href="[^"]*"', f'href="data:{kind};base64,{data}"', body, count=1)
+    """The site has no copy of the game folder at the map's place: the picture goes into the page."""
+    src = data_uri(ctx.game.folder, path)
+    return re.sub(r'href="[^"]*"', f'href="{src}"', body, count=1) if src else body
 
 
 def map_pages(ctx: BuildContext) -> list[tuple[str, str, Markup]]:
@@ -55,3 +50,25 @@ def map_pages(ctx: BuildContext) -> list[tuple[str, str, Markup]]:
             ui("map"), text, Markup(picture), ui("terrain"), legend)
         out.append((f"map-{m.id}.html", ctx.tr.field(m, "name"), body))
     return out
+
+
+def copy_images(ctx: BuildContext, folder) -> list:
+    """The designer's pictures (PNG, SVG, JPEG anywhere in the game folder), copied beside the
+    pages at the same relative paths, so `![..](images/x.png)` in the rules shows on the site.
+    A file that resolves outside the game folder (a symbolic link) stays behind."""
+    import shutil
+
+    from ..checks.components import IMAGE_TYPES
+
+    root = ctx.game.folder.resolve()
+    copied = []
+    for path in sorted(ctx.game.folder.rglob("*")):
+        if path.suffix.lower() not in IMAGE_TYPES or not path.is_file():
+            continue
+        if root not in path.resolve().parents:
+            continue
+        target = folder / path.relative_to(ctx.game.folder)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(path, target)
+        copied.append(target)
+    return copied

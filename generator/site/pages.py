@@ -178,7 +178,8 @@ def landing_page(ctx: BuildContext, chapters, pages: list[SitePage]) -> SitePage
     items = Markup("").join(Markup('<li><a href="{}">{}</a></li>').format(p.path, p.title)
                             for p in pages if p.nav)
     body.append(Markup('<h2 id="contents">{}</h2><ol class="chapter-list">{}</ol>').format(ui("contents"), items))
-    downloads = [(kind, f"downloads/{kind}.pdf") for kind in ("rulebook", "cards", "reference")
+    downloads = [(kind, f"downloads/{kind}.pdf") for kind in ("rulebook", "cards", "reference", "counters", "maps",
+                                                              "maps-large")
                  if (ctx.output_dir() / f"{kind}.pdf").exists()]
     if downloads:
         links = Markup("").join(Markup('<li><a href="{}" download>{} (PDF)</a></li>').format(path, ui(kind))
