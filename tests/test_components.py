@@ -118,3 +118,21 @@ def test_new_counter_game_validates_and_builds(tmp_path):
     for kind in ("counters", "maps"):
         result = run_job(Job(tmp_path, "hexes", "en", kind, images=False))
         assert result.error is None and not result.diagnostics and result.pages >= 1
+
+
+def test_card_backs_as_images(ws: Workspace):
+    """One back image per deck; a deck whose cards have their own backs gets back sheets in card order."""
+    from PIL import Image
+
+    result = run_job(Job(ws.root, "demo", "en", "cards"))
+    names = {p.name for p in result.files if p.parent.name == "tts"}
+    assert "orders-back.png" in names and not any(n.startswith("orders-back-") for n in names)
+    ws.edit("data/cards.yaml", "    quantity: 3\n", "    quantity: 3\n    back: plain\n")
+    result = run_job(Job(ws.root, "demo", "en", "cards"))
+    tts = {p.name: p for p in result.files if p.parent.name == "tts"}
+    assert "orders-back-1.png" in tts and "orders-back.png" not in tts
+    fronts, backs = Image.open(tts["orders-1.png"]), Image.open(tts["orders-back-1.png"])
+    assert fronts.size == backs.size
+    # the first card (advance) has the plain back: dark red, the others the deck's design
+    first = backs.getpixel((10, backs.size[1] // 2))
+    assert first[0] > first[1] + 40 and first[0] < 120
