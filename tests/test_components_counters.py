@@ -191,3 +191,13 @@ def test_symbol_text_legible_at_half_inch():
     mm_per_unit = 0.6 * 12.7 / view_w
     sizes = [float(s) * mm_per_unit * 72 / 25.4 for s in re.findall(r'font-size="([\d.]+)"', svg)]
     assert len(sizes) == 2 and min(sizes) >= 5.0, sizes
+
+
+def test_sheet_without_backs(tmp_path):
+    root = make_project(tmp_path)
+    path = root / "content/river-line/data/counters.yaml"
+    path.write_text(path.read_text().replace("size: counter-5/8, template: marker}", "size: counter-5/8, template: marker, backs: false}"))
+    result = run_job(Job(root, "river-line", "en", "counters", images=False))
+    assert result.error is None and result.pages == 3
+    placements = json.loads((root / "output/river-line/en/counters.json").read_text())
+    assert all(p["back"] is None for p in placements if p["countersheet"] == "markers")
