@@ -136,3 +136,20 @@ def test_card_backs_as_images(ws: Workspace):
     # the first card (advance) has the plain back: dark red, the others the deck's design
     first = backs.getpixel((10, backs.size[1] // 2))
     assert first[0] > first[1] + 40 and first[0] < 120
+
+
+def test_a_games_own_back_template(ws: Workspace):
+    """A back of the game's own, drawn from the card's data; a misspelt design is reported."""
+    ws.write("templates/backs/orders-back.svg.j2",
+             '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 63 88" class="back-art">'
+             '<rect width="63" height="88" fill="#123456"/><text x="5" y="40" font-size="5" fill="#fff">'
+             '{{ card.title }}</text></svg>\n')
+    ws.edit("data/cards.yaml", "    quantity: 3\n", "    quantity: 3\n    back: orders-back\n")
+    assert not ws.validate().diagnostics
+    result = run_job(Job(ws.root, "demo", "en", "cards", images=False))
+    import pypdfium2 as pdfium
+    back = pdfium.PdfDocument(str(result.files[0]))[1]
+    assert "Advance" in back.get_textpage().get_text_range()
+    ws.edit("data/cards.yaml", "back: orders-back", "back: orders-bak")
+    (d,) = ws.validate().errors
+    assert d.code == "E007" and d.message == "unknown card back design 'orders-bak'" and d.hint == "did you mean 'orders-back'?"

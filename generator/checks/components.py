@@ -131,8 +131,27 @@ def check_map(game: Game, m, origin: Origin, report: Report) -> None:
         check_image(game, report, origin.location("background"), m.background)
 
 
+def _backs(game: Game) -> set[str]:
+    from ..model.cards import BUILTIN_BACKS
+
+    names = set(BUILTIN_BACKS)
+    for folder in (game.folder / "templates" / "backs", game.project_root / "templates" / "backs"):
+        if folder.is_dir():
+            names |= {p.name[: -len(".svg.j2")] for p in folder.glob("*.svg.j2")}
+    return names
+
+
+def check_backs(game: Game, report: Report) -> None:
+    backs = _backs(game)
+    for section in ("decks", "cards"):
+        for record in game.section(section).values():
+            if record.back is not None and record.back not in backs:
+                _missing(report, game.origin(record).location("back"), "card back design", record.back, backs)
+
+
 def check(game: Game, report: Report) -> None:
     check_sides(game, report)
+    check_backs(game, report)
     for card in game.cards.values():
         if getattr(card, "image", None):
             check_image(game, report, game.origin(card).location("image"), card.image)

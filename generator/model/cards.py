@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
-from pydantic import Field, field_validator
+from pydantic import Field, StringConstraints, field_validator
 
 from .base import Frozen, Record, Text
 from .sizes import PRESETS, check_size
@@ -12,9 +12,10 @@ from .sizes import PRESETS, check_size
 CardKind = Literal[
     "unit", "order", "point", "local", "special-operation", "reference", "datasheet", "event", "other"
 ]
-BackDesign = Literal[
-    "stars", "eagles", "hammer-sickle", "spades-diamonds", "buddha", "schematic", "plain", "title"
-]
+# The built-in back designs (templates/backs/NAME.svg.j2); a game adds its own as
+# templates/backs/NAME.svg.j2 in its folder or its project.
+BUILTIN_BACKS = ("stars", "eagles", "hammer-sickle", "spades-diamonds", "buddha", "schematic", "plain", "title")
+BackDesign = Annotated[str, StringConstraints(pattern=r"^[a-z0-9][a-z0-9-]*$")]
 Corners = Literal["square", "rounded"]
 
 # Trimmed size in millimetres for each named size (any other size is written with its unit).
@@ -26,7 +27,8 @@ class Deck(Record):
     section = "decks"
 
     name: Text
-    back: BackDesign = Field(description="the back design printed behind every card of the deck")
+    back: BackDesign = Field(description="the back design printed behind every card of the deck: "
+                             + ", ".join(BUILTIN_BACKS) + ", or a templates/backs/NAME.svg.j2 of the game")
     size: str = Field(default="poker", description="a preset (poker, bridge, mini, tarot, square, euro) "
                       "or a size with its unit: 60x90mm, 2.5x3.5in")
     corners: Corners = "square"

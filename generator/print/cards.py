@@ -78,7 +78,7 @@ def fit(ctx: BuildContext, faces: list[CardFace], render_html, report: Report):
 
 def back_svg(ctx: BuildContext, face: CardFace) -> Markup:
     template = ctx.env.get_template(f"backs/{face.back}.svg.j2")
-    return Markup(template.render(title=ctx.title, deck=face.deck_name))
+    return Markup(template.render(title=ctx.title, deck=face.deck_name, card=face))
 
 
 def _slot(x: float, y: float, w: float, h: float, inner: Markup) -> Markup:
