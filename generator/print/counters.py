@@ -100,6 +100,7 @@ def counters_html(ctx: BuildContext, all_pieces: list[Piece], paper: str = "a4")
     pages: list[Markup] = []
     placements: list[dict] = []
     by_sheet: dict[str, list[tuple[int, Piece]]] = {}
+    sheet_number = 0  # pages of fronts so far, across all counter sheets
     for index, piece in enumerate(all_pieces):
         by_sheet.setdefault(piece.sheet.id, []).append((index, piece))
     for chunk_source in by_sheet.values():
@@ -108,6 +109,7 @@ def counters_html(ctx: BuildContext, all_pieces: list[Piece], paper: str = "a4")
         spec = sheet_spec(config, paper, size, gutter=sheet.gutter, kind="counters")
         for start in range(0, len(chunk_source), spec.per_sheet):
             chunk = chunk_source[start:start + spec.per_sheet]
+            sheet_number += 1
             fronts, backs = [], []
             for k, (index, piece) in enumerate(chunk):
                 fx, fy = spec.front_slot(k)
@@ -115,7 +117,7 @@ def counters_html(ctx: BuildContext, all_pieces: list[Piece], paper: str = "a4")
                 fronts.append(_slot(fx, fy, spec.card_w, spec.card_h, counter_html(ctx, piece.front, sheet, size, config, index)))
                 backs.append(_slot(bx, by, spec.card_w, spec.card_h, counter_html(ctx, piece.back, sheet, size, config, index)))
                 placements.append({"counter": piece.counter.id, "countersheet": sheet.id,
-                                   "sheet": len([p for p in pages if "fronts" in p]) + 1,
+                                   "sheet": sheet_number,
                                    "front": [round(fx, 3), round(fy, 3)],
                                    "back": [round(bx, 3), round(by, 3)] if sheet.backs else None,
                                    "size": [spec.card_w, spec.card_h], "paper": [spec.paper_w, spec.paper_h]})
