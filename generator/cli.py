@@ -25,6 +25,9 @@ def cli(ctx: click.Context, root: Path | None) -> None:
     if root is not None and not root.is_dir():
         raise click.BadParameter(f"'{root}' is not a folder", param_hint="--root")
     ctx.obj = Context((root or find_root(Path.cwd())).resolve())
+    from . import outputs
+
+    outputs.confine_to(ctx.obj.project.output)  # every command writes only into this project's output/
 
 
 def _register() -> None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import difflib
 import json
+import os
 from dataclasses import dataclass, field
 from enum import Enum
 from pathlib import Path
@@ -44,19 +45,29 @@ CODES: dict[str, str] = {
     "E021": "malformed container (note / example)",
     "E022": "unreadable translation catalog",
     "E023": "translation markup differs from its source",
+    "E024": "file cannot be read as text (not UTF-8, a folder, a control character)",
     "E030": "check block outside an example container",
     "E031": "unknown rule procedure",
     "E032": "malformed check block",
     "E033": "input or result does not fit the procedure",
     "E034": "procedures module cannot be loaded",
+    "E035": "procedures did not finish within the time limit, or ended the process",
+    "E036": "procedure cites an erratum that does not exist",
+    "E037": "reading erratum that no procedure cites",
     "W001": "erratum not referenced by any record",
     "W002": "translation does not use the term list's term",
     "W003": "card text does not fit at the minimum size",
     "W004": "erratum alias that no record uses",
     "W005": "text falls back to the source language (untranslated or fuzzy)",
+    "W006": "value reads differently under YAML 1.1",
+    "W007": "card quantity above a sane size",
+    "W008": "image outside the game folder (not fetched)",
+    "W010": "no interface catalog for a language: interface words print in English",
+    "W011": "interface catalog override of a word that does not exist",
+    "W012": "message context for a place that holds no translatable text",
     "E040": "map place outside the grid, or hexside between cells that are not neighbours",
     "E041": "image missing, outside the game folder, or not PNG, SVG or JPEG",
-    "W006": "counter text below the legible size or outside the counter",
+    "W030": "counter text below the legible size or outside the counter",
 }
 
 
@@ -69,10 +80,13 @@ class Location:
     def display(self, root: Path | None = None) -> str:
         path = self.path
         if root is not None:
-            try:
-                path = path.resolve().relative_to(root.resolve())
+            try:  # absolute, not resolved: a symlink loop has no resolved path
+                path = Path(os.path.abspath(path)).relative_to(os.path.abspath(root))
             except ValueError:
-                pass
+                try:
+                    path = path.resolve().relative_to(root.resolve())
+                except (ValueError, OSError, RuntimeError):
+                    pass
         text = str(path)
         if self.line:
             text += f":{self.line}"

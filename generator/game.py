@@ -38,6 +38,8 @@ class Game:
     origins: dict[tuple[str, str], Origin] = field(default_factory=dict)
     # Parsed stats: (section, id, stat id) -> one value, or a tuple where the stat is a pair.
     values: dict[tuple[str, str, str], Value | tuple[Value, ...]] = field(default_factory=dict)
+    # `rulesmith check`'s results, when the game was loaded with its examples run (Project.load).
+    check_result: Any = field(default=None, repr=False, compare=False)
 
     @property
     def project_root(self) -> Path:

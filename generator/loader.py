@@ -7,6 +7,7 @@ list of records.
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Any
 
@@ -15,6 +16,7 @@ from pydantic import BaseModel, ValidationError
 from .diagnostics import Location, Report, did_you_mean
 from .game import Game, Origin
 from .model import SECTIONS, GameManifest, Record
+from .model.game import LANGUAGE_FIELDS, LANGUAGE_TAG
 from .yamlsource import YamlDocument, load_yaml
 
 MANIFEST = "game.yaml"
@@ -22,7 +24,15 @@ DATA_DIR = "data"
 
 
 def data_files(folder: Path) -> list[Path]:
-    return sorted((folder / DATA_DIR).rglob("*.yaml")) + sorted((folder / DATA_DIR).rglob("*.yml"))
+    """Every *.yaml and *.yml under data/, symlinked folders not followed (a loop ends nowhere);
+    a folder or broken link with such a name is listed too, so that it is reported."""
+    found: dict[str, list[Path]] = {".yaml": [], ".yml": []}
+    for parent, folders, files in os.walk(folder / DATA_DIR):
+        for name in files + folders:
+            suffix = os.path.splitext(name)[1]
+            if suffix in found:
+                found[suffix].append(Path(parent) / name)
+    return sorted(found[".yaml"]) + sorted(found[".yml"])
 
 
 def _trim(loc: tuple[Any, ...], doc: YamlDocument, prefix: tuple[Any, ...]) -> tuple[Any, ...]:
@@ -62,6 +72,16 @@ def report_validation_error(
                 continue  # a union reports one failure per member; one line is enough
             seen.add(prefix + loc)
             where = ".".join(str(p) for p in loc) or "record"
+            if model is GameManifest and loc and loc[0] in LANGUAGE_FIELDS:
+                place = doc.location(prefix + loc)
+                titles = doc.data.get("title") if isinstance(doc.data, dict) else None
+                if loc[0] == "title" and isinstance(titles, dict):  # point at the bad language, not the mapping
+                    bad = next((k for k in titles if not LANGUAGE_TAG.match(str(k))), None)
+                    if bad is not None:
+                        place = doc.location(("title", bad), key=True)
+                report.add("E017", f"{where}: {error['msg']}", place,
+                           "language codes name output folders: write a BCP 47 tag such as en, ru or pt-BR")
+                continue
             report.add("E004", f"{where}: {error['msg']}", doc.location(prefix + loc),
                        _type_hint(error))
 

@@ -5,10 +5,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from .checks import run_checks
 from .diagnostics import Location, Report, did_you_mean
 from .game import Game
 from .loader import MANIFEST, load_game
+
+
+# A folder under content/ with any of these is a game (one without game.yaml gets E017, not skipped).
+GAME_PARTS = (MANIFEST, "data", "rules", "locale", "procedures.py", "ERRATA.md")
 
 
 class UsageError(Exception):
@@ -34,7 +37,8 @@ class Project:
     def game_ids(self) -> list[str]:
         if not self.content.is_dir():
             return []
-        return sorted(p.name for p in self.content.iterdir() if p.is_dir() and (p / MANIFEST).exists())
+        return sorted(p.name for p in self.content.iterdir()
+                      if p.is_dir() and any((p / name).exists() for name in GAME_PARTS))
 
     def resolve_games(self, names: tuple[str, ...] | list[str]) -> list[str]:
         known = self.game_ids()
@@ -48,14 +52,19 @@ class Project:
                 raise UsageError(f"no game '{name}' under {self.content}; {hint}")
         return list(names)
 
-    def load(self, game_id: str, report: Report, checks: bool = True, catalogs: bool = True) -> Game | None:
+    def load(self, game_id: str, report: Report, checks: bool = True, catalogs: bool = True,
+             examples: bool = False) -> Game | None:
         """Load and check one game; None if it could not be loaded at all. With
         checks=False only the stats are parsed (for builds of content already validated);
-        catalogs=False skips the translation catalogs (for `rulesmith check`)."""
+        catalogs=False skips the translation catalogs (for `rulesmith check`); examples=True
+        also runs the worked examples (game.check_result). The game's procedures.py runs in
+        a child process with a time limit (checker/bounded.py)."""
         game = load_game(self.content / game_id, report)
         if game is not None:
             if checks:
-                run_checks(game, report, catalogs=catalogs)
+                from .checker.trial import check_bounded
+
+                game.check_result = check_bounded(game, report, catalogs=catalogs, examples=examples)
             else:
                 from .checks import stats
 

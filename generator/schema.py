@@ -38,10 +38,12 @@ def schema_comment(section: str | None, depth: int) -> str:
 
 
 def write_schemas(folder: Path) -> list[Path]:
+    from . import outputs
+
     folder.mkdir(parents=True, exist_ok=True)
     written = []
     for name, schema in schemas().items():
         path = folder / name
-        path.write_text(json.dumps(schema, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
+        outputs.write_text(path, json.dumps(schema, ensure_ascii=False, indent=2) + "\n")
         written.append(path)
     return written

@@ -7,6 +7,7 @@ does not fit its type raises `ValueError` with a message that says what would.
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass
 from enum import Enum
@@ -116,6 +117,8 @@ def parse_value(raw: object, kind: StatType, unit: DistanceUnit | None = None) -
         return None
     if isinstance(raw, bool):
         raise ValueError("expected a value, not true/false")
+    if isinstance(raw, float) and not math.isfinite(raw):
+        raise ValueError(f"'{raw}' is not a number a game can use")
     text = str(raw).strip()
     if text in DASH:
         return None  # the source's dash: the stat does not apply
@@ -127,8 +130,11 @@ def parse_value(raw: object, kind: StatType, unit: DistanceUnit | None = None) -
         raise ValueError(f"'{text}' is not a number (write e.g. 80 or -3)")
     if kind is StatType.TARGET:
         match = _TARGET.match(text)
-        if match:
-            return Target(int(match.group(1)))
+        if match and len(match.group(1)) <= 3:
+            number = int(match.group(1))
+            if number < 1:
+                raise ValueError(f"'{text}': a target is at least 1+")
+            return Target(number)
         raise ValueError(f"'{text}' is not a target number (write e.g. 4+)")
     if kind is StatType.DICE:
         terms = []

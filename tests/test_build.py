@@ -195,3 +195,23 @@ def test_icons_on_cards_and_inline(demo: Workspace):
     body = str(face.body)
     assert body.count('aria-label="dice"') == 3 and body.count('aria-label="star"') == 1
     assert "&lt;b&gt;x&lt;/b&gt;" in body  # text around the icons stays escaped
+
+
+def test_large_decks_render_in_chunks_joined_into_one_pdf(demo: Workspace):
+    from generator.print.cards import card_sheets
+    from generator.print.context import BuildContext
+    from generator.print.sheets import write_sheets
+    from generator.project import Project
+    from generator.diagnostics import Report
+
+    whole = PdfReader(build(demo, "cards").files[0])
+    game = Project(demo.root).load("demo", Report(), checks=False)
+    ctx = BuildContext(game, "en", demo.root)
+    html = card_sheets(ctx, Report())[1]
+    out = demo.root / "output" / "chunked.pdf"
+    result = write_sheets(html, out, game.folder, ctx.roots, per_chunk=1)
+    joined = PdfReader(out)
+    assert result.pages == len(joined.pages) == len(whole.pages) > 1
+    assert joined.metadata.title == whole.metadata.title and joined.trailer["/Root"]["/Lang"] == "en"
+    for a, b in zip(joined.pages, whole.pages):
+        assert a.mediabox == b.mediabox and a.extract_text() == b.extract_text()

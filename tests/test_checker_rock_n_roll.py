@@ -358,3 +358,16 @@ def test_a_unit_without_its_two_dice_fails_bao(copy: Path):
     assert code == 1
     assert set(examples) == {"double-attack", "bao-double-ones"}
     assert rules == ["double-attack-icons"]
+
+
+def test_after_devils_hand_rerolls_stay_unavailable(game, procs):
+    """«В результате сделки перебросы/дополнительные броски, станут НЕДОСТУПНЫ стороне до конца
+    партии!»: a deal made ends rerolls; a deal refused (or a second one, once the first is used)
+    cannot give them back."""
+    for option, phase in ((1, "deployment"), (1, "orders"), (2, "deployment"), (3, None)):
+        made = run(procs, game, "devils-hand", {"option": option, "phase": phase})
+        assert made["allowed"] and made["rerolls_after"] is False
+        again = run(procs, game, "devils-hand", {"option": option, "phase": phase, "used": True})
+        assert not again["allowed"] and again["rerolls_after"] is False
+    refused = run(procs, game, "devils-hand", {"option": 2, "phase": "orders"})
+    assert not refused["allowed"] and refused["rerolls_after"] is True

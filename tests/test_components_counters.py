@@ -115,7 +115,7 @@ def test_text_that_does_not_fit_is_reported(tmp_path):
     path = root / "content/river-line/data/counters.yaml"
     path.write_text(path.read_text().replace("text: Disrupted,", "text: Disrupted and thoroughly demoralised by relentless artillery fire,"))
     result = run_job(Job(root, "river-line", "en", "counters", images=False))
-    warnings = [d for d in result.diagnostics if d.code == "W006"]
+    warnings = [d for d in result.diagnostics if d.code == "W030"]
     assert len(warnings) == 1 and "disrupted" in warnings[0].message and "outside" in warnings[0].message
     assert warnings[0].location.line == line_of(path, "id: disrupted")
 

@@ -181,12 +181,24 @@ def test_w001_unreferenced_erratum(ws: Workspace):
     assert d.location.path.name == "errata.yaml"
 
 
-def test_every_code_has_a_test():
-    from pathlib import Path
+def test_every_code_has_a_test(tmp_path, monkeypatch):
+    """Each code has a case in the bad-input corpus, and running that case produces the code
+    at the file and line the case names (a code no fixture can produce fails here)."""
+    from .bad_input import CASES, TIME_LIMIT, matches, run_case
 
-    source = "".join(p.read_text() for p in Path(__file__).parent.glob("test_*.py"))
-    missing = [code for code in CODES if f'"{code}"' not in source]
+    monkeypatch.setenv("RULESMITH_TIME_LIMIT", TIME_LIMIT)
+    missing, silent = [], []
+    for code in CODES:
+        case = next((c for c in CASES if c.code == code), None)
+        if case is None:
+            missing.append(code)
+            continue
+        ws = Workspace(tmp_path / case.id)
+        found = run_case(ws, case)
+        if not any(matches(ws, case, d) for d in found):
+            silent.append(f"{code} ({case.id}): got {sorted({d.code for d in found})}")
     assert not missing, f"codes without a fixture: {missing}"
+    assert not silent, f"fixtures that do not produce their code: {silent}"
 
 
 @pytest.mark.parametrize("garbage", [

@@ -214,7 +214,7 @@ def landing_cost(game, unit: Unit, support_as_infantry: bool | None = None) -> i
     return None
 
 
-@procedure("landing-slots")
+@procedure("landing-slots", errata=["combat-unit-is-model", "landing-slots-aviation-fleet"])
 def landing_slots(game, dice, squads: list[Unit], carrier: Unit | None = None,
                   support_as_infantry: bool | None = None) -> dict:
     """The landing slots squads declared for landing take, against the limit of 30, and against a
@@ -354,7 +354,7 @@ def attack_sequence(game, dice, squads: list[str], kinds: list[Kind]) -> dict:
     return {"allowed": True, "reason": None}
 
 
-@procedure("damage-threshold")
+@procedure("damage-threshold", errata=["fortification-sign"])
 def damage_threshold(game, dice, damage: Target | None = None, unit: Unit | None = None,
                      damage_choice: Choice | None = None, cover: list[Terrain] = (), kind: Kind = "ranged") -> dict:
     """The damage roll's target: the Damage (given, or the unit's), one more behind a fortification
@@ -410,7 +410,7 @@ def ranged_attack(game, dice, attacker: Unit, defender: Unit, attackers: int | N
             "hits": hits + deadly, "critical": critical, "deadly": deadly + deadly_damage}
 
 
-@procedure("compensation")
+@procedure("compensation", errata=["failed-save-deadly-wound"])
 def compensation(game, dice, defender: Unit, critical: int, deadly: int = 0) -> dict:
     """The compensation phase: one save (≥ Save) for each critical damage; a failure wounds the model,
     which may be healed or repaired (erratum failed-save-deadly-wound). Deadly damage gets no save:
@@ -442,7 +442,7 @@ def kill_chance(game, dice, accuracy: Target, damage: Target, save: Target | Non
     return {"hit": hit, "damaged": damaged, "saved": saved, "through": damaged and not saved}
 
 
-@procedure("melee-exchange")
+@procedure("melee-exchange", errata=["melee-attacker-casualty-target", "melee-saves-are-critical-damage"])
 def melee_exchange(game, dice, attacker: Unit, defender: Unit, attackers: int | None = None,
                    targets: int | None = None, cover: list[Terrain] = ()) -> dict:
     """A melee: Accuracy and Damage are the melee value (1), so those rolls are not needed (they are
@@ -501,16 +501,18 @@ def _kill_rows(game, fortified: bool) -> list[dict]:
 
 
 @table("kill-chance", columns=_kill_columns(),
-       title={"ru": "Вероятность, что одна дистанционная атака попадёт, нанесёт урон и не будет компенсирована",
-              "en": "Chance that one ranged attack hits, damages and is not saved"})
+       title={"ru": "Вероятность, что одна дистанционная атака попадёт, нанесёт урон и не будет компенсирована "
+                    "(на шестигранном кубике: число граней текст не называет)",
+              "en": "Chance that one ranged attack hits, damages and is not saved "
+                    "(on a six-sided die: the text does not give the number of faces)"})
 def kill_chance_table(game) -> list[dict]:
     """P(hit) × P(damage) × P(failed save) of one attack, by Accuracy and Damage (rows) and Save."""
     return _kill_rows(game, fortified=False)
 
 
-@table("kill-chance-fortified", columns=_kill_columns(),
-       title={"ru": "То же по цели за укреплением (урон на 1 больше, 2+ → 3+)",
-              "en": "The same against a target behind a fortification (Damage one more, 2+ → 3+)"})
+@table("kill-chance-fortified", errata=["fortification-sign"], columns=_kill_columns(),
+       title={"ru": "То же по цели за укреплением (урон на 1 больше, 2+ → 3+; шестигранный кубик)",
+              "en": "The same against a target behind a fortification (Damage one more, 2+ → 3+; six-sided die)"})
 def kill_chance_fortified_table(game) -> list[dict]:
     """As kill-chance, with the damage roll one harder (erratum fortification-sign); 6+ becomes 7+,
     which a six-sided die cannot roll."""

@@ -126,7 +126,7 @@ def _first_number(cell) -> int:
 
 # --- 03: tests -------------------------------------------------------------------------------
 
-@procedure("test")
+@procedure("test", errata=["success-equal-or-more"])
 def test(game, dice, dice_count: int, target: Target | None, need: int | None = None, modifiers: int = 0) -> dict:
     """A test "N dice T+ test (k)": each D8 on the target or more succeeds, k successes pass it.
 
@@ -331,8 +331,8 @@ def shooting(game, dice, shoot: Target | None, survive: Target | None, clean_sho
 
 
 @table("shooting-hit",
-       title={"ru": "Вероятность попадания: тест Стрельбы против теста Выживания цели",
-              "en": "Chance to hit: the Shoot test against the target's Survive test"},
+       title={"ru": "Вероятность попадания: тест Стрельбы против теста Выживания цели (кости Д8; 8 добавляет кость)",
+              "en": "Chance to hit: the Shoot test against the target's Survive test (D8 dice; an 8 adds a die)"},
        columns={"survive": {"ru": "Выживание цели", "en": "Target's Survive"},
                 "survive_dice": {"ru": "Кости Выживания", "en": "Survive dice"},
                 "shoot_dice": {"ru": "Кости Стрельбы", "en": "Shoot dice"},
@@ -365,7 +365,7 @@ def fight_dice(game, dice, conditions: list[FightCondition] | None = None, extra
     return {"dice": base + extra_dice + sum(fight_modifier(game, c) for c in dict.fromkeys(conditions or []))}
 
 
-@procedure("fight")
+@procedure("fight", errata=["fight-defender-wins-missing"])
 def fight(game, dice, attacker: Target | None, defender: Target | None,
           response: Literal["fight", "survive"] = "fight",
           attacker_conditions: list[FightCondition] | None = None,
@@ -440,7 +440,7 @@ def wall_collision(game, dice, survive: Target | None, extra_dice: int = 0) -> d
     return {"margin": margin, "prone": margin < 0, "potential_damage": max(-margin, 0)}
 
 
-@procedure("falling")
+@procedure("falling", errata=["falling-first-cube"])
 def falling(game, dice, height: int, survive: Target | None, extra_dice: int = 0) -> dict:
     """A fall from more than falling-min-height cubes: Survive (survive-test-dice, X) against
     gravity's falling-test-dice dice on falling-test-target plus falling-dice-per-cube for each
@@ -495,7 +495,7 @@ def models_in_a_row(game) -> list[str]:
                                        f"activate {1 + dice_} models in a row"]
 
 
-@consistency("prone-fight-bonus-in-table")
+@consistency("prone-fight-bonus-in-table", errata=["prone-stand-and-bonus"])
 def prone_fight_bonus_in_table(game) -> list[str]:
     """The prone rule's +1 to a fight attack is the fight modifiers table's prone line."""
     bonus, row = game.parameter("prone-fight-bonus"), fight_modifier(game, "opponent-prone")

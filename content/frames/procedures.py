@@ -63,7 +63,7 @@ def attack_band(game, dice, distance: float) -> dict:
     return {"band": band_of(game, distance)}
 
 
-@procedure("attack-happens")
+@procedure("attack-happens", errata=["shooting-moment-melee"])
 def attack_happens(game, dice, declared: Band, distance: float,
                    target: Literal["frame", "terrain", "base", "nothing"] = "frame") -> dict:
     """Whether a declared attack takes place: bases cannot be attacked, and a target outside the
@@ -93,7 +93,7 @@ def move(game, dice, die: int | None = None) -> dict:
     return {"move": 0 if die is None else die}
 
 
-@procedure("attack-die")
+@procedure("attack-die", errata=["missile-d8-use"])
 def attack_die(game, dice, band: Band, die: Die | None = None) -> dict:
     """Whether a die may be chosen for an Attack: a red die always, a white die in melee only,
     no die: no attack. The missile D8 is a red die (erratum missile-d8-use)."""
@@ -102,7 +102,7 @@ def attack_die(game, dice, band: Band, die: Die | None = None) -> dict:
     return {"allowed": die.colour == "red" or (die.colour == "white" and band.id == "melee")}
 
 
-@procedure("attack-count")
+@procedure("attack-count", errata=["attack-count-floor"])
 def attack_count(game, dice, attack: int | None, highlight: int | None = None, defence: int = 0) -> dict:
     """Количество Атак = Атака + Выделение − Защита; the Маркер is then removed. A result of 0
     or less means no damage dice (erratum attack-count-floor); no attack die, no attack."""
@@ -121,7 +121,7 @@ def highlight(game, dice, marker: int | None = None, die: int | None = None) -> 
 
 # --- 5.3.4.2: damage ---------------------------------------------------------------------------
 
-@procedure("damage")
+@procedure("damage", errata=["barricade-dice-order", "frame-shield-result-4"])
 def damage(game, dice, attacks: int, band: Band, cover: Cover = "none", target: TargetKind = "frame",
            cover_hp: int | None = None) -> dict:
     """Roll one die per attack and play them die by die: a die in the cover's result damages the
@@ -149,7 +149,7 @@ def damage(game, dice, attacks: int, band: Band, cover: Cover = "none", target: 
             "cover_destroyed": cover != "none" and not standing}
 
 
-@procedure("attack")
+@procedure("attack", errata=["barricade-dice-order", "attack-count-floor"])
 def attack(game, dice, attack: int | None, band: Band, defence: int = 0, highlight: int | None = None,
            cover: Cover = "none", target: TargetKind = "frame", cover_hp: int | None = None) -> dict:
     """A whole attack: the number of attacks from the dice chosen, then the damage roll."""
@@ -158,8 +158,9 @@ def attack(game, dice, attack: int | None, band: Band, defence: int = 0, highlig
     return {"attacks": count, **result}
 
 
-@table("damage-per-die",
-       title={"ru": "Урон одной кости по типу атаки и укрытию", "en": "Damage per die by attack type and cover"},
+@table("damage-per-die", errata=["barricade-dice-order"],
+       title={"ru": "Урон одной кости по типу атаки и укрытию (кость считается шестигранной: число граней текст не называет)",
+              "en": "Damage per die by attack type and cover (the die is taken as six-sided: the text does not give its faces)"},
        columns={"target": {"ru": "Цель", "en": "Target"}, "band": {"ru": "Тип атаки", "en": "Attack type"},
                 "cover": {"ru": "Укрытие", "en": "Cover"}, "target_damage": {"ru": "Урон цели", "en": "Target damaged"},
                 "cover_damage": {"ru": "Урон укрытию", "en": "Cover damaged"}, "miss": {"ru": "Промах", "en": "Miss"}})
@@ -202,7 +203,7 @@ def _tied(scores: dict[str, int]) -> bool:
     return len(set(scores.values())) < len(scores)
 
 
-@procedure("doomsday-order")
+@procedure("doomsday-order", errata=["doomsday-ties-unstated", "current-score-undefined"])
 def doomsday_order(game, dice, scores: dict[str, int]) -> dict:
     """The order players act on the Doomsday counter: by Текущий Счет, highest (the Defending
     player) first. Equal scores are not ordered by the text (erratum doomsday-ties-unstated)."""
@@ -211,7 +212,7 @@ def doomsday_order(game, dice, scores: dict[str, int]) -> dict:
     return {"order": None if _tied(scores) else order, "defending": top[0] if len(top) == 1 else None}
 
 
-@procedure("doomsday-countdown")
+@procedure("doomsday-countdown", errata=["doomsday-countdown"])
 def doomsday_countdown(game, dice, counter: int, takes: list[bool]) -> dict:
     """The end of a Round: each player in turn takes the step off the counter or does nothing.
     Doomsday comes when no Rounds are left on it (erratum doomsday-countdown)."""
@@ -219,7 +220,7 @@ def doomsday_countdown(game, dice, counter: int, takes: list[bool]) -> dict:
     return {"counter": left, "doomsday": left <= 0}
 
 
-@procedure("doomsday-winner")
+@procedure("doomsday-winner", errata=["doomsday-ties-unstated", "current-score-undefined"])
 def doomsday_winner(game, dice, scores: dict[str, int]) -> dict:
     """On Doomsday the highest Текущий Счет wins; a tie is left open (erratum doomsday-ties-unstated)."""
     best = max(scores.values())

@@ -172,7 +172,7 @@ def rank_of(game, xp: int) -> str:
 
 # --- the weapon notation ---------------------------------------------------------------------------
 
-@procedure("weapon-profile")
+@procedure("weapon-profile", errata=["notation-bracket"])
 def weapon_profile(game, dice, weapon: Weapon) -> dict:
     """A weapon as the rules write it: «[Название] ([Дальность в гексах]; [Число атак]; [Особые
     свойства])» (erratum notation-bracket: read with its closing bracket); Н0 is a melee-only weapon."""
@@ -299,7 +299,7 @@ def _groups_roll(game, dice, groups: list[dict], defense: int, target_models: in
             "wounds": unsaved_plain + unsaved_torn - regenerated, "amounts": wound_amounts}
 
 
-@procedure("attack-dice")
+@procedure("attack-dice", errata=["damage-hits-minus-saves", "defender-more-successes"])
 def attack_dice(game, dice, attacks: int, quality: Target, defense: Target, ap: int = 0, blast: int = 0,
                 target_models: int | None = None, rending: bool = False, regeneration: bool = False,
                 impact: int = 0, hit_modifier: int = 0, save_modifier: int = 0) -> dict:
@@ -332,7 +332,7 @@ def morale_test(game, dice, unit: Unit, modifier: int = 0) -> dict:
     return {"passed": passed, "suppressed": not passed}
 
 
-@procedure("shooting")
+@procedure("shooting", errata=["damage-hits-minus-saves", "defender-more-successes", "morale-test-trigger", "morale-half-or-more-than-half", "toughness-per-model", "blast-vs-underground"])
 def shooting(game, dice, attacker: Unit, target: Unit, distance: int = 1, weapons: list[Weapon] | None = None,
              terrain: Terrain | None = None, hex: list[str] | None = None, attacker_models: int | None = None,
              models_left: int | None = None, toughness: list[int] | None = None, initial: int | None = None,
@@ -411,7 +411,7 @@ def shooting(game, dice, attacker: Unit, target: Unit, distance: int = 1, weapon
             "morale_test": tests if left is not None else None, "suppressed": suppressed}
 
 
-@procedure("wounds")
+@procedure("wounds", errata=["toughness-per-model"])
 def wounds(game, dice, unit: Unit, wounds: int, deadly: int = 1, weapon: Weapon | None = None,
            models_left: int | None = None, toughness: list[int] | None = None, order: list[int] | None = None) -> dict:
     """Раны on a unit: one Рана kills a model, or lowers its Стойкость by 1; under Убойность (X)
@@ -459,7 +459,7 @@ def _keeps(game, unit: Unit) -> None:
         raise ProcedureError(f"{unit.id} is Подавленный: the rules do not say whether it keeps {names}")
 
 
-@procedure("melee")
+@procedure("melee", errata=["damage-hits-minus-saves", "toughness-per-model", "impact-on-unit-and-weapon"])
 def melee(game, dice, attacker: Unit, defender: Unit, attacker_models: int | None = None,
           attacker_toughness: list[int] | None = None, defender_models: int | None = None,
           defender_toughness: list[int] | None = None, defender_suppressed: bool = False, attack_bonus: int = 0,
@@ -530,7 +530,7 @@ def _low_rolls(game, dice, unit: Unit, state: list[int], roll) -> dict:
             "models_left": after["models_left"], "destroyed": after["models_left"] == 0}
 
 
-@procedure("dangerous")
+@procedure("dangerous", errata=["toughness-per-model"])
 def dangerous(game, dice, unit: Unit, models_left: int | None = None, toughness: list[int] | None = None) -> dict:
     """Опасный: a unit in the hex at the end of the turn: each model rolls 1d6 and takes a Рана on
     1-2. Вездеход ignores the property."""
@@ -711,9 +711,9 @@ def _table_columns() -> dict:
     return columns
 
 
-@table("wounds-per-attack",
-       title={"ru": "Средние Раны за одну атаку по Качеству, Защите и ББ",
-              "en": "Expected wounds per attack by Quality, Defense and AP"},
+@table("wounds-per-attack", errata=["damage-hits-minus-saves"],
+       title={"ru": "Средние Раны за одну атаку по Качеству, Защите и ББ (кубик d6)",
+              "en": "Expected wounds per attack by Quality, Defence and AP (one D6)"},
        columns=_table_columns())
 def wounds_per_attack(game) -> list[dict]:
     """E(Раны) of one attack die: a hit on the Quality, a failed save on the Defense + ББ."""
@@ -814,7 +814,7 @@ def texts_print_the_numbers(game) -> list[str]:
     return problems
 
 
-@consistency("weapon-counts-match-models")
+@consistency("weapon-counts-match-models", errata=["cyrillic-x-count"])
 def weapon_counts_match_models(game) -> list[str]:
     """A roster weapon count «хN» (erratum cyrillic-x-count) is one weapon per model: N is the unit's
     model count, or is left out for a single model."""

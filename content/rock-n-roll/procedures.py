@@ -172,7 +172,7 @@ def turn(game, dice, actions: list[TurnAction]) -> dict:
     return {"allowed": allowed, "phases": phases}
 
 
-@procedure("deploy")
+@procedure("deploy", errata=["abilities-by-unit-id"])
 def deploy(game, dice, point: int, points: int | None = None, unit: Unit | None = None,
            allies_here: list[Unit] | None = None, enemies_here: bool = False) -> dict:
     """Units deploy only on the two outer Points, whether or not enemies stand there. Chi lets
@@ -251,7 +251,7 @@ def is_double(game, unit: Unit | None, double: bool | None) -> bool:
     return unit is not None and has_keyword(game, unit, DOUBLE_ATTACK)
 
 
-@procedure("attack")
+@procedure("attack", errata=["attack-phase"])
 def attack(game, dice, chance: Target, unit: Unit | None = None, double: bool | None = None,
            rerolls: int = 0, first_rerolls: int = 0, rock_n_roll: bool = False, rd: int = 0,
            rock_n_roll_rd: int = 0, hidden_target: bool = False, hidden_attacker: bool = False,
@@ -370,7 +370,8 @@ COLUMNS = {
 RD_SHOWN = range(0, 4)  # the table's layout: RD 0–3 poured
 
 
-@table("kill-chance", title={"ru": "Шанс уничтожить цель по шансу атаки", "en": "Kill chance by attack chance"},
+@table("kill-chance", title={"ru": "Шанс уничтожить цель по шансу атаки (на шестигранной кости Д6)",
+                           "en": "Kill chance by attack chance (on a six-sided die, D6)"},
        columns=COLUMNS)
 def kill_chance(game) -> list[dict]:
     """P(kill) for each attack chance 2+..6+ and RD 0–3 poured: one roll, with one reroll, with
@@ -395,7 +396,7 @@ def kill_chance(game) -> list[dict]:
 
 # --- timing: abilities reacting to events ------------------------------------------------------
 
-@procedure("ability-order")
+@procedure("ability-order", errata=["simultaneous-abilities-who-orders"])
 def ability_order(game, dice, active: str, triggered: list[Unit], order: list[Unit] | None = None) -> dict:
     """Simultaneous abilities: the player whose turn it is orders them (Тайминг); the Locals'
     abilities come after the sides' (locals-priority), their order too set by the active side
@@ -464,7 +465,7 @@ def _triggers(f: _Field, events: list[tuple]) -> list[tuple[str, tuple]]:
     return list(found.items())
 
 
-@procedure("reactions")
+@procedure("reactions", errata=["rong-attacks-either-side", "abilities-by-unit-id", "simultaneous-abilities-who-orders", "timing-example-mai-johny"])
 def reactions(game, dice, active: str, point: list[Unit], enters: Unit,
               chances: dict[str, Target] | None = None, checks: dict[str, Target] | None = None,
               order: list[Unit] | None = None, choices: dict[str, str] | None = None,
@@ -606,7 +607,7 @@ def reactions(game, dice, active: str, point: list[Unit], enters: Unit,
             "dead": [u for u in units if not f.alive[u]]}
 
 
-@procedure("mai-ability")
+@procedure("mai-ability", errata=["abilities-by-unit-id", "mai-veteran-choice"])
 def mai_ability(game, dice, unit: Unit, leaves: bool = True, adjacent: list[Unit] | None = None) -> dict:
     """Mai when an enemy enters her Point. Base: she may stay, or leave for the adjacent Point and
     must attack one of the enemies there. Veteran: she first attacks the entering enemy, then must
@@ -836,12 +837,13 @@ def current_action(game, dice, pay: Literal["cards", "rd"], amount: int,
 @procedure("devils-hand")
 def devils_hand(game, dice, option: int, phase: Phase | None = None, used: bool = False) -> dict:
     """Once per game, one of three deals: 2 cards under the phase restriction; 1 dead unit back to
-    hand in the deployment phase; interrupt the opponent to play 1 order. Afterwards the side has no
-    rerolls for the rest of the game."""
+    hand in the deployment phase; interrupt the opponent to play 1 order. Once a deal is made the side
+    has no rerolls for the rest of the game: `rerolls_after` is False after a deal and stays False
+    when the deal was already used; only a deal refused (option 2 outside deployment) keeps them."""
     if not 1 <= option <= p(game, "devils-hand-options"):
         raise ProcedureError(f"Devil's hand has options 1–{p(game, 'devils-hand-options')}")
     if used and p(game, "devils-hand-uses") <= 1:
-        return {"allowed": False, "units": 0, "orders": 0, "rerolls_after": True}
+        return {"allowed": False, "units": 0, "orders": 0, "rerolls_after": False}
     units = orders = 0
     if option == 1:
         if phase is None:

@@ -21,6 +21,8 @@ from typing import Any
 
 import yaml
 
+from ..yamlsource import yaml_value
+
 from ..text.refs import Ref, RefError
 from .distribution import Stat
 from .modes import ProcedureError, exact
@@ -82,7 +84,7 @@ def _args(text: str) -> tuple[tuple[str, Any], ...]:
         return ()
     mapping = "{" + _ARG_NAME.sub(lambda m: f"{m.group(1)} {m.group(2)}: ", text) + "}"
     try:
-        data = yaml.safe_load(mapping)
+        data = yaml_value(mapping)
     except yaml.YAMLError:
         data = None
     if not isinstance(data, dict) or not _ARG_NAME.match(text.strip()):

@@ -16,6 +16,8 @@ from typing import Any, Callable, Iterator, Mapping
 import icepool
 import yaml
 
+from ..yamlsource import yaml_value
+
 from ..model import Record
 
 RESULT = "result"  # the name a procedure's single (non-mapping) result goes by
@@ -173,7 +175,7 @@ def literal(text: str) -> Any:
     if re.fullmatch(r"-?\d+\s*/\s*\d+", text):
         return Fraction(text.replace(" ", ""))
     try:
-        return yaml.safe_load(text)
+        return yaml_value(text)
     except yaml.YAMLError:
         return text
 

@@ -120,7 +120,7 @@ def game_examples(folder: Path) -> tuple[list[Example], list[CheckBlock]]:
     for path in chapter_files(folder):
         try:
             chapter = load_chapter(path)
-        except UnicodeDecodeError:
+        except (OSError, UnicodeDecodeError):
             continue  # the text check reports it
         found, loose = chapter_examples(chapter)
         examples.extend(found)
@@ -134,8 +134,11 @@ def parse_block(path: Path, line: int, source: str, example: str | None) -> Chec
     scratch = Report()
     block.doc = load_yaml(path, scratch, text=source)
     for d in scratch.diagnostics:
-        block._problem(f"check block: {d.message}", Location(path, line + d.location.line, d.location.col),
-                       d.hint)
+        where = Location(path, line + d.location.line, d.location.col)
+        if d.code.startswith("W"):  # a warning about a value (W006) stays a warning
+            block.problems.append(Diagnostic(d.code, f"check block: {d.message}", where, d.hint, d.severity))
+        else:
+            block._problem(f"check block: {d.message}", where, d.hint)
     if block.doc is None:
         return block
     data = block.doc.data

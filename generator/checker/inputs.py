@@ -27,7 +27,7 @@ class InputError(ValueError):
 
     def __init__(self, message: str, hint: str = "", code: str = "E033", key: str | None = None):
         super().__init__(message)
-        self.hint = hint
+        self.hint = hint or "give the value the type the procedure's signature declares (procedures.py)"
         self.code = code
         self.key = key
 

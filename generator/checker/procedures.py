@@ -5,7 +5,9 @@ inputs are its keyword parameters; their annotations say how a check block's YAM
 becomes a Python value (`unit: Unit` looks the id up among the game's units, `target:
 Target` reads '4+'). `@table` marks a function `(game) -> rows` that computes a
 probability table; `@consistency` a function `(game) -> problems` that checks the data
-agrees with itself. The module is read from its path, so it needs no package around it.
+agrees with itself. Each takes `errata=[...]`: the errata (data/errata.yaml) whose reading it
+relies on; validation checks each exists and that every erratum of category `reading` is
+cited (checks/readings.py). The module is read from its path, so it needs no package around it.
 How inputs are read: inputs.py.
 """
 
@@ -20,7 +22,7 @@ import types
 import typing
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Mapping, TypeVar
+from typing import Any, Callable, Iterable, Mapping, TypeVar
 
 from ..diagnostics import did_you_mean
 from .inputs import Input, InputError, coerce, type_name
@@ -42,23 +44,33 @@ def _declare(kind: str, id: str | Callable | None, **extra: Any):
     return mark(id) if callable(id) else mark
 
 
-def procedure(id: str | Callable | None = None):
-    """Mark `fn(game, dice, **inputs)` as the rule procedure `id` (default: its name, with hyphens)."""
-    return _declare("procedure", id)
+def procedure(id: str | Callable | None = None, errata: Iterable[str] = ()):
+    """Mark `fn(game, dice, **inputs)` as the rule procedure `id` (default: its name, with hyphens).
+
+    errata: ids of the errata whose readings the procedure relies on.
+    """
+    return _declare("procedure", id, errata=_ids(errata))
 
 
-def table(id: str | Callable | None = None, title: Any = None, columns: Mapping[str, Any] | None = None):
+def table(id: str | Callable | None = None, title: Any = None, columns: Mapping[str, Any] | None = None,
+          errata: Iterable[str] = ()):
     """Mark `fn(game) -> list of rows (mappings)` as the probability table `id`.
 
-    title: the table's title (text, or {lang: text}); default: the docstring's first line.
+    title: the table's title (text, or {lang: text}); default: the docstring's first line. It
+    says what the table assumes (e.g. the die it is computed on).
     columns: {column id: heading}, in the order to print; default: the rows' keys.
+    errata: ids of the errata whose readings the table relies on.
     """
-    return _declare("table", id, title=title, columns=dict(columns or {}))
+    return _declare("table", id, title=title, columns=dict(columns or {}), errata=_ids(errata))
 
 
-def consistency(id: str | Callable | None = None):
+def consistency(id: str | Callable | None = None, errata: Iterable[str] = ()):
     """Mark `fn(game) -> problems (strings)` as a consistency rule: no problems means it holds."""
-    return _declare("consistency", id)
+    return _declare("consistency", id, errata=_ids(errata))
+
+
+def _ids(errata: Iterable[str] | str) -> tuple[str, ...]:
+    return (errata,) if isinstance(errata, str) else tuple(errata)
 
 
 # --- declared things ---------------------------------------------------------------------
@@ -74,6 +86,10 @@ class Declared:
     title: Any = ""
     extra: dict[str, Any] = field(default_factory=dict)
 
+    @property
+    def errata(self) -> tuple[str, ...]:
+        return tuple(self.extra.get("errata", ()))
+
 
 @dataclass
 class Procedure:
@@ -84,6 +100,7 @@ class Procedure:
     inputs: tuple[Input, ...]
     path: Path | None = None
     line: int = 0
+    errata: tuple[str, ...] = ()  # the errata whose readings it relies on
 
     @classmethod
     def of(cls, fn: Callable[..., Any], id: str | None = None) -> "Procedure":
@@ -104,7 +121,8 @@ class Procedure:
             inputs.append(Input(p.name, hints.get(p.name, inspect.Parameter.empty), p.default))
         code = getattr(fn, "__code__", None)
         path = Path(code.co_filename) if code else None
-        return cls(proc_id, fn, tuple(inputs), path, code.co_firstlineno if code else 0)
+        errata = tuple(mark[2].get("errata", ())) if mark else ()
+        return cls(proc_id, fn, tuple(inputs), path, code.co_firstlineno if code else 0, errata)
 
     @property
     def doc(self) -> str:
@@ -161,6 +179,7 @@ class Problem:
     path: Path
     line: int = 0
     hint: str = ""
+    code: str = "E034"
 
 
 @dataclass
@@ -172,6 +191,14 @@ class Procedures:
     tables: dict[str, Declared] = field(default_factory=dict)
     consistency: dict[str, Declared] = field(default_factory=dict)
     problems: list[Problem] = field(default_factory=list)
+
+    def citations(self) -> list[tuple[str, str, str, Path | None, int]]:
+        """(erratum id, kind, item id, path, line) for every erratum a procedure, table or rule cites."""
+        found = []
+        for kind, items in (("procedure", self.procedures), ("table", self.tables), ("consistency", self.consistency)):
+            for item in items.values():
+                found.extend((erratum, kind, item.id, item.path, item.line) for erratum in item.errata)
+        return found
 
     def get(self, proc_id: str) -> Procedure | None:
         return self.procedures.get(proc_id)
@@ -189,6 +216,17 @@ _cache: dict[Path, tuple[str, Procedures]] = {}
 def clear_cache() -> None:
     """Forget loaded modules (benchmarks measure a cold load)."""
     _cache.clear()
+
+
+def mark_unusable(path: Path, problems: list[Problem]) -> None:
+    """Keep this process from running the module at `path` (as it is now): every use of it
+    reports `problems` instead (bounded.py found it overran, ended the process or failed)."""
+    path = Path(path).resolve()
+    try:
+        key = hashlib.sha1(path.read_text(encoding="utf-8").encode("utf-8")).hexdigest()
+    except (OSError, UnicodeDecodeError):
+        return
+    _cache[path] = (key, Procedures(path, problems=list(problems)))
 
 
 def load_procedures(folder: Path) -> Procedures:
@@ -221,6 +259,11 @@ def _load(path: Path, source: str, key: str) -> Procedures:
         sys.modules.pop(name, None)
         found.problems.append(Problem(f"{MODULE} has a syntax error: {exc.msg}", path, exc.lineno or 1,
                                       "fix the Python syntax at this line"))
+        return found
+    except SystemExit as exc:
+        sys.modules.pop(name, None)
+        found.problems.append(Problem(f"{MODULE} calls sys.exit({exc.code!r}) when loaded", path,
+                                      error_line(exc, path) or 1, "a procedures module only defines functions"))
         return found
     except Exception as exc:
         sys.modules.pop(name, None)
@@ -267,5 +310,5 @@ def error_line(exc: BaseException, path: Path | None) -> int:
 
 __all__ = [
     "Declared", "InputErrors", "MODULE", "Problem", "Procedure", "Procedures",
-    "clear_cache", "consistency", "error_line", "load_procedures", "procedure", "table",
+    "clear_cache", "consistency", "error_line", "load_procedures", "mark_unusable", "procedure", "table",
 ]

@@ -15,18 +15,20 @@ spreadsheets) and `<id>.json`:
 from __future__ import annotations
 
 import csv
+import io
 import json
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
 from typing import Any, Mapping
 
+from .. import outputs
 from ..game import Game
 from ..model import Record
 from .calc import format_number
 from .distribution import freeze
 from .expect import show
-from .procedures import Declared, load_procedures
+from .procedures import MODULE, Declared, error_line, load_procedures
 
 DECIMALS = 6      # in CSV
 PERCENT_DIGITS = 1  # in the printed rows
@@ -83,31 +85,63 @@ def write(table: ComputedTable, folder: Path, game: Game) -> list[Path]:
     ids = [c["id"] for c in table.columns]
     folder.mkdir(parents=True, exist_ok=True)
     csv_path = folder / f"{table.id}.csv"
-    with csv_path.open("w", encoding="utf-8", newline="") as handle:
-        writer = csv.writer(handle)
-        writer.writerow(ids)
-        for row in table.rows:
-            writer.writerow([_csv_cell(row.get(c)) for c in ids])
+    text = io.StringIO(newline="")
+    writer = csv.writer(text)
+    writer.writerow(ids)
+    for row in table.rows:
+        writer.writerow([_csv_cell(row.get(c)) for c in ids])
+    outputs.write_text(csv_path, text.getvalue())
     source = game.manifest.source_language
     localized = {}
     for lang in dict.fromkeys([source, *game.manifest.languages]):
         tr = Translator.load(game, lang)
         localized[lang] = [{c: _printed(row.get(c), lang, tr) for c in ids} for row in table.rows]
     json_path = folder / f"{table.id}.json"
-    json_path.write_text(json.dumps({
+    outputs.write_text(json_path, json.dumps({
         "table": table.id, "title": table.title, "columns": table.columns,
         "rows": localized[source], "localized": localized,
         "exact": [{c: _exact(row.get(c)) for c in ids} for row in table.rows],
-    }, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
+    }, ensure_ascii=False, indent=2) + "\n")
     return [csv_path, json_path]
 
 
+class TableError(RuntimeError):
+    """A table could not be computed: the procedure raised, overran its time or ended the process."""
+
+    def __init__(self, message: str, line: int = 0):
+        super().__init__(message)
+        self.line = line
+
+
+def _write_all(game: Game, output: Path) -> tuple:
+    procedures = load_procedures(game.folder)
+    try:
+        written: list[Path] = []
+        for declared in procedures.tables.values():
+            written.extend(write(compute(game, declared), output / game.id / "tables", game))
+    except Exception as exc:  # a table function's bug: where, for the message
+        return "raised", f"{type(exc).__name__}: {exc}", error_line(exc, procedures.path)
+    return "written", [str(p) for p in written]
+
+
 def write_tables(game: Game, output: Path) -> list[Path]:
-    """Compute and write every table the game's procedures declare, under output/<game>/tables/."""
-    written: list[Path] = []
-    for declared in load_procedures(game.folder).tables.values():
-        written.extend(write(compute(game, declared), output / game.id / "tables", game))
-    return written
+    """Compute and write every table the game's procedures declare, under output/<game>/tables/.
+    The procedures run in a child process with a time limit (bounded.py); TableError if a
+    table cannot be computed."""
+    from .bounded import run_bounded, time_limit
+    from .trial import problem_of
+
+    path = (game.folder / MODULE).resolve()
+    if not path.is_file():
+        return []
+    seconds = time_limit()
+    outcome = run_bounded(_write_all, game, output, seconds=seconds)
+    if not outcome.ok:
+        problem = problem_of(outcome, path, seconds)
+        raise TableError(problem.message, problem.line)
+    if outcome.value[0] == "raised":
+        raise TableError(outcome.value[1], outcome.value[2])
+    return [Path(p) for p in outcome.value[1]]
 
 
-__all__ = ["ComputedTable", "compute", "write", "write_tables"]
+__all__ = ["ComputedTable", "TableError", "compute", "write", "write_tables"]

@@ -2,10 +2,10 @@
 
 from ..diagnostics import Report
 from ..game import Game
-from . import components, dicetables, errata, examples, locale, references, stats, text
+from . import components, dicetables, errata, examples, locale, quantities, readings, references, stats, text
 
-CHECKS = (references.check, stats.check, dicetables.check, errata.check, text.check, examples.check, locale.check,
-          components.check)
+CHECKS = (references.check, stats.check, dicetables.check, errata.check, text.check, examples.check, readings.check,
+          locale.check, quantities.check, components.check)
 
 
 def run_checks(game: Game, report: Report, catalogs: bool = True) -> None:

@@ -6,6 +6,7 @@ import re
 
 from ..diagnostics import Location, Report
 from ..game import Game
+from ..yamlsource import control_character, line_of_offset, read_text, unreadable
 
 ERRATA_FILE = "ERRATA.md"
 # An erratum is listed as a heading or list item that starts with its id in backticks.
@@ -32,7 +33,20 @@ def _referenced(game: Game) -> set[str]:
 
 def check(game: Game, report: Report) -> None:
     path = game.folder / ERRATA_FILE
-    listed = listed_errata(path.read_text(encoding="utf-8")) if path.is_file() else {}
+    listed: dict[str, int] = {}
+    if path.exists():
+        try:
+            text = read_text(path)
+        except (OSError, UnicodeDecodeError) as exc:
+            message, where, hint = unreadable(path, exc)
+            report.add("E024", message, where, hint)
+        else:
+            bad = control_character(text)
+            if bad is not None:
+                line, col = line_of_offset(text, bad[0])
+                report.add("E024", f"control character {bad[1]} in {ERRATA_FILE}", Location(path, line, col),
+                           "remove it")
+            listed = listed_errata(text)
     for erratum in game.errata.values():
         if erratum.id not in listed:
             report.add("E015", f"erratum '{erratum.id}' is not listed in {ERRATA_FILE}",
@@ -45,7 +59,7 @@ def check(game: Game, report: Report) -> None:
                        "add it to data/errata.yaml, or remove the line if the inconsistency is gone")
     used = _referenced(game)
     for erratum in game.errata.values():
-        if erratum.id not in used:
+        if erratum.id not in used and erratum.category != "reading":  # readings: E037 (checks/readings.py)
             report.add("W001", f"erratum '{erratum.id}' is not referenced by any record",
                        game.origin(erratum).location("id"),
                        "cite it from the record it concerns (errata: [...], an alias, or record:/field:)")

@@ -2,30 +2,35 @@
 
 from __future__ import annotations
 
-import re
-
 from ..diagnostics import Location, Report
 from ..game import Game
-from ..i18n.catalog import po_path, read_catalog
+from ..i18n.catalog import CatalogError, po_path, read_catalog
+from ..i18n.contexts import check_contexts
 from ..i18n.markup import mismatch
 from ..i18n.terms import any_source, check_entry, load_terms, terms_path
+from ..i18n.ui import check_interface
 
 
 def check(game: Game, report: Report) -> None:
-    for lang in game.manifest.languages:
+    manifest = game.manifest
+    check_contexts(game, report)
+    check_interface(game.folder / "locale", manifest.source_language,
+                    game.manifest_doc.location(("source_language",)), report)
+    for i, lang in enumerate(manifest.languages):
+        if lang != manifest.source_language:
+            check_interface(game.folder / "locale", lang, game.manifest_doc.location(("languages", i)), report)
         path = po_path(game, lang)
         if not path.exists():
             continue
         try:
             catalog = read_catalog(path)
-        except (OSError, ValueError) as exc:
-            match = re.search(r"line (\d+)", str(exc))
-            report.add("E022", f"cannot read catalog: {exc}", Location(path, int(match.group(1)) if match else 0, 1),
+        except CatalogError as exc:
+            report.add("E022", f"cannot read catalog: {exc.message}", Location(path, exc.line, 1 if exc.line else 0),
                        "fix the PO syntax (msgfmt --check shows the same place)")
             continue
         lines = path.read_text(encoding="utf-8").splitlines()
         glossary = terms_path(path.parent, lang)
-        terms = load_terms(glossary, report) if glossary.exists() else []
+        terms = load_terms(glossary, report, manifest.source_language, lang) if glossary.exists() else []
         quick = any_source(terms)
         for entry in catalog:
             if entry.obsolete or not entry.msgstr or entry.fuzzy:

@@ -5,7 +5,9 @@ from __future__ import annotations
 from ..diagnostics import Report, did_you_mean
 from ..game import Game
 from ..model import Erratum, Record
-from ..values import parse_value
+from ..values import Target, parse_value
+
+COMMON_LARGEST_DIE = 20  # a target above the game's largest die and above D20 cannot be rolled
 
 
 def _value_errata(game: Game) -> dict[tuple[str, str, str], Erratum]:
@@ -72,4 +74,11 @@ def _check_record(game: Game, record: Record, errata: dict, report: Report) -> N
                            "keep it and add an erratum with the reading")
                 break
         else:
+            largest = max([COMMON_LARGEST_DIE, *(d.sides for d in game.dice.values())])
+            beyond = next((v for v in parsed if isinstance(v, Target) and v.number > largest), None)
+            if beyond is not None:
+                report.add("E012", f"stat '{stat_id}' of {record.kind} '{record.id}': target {beyond} cannot be rolled "
+                           f"on any die of the game (largest: D{largest})", where,
+                           "write the number the die must show, e.g. 4+; add the die to data/dice.yaml if it is larger")
+                continue
             game.values[key] = parsed[0] if stat.max_values == 1 else tuple(parsed)

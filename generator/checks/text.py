@@ -2,15 +2,21 @@
 
 from __future__ import annotations
 
+import os
 import re
+from urllib.parse import unquote, urlparse
 
 from ..diagnostics import Location, Report
 from ..game import Game
 from ..text.chapters import Chapter, chapter_files, load_chapter
 from ..text.markdown import CONTAINERS, container_info
 from ..text.refs import Ref, RefError, resolve
+from ..yamlsource import control_character, line_of_offset, unreadable
 
 _FENCE = re.compile(r"^\s*:{3,}\s*([^\s:]\S*)")
+_OPEN = re.compile(r"^ {0,3}(:{3,})\s*(\S+)")
+_CLOSE = re.compile(r"^ {0,3}(:{3,})\s*$")
+_CODE_FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 
 
 def examples(chapter: Chapter):
@@ -25,10 +31,19 @@ def check(game: Game, report: Report) -> None:
     for path in chapter_files(game.folder):
         try:
             chapter = load_chapter(path)
-        except UnicodeDecodeError as exc:
-            report.add("E001", f"file is not UTF-8 text ({exc.reason})", Location(path, 1, 1), "save it as UTF-8")
+        except (OSError, UnicodeDecodeError) as exc:
+            message, where, hint = unreadable(path, exc)
+            report.add("E024", message, where, hint)
             continue
+        bad = control_character(chapter.source)
+        if bad is not None:
+            line, col = line_of_offset(chapter.source, bad[0])
+            report.add("E024", f"control character {bad[1]} in the text", Location(path, line, col),
+                       "remove it: rules text is printable text")
         _check_chapter(game, chapter, seen_examples, report)
+        _check_containers_closed(chapter, report)
+        _check_references_closed(chapter, report)
+        _check_images_inside(game, chapter, report)
 
 
 def _check_chapter(game: Game, chapter: Chapter, seen: dict[str, Location], report: Report) -> None:
@@ -56,3 +71,68 @@ def _check_chapter(game: Game, chapter: Chapter, seen: dict[str, Location], repo
         if match and match.group(1) not in CONTAINERS:
             report.add("E021", f"unknown container '{match.group(1)}'", Location(chapter.path, number, 1),
                        f"containers: {', '.join(CONTAINERS)}")
+
+
+def _check_containers_closed(chapter: Chapter, report: Report) -> None:
+    """Every `::: note` / `::: example` has its closing `:::` (else the rest of the chapter
+    would silently become part of it)."""
+    opened: list[tuple[int, str, int]] = []  # (line, name, fence length)
+    code: str | None = None
+    for number, line in enumerate(chapter.source.splitlines(), start=1):
+        fence = _CODE_FENCE.match(line)
+        if code is not None:
+            if fence and fence.group(1)[0] == code[0] and len(fence.group(1)) >= len(code):
+                code = None
+            continue
+        if fence:
+            code = fence.group(1)
+            continue
+        close = _CLOSE.match(line)
+        if close and opened and len(close.group(1)) >= opened[-1][2]:
+            opened.pop()
+            continue
+        start = _OPEN.match(line)
+        if start and start.group(2) in CONTAINERS:
+            opened.append((number, start.group(2), len(start.group(1))))
+    for number, name, _ in opened:
+        report.add("E021", f"'::: {name}' is never closed", Location(chapter.path, number, 1),
+                   "end the container with a line holding only ':::'")
+
+
+def _check_references_closed(chapter: Chapter, report: Report) -> None:
+    """`{{` that the reference syntax did not take up: an unclosed `{{ unit:x`."""
+    for token in chapter.tokens:
+        if token.type != "inline" or not token.map:
+            continue
+        for child in token.children or []:
+            if child.type == "text" and "{{" in child.content:
+                at = token.content.find("{{")
+                line = token.map[0] + 1 + (token.content.count("\n", 0, at) if at >= 0 else 0)
+                report.add("E019", "'{{' opens a reference that is never closed with '}}'",
+                           Location(chapter.path, line, 1), "write {{ kind:id }} on one line, or `{{` as code")
+                break
+
+
+def _check_images_inside(game: Game, chapter: Chapter, report: Report) -> None:
+    """Images come from the game's folder: the printer fetches nothing from the network or
+    from elsewhere on the machine (print/fetcher.py refuses it; here the designer learns where)."""
+    root = os.path.abspath(game.folder)
+    for token in chapter.tokens:
+        if token.type != "inline" or not token.map:
+            continue
+        for child in token.children or []:
+            if child.type != "image":
+                continue
+            src = str(child.attrs.get("src", ""))
+            parsed = urlparse(src)
+            if parsed.scheme == "data":
+                continue
+            if parsed.scheme or parsed.netloc:
+                inside = False
+            else:
+                target = os.path.abspath(os.path.join(os.path.dirname(chapter.path), unquote(parsed.path)))
+                inside = target == root or target.startswith(root + os.sep)
+            if not inside:
+                report.add("W008", f"image '{src}' is outside the game folder: it is not fetched or printed",
+                           Location(chapter.path, token.map[0] + 1, 1),
+                           "put the image in the game's folder (e.g. images/) and refer to it by a relative path")

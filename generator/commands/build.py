@@ -1,15 +1,21 @@
-"""`rulesmith build`: PDFs (rulebook, card sheets, reference sheet) for every game and language."""
+"""`rulesmith build`: PDFs (rulebook, card sheets, reference sheet) and the site for every
+game and language. Only what changed since the last build is made again (`--force`: all)."""
 
 from __future__ import annotations
 
 import sys
+import time
 
 import click
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from ..print.jobs import KINDS, plan, run_jobs
+from .. import outputs
 from ..diagnostics import Report, render
+from ..manifest import Manifest, digest, load_diagnostics, save_diagnostics
+from ..print.documents import KINDS, registry
+from ..print.jobs import JobResult, plan, run_jobs
+from ..rebuild import Inputs
 
 ALL_KINDS = (*KINDS, "site")
 
@@ -37,80 +43,204 @@ def _kinds(value: str | None) -> list[str]:
 @click.option("--no-images", is_flag=True, help="Skip card PNGs and Tabletop Simulator sheets.")
 @click.option("--jobs", "workers", type=int, default=None, help="Parallel workers (default: CPU cores).")
 @click.option("--strict", is_flag=True, help="Fail on warnings (e.g. card text that does not fit).")
+@click.option("--force", is_flag=True, help="Rebuild everything, even what has not changed since the last build.")
 @click.pass_obj
-def command(ctx, games, langs, only, paper, book, bleed, no_images, workers, strict) -> None:
+def command(ctx, games, langs, only, paper, book, bleed, no_images, workers, strict, force) -> None:
     """Build print-and-play PDFs and the site into output/."""
     project = ctx.project
     names = project.resolve_games(games)
     kinds = _kinds(only)
-    report = Report()
+    lock = outputs.BuildLock(project.output)
+    try:
+        lock.acquire()
+    except outputs.OutputLocked as exc:
+        click.echo(f"error: {exc}", err=True)
+        sys.exit(2)
+    try:
+        failed = build(project, names, kinds, bool(games), list(langs) or None, workers, force,
+                       dict(paper=paper, book=book, bleed=bleed, images=not no_images), strict)
+    except outputs.OutsideOutput as exc:
+        click.echo(f"error: {exc}", err=True)
+        failed = True
+    finally:
+        lock.release()
+    if failed:
+        sys.exit(1)
+
+
+DEFAULT_OPTIONS = dict(paper="a4", book="a4", bleed=False, images=True)
+
+
+def build(project, names, kinds, partial, langs, workers, force, options, strict,
+          report: Report | None = None, skip_invalid: bool = False) -> bool:
+    """The build itself, under the output lock. True if it failed. With `report` the caller
+    prints the diagnostics; with `skip_invalid` games with errors are left as they were and
+    the others built (what `serve` does)."""
+    own_report = report is None
+    report = Report() if report is None else report
+    outputs.confine_to(project.output)
+    outputs.remove_stale_temps(project.output)
+    manifest = Manifest(project.output) if force else Manifest.load(project.output)
+    if manifest.damaged:
+        click.echo("note: output/.rulesmith/manifest.json is damaged; building everything again", err=True)
+    if force:
+        (project.output / ".rulesmith" / "fit.json").unlink(missing_ok=True)
+    inputs = Inputs(project)
+    valid = []
     for name in names:  # validate first: never build from broken content
-        project.load(name, report)
-    if report.errors:
+        errors = len(report.errors)
+        validate(project, name, manifest, inputs, report)
+        if len(report.errors) == errors:
+            valid.append(name)
+    if skip_invalid and valid != list(names):
+        names, partial = valid, True
+    elif report.errors:
         click.echo(render(report, "text", project.root), err=True)
         click.echo("error: content has errors; nothing built", err=True)
-        sys.exit(1)
-    if {"reference", "site"} & set(kinds):
-        _write_probability_tables(project, names)
-    pdf_kinds = [k for k in kinds if k in KINDS]
-    verified = _verified(project, names) if "rulebook" in kinds else None  # once per game, not per document
-    jobs = plan(project, names, list(langs) or None, pdf_kinds, verified, paper=paper, book=book, bleed=bleed,
-                images=not no_images)
+        return True
+    if {"reference", "site"} & set(kinds) and not probability_tables(project, names, manifest, inputs):
+        return True
+    # the rules checker runs once per game: its results feed the rulebook marks and the site
+    verified = verified_examples(project, names, manifest, inputs) if {"rulebook", "site"} & set(kinds) else {}
+    documents = registry()
+    jobs, skipped = [], []
+    for job in plan(project, names, langs, [k for k in kinds if k in KINDS], verified, **options):
+        document = documents[job.kind]
+        key = f"{job.kind}:{job.game}/{job.lang}"
+        state = digest(Inputs.common(), Inputs.weasyprint(), job.kind, document.options(job),
+                       inputs.game(job.game, job.lang), inputs.templates(job.game, document.templates),
+                       inputs.tables(job.game) if document.reads_tables else "",
+                       sorted((verified.get(job.game) or {}).items()) if document.reads_examples else "")
+        entry = manifest.get(key)
+        if manifest.fresh(key, state):
+            load_diagnostics(entry.get("diagnostics", []), report)
+            skipped.append(job)
+            continue
+        previous = entry.get("source") if entry and manifest.intact(key) else None
+        jobs.append((job.__class__(**{**job.__dict__, "previous": previous}), key, state))
     console = Console(stderr=True)
-    failed = []
-    with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                  console=console, transient=not console.is_terminal) as progress:
-        task = progress.add_task("building PDFs", total=len(jobs))
+    failed: list[JobResult] = []
+    states = {job: (key, state) for job, key, state in jobs}
 
-        def done(result):
+    def say(line: str) -> None:
+        console.print(line, highlight=False, markup=False) if console.is_terminal else click.echo(line)
+
+    with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                  console=console, transient=True, disable=not console.is_terminal) as progress:
+        task = progress.add_task("building", total=len(jobs) + (1 if "site" in kinds else 0))
+
+        def done(result: JobResult) -> None:
             progress.advance(task)
+            report.diagnostics.extend(result.diagnostics)
             if result.error:
                 failed.append(result)
-            report.diagnostics.extend(result.diagnostics)
+                return
+            key, state = states[result.job]
+            record(manifest, key, state, result)
+            if result.unchanged:
+                say(f"{result.job.label}: same as before ({result.seconds:.1f} s)")
+            else:
+                pieces = "counters" if result.job.kind == "counters" else "cards"
+                extra = f", {result.cards} {pieces}" if result.cards else ""
+                say(f"{result.job.label}: {result.pages} pages{extra} in {result.seconds:.1f} s")
 
-        results = run_jobs(jobs, workers, done) if jobs else []
-    for result in results:
-        if not result.error:
-            pieces = "counters" if result.job.kind == "counters" else "cards"
-            extra = f", {result.cards} {pieces}" if result.cards else ""
-            click.echo(f"{result.job.label}: {result.pages} pages{extra} in {result.seconds:.1f} s")
-    if "site" in kinds:
-        from ..site.build import build_site
+        if jobs:
+            run_jobs([job for job, _key, _state in jobs], workers, done)
+        if skipped:
+            say(f"unchanged: {len(skipped)} document{'s' if len(skipped) != 1 else ''}")
+        if "site" in kinds:
+            from ..site.build import build_site
 
-        partial = bool(games) and (project.output / "site").is_dir()  # --game: rebuild those games only
-        site = build_site(project, project.game_ids() if partial else names, report,
-                          only=set(names) if partial else None)
-        click.echo(f"site: {site.pages} pages in {site.seconds:.1f} s -> {site.root.relative_to(project.root)}")
-    if report.diagnostics:
+            def page_done(label, pages, seconds):
+                say(f"{label}: {pages} pages in {seconds:.1f} s")
+
+            site = build_site(project, project.game_ids() if partial else names, report,
+                              only=set(names) if partial else None, manifest=manifest, inputs=inputs,
+                              verified=verified, on_page=page_done)
+            progress.advance(task)
+            say(f"site: {site.pages} pages ({len(site.rebuilt or [])} folders rebuilt) in {site.seconds:.1f} s"
+                f" -> {site.root.relative_to(project.root)}")
+    manifest.save()
+    if report.diagnostics and own_report:
         click.echo(render(report, "text", project.root), err=True)
     for result in failed:
         click.echo(f"error: {result.job.label}: {result.error}", err=True)
-    if failed or report.failed(strict):
-        sys.exit(1)
+    return bool(failed) or report.failed(strict)
 
 
-def _write_probability_tables(project, names) -> None:
-    """The checker's probability tables, for the reference sheets and the site."""
+def record(manifest: Manifest, key: str, state: str, result: JobResult) -> None:
+    """Remember what the job made; files the last build made and this one did not are removed."""
+    before = manifest.get(key) or {"files": {}}
+    if result.unchanged:
+        files = [manifest.output / rel for rel in before["files"]]
+        pages, cards = before.get("pages", 0), before.get("cards", 0)
+    else:
+        files, pages, cards = result.files, result.pages, result.cards
+        kept = {p.resolve() for p in files}
+        for rel in before["files"]:
+            old = manifest.output / rel
+            if old.resolve() not in kept:
+                old.unlink(missing_ok=True)
+    manifest.record(key, state, files, source=result.source, pages=pages, cards=cards,
+                    diagnostics=save_diagnostics(Report(list(result.diagnostics))))
+    manifest.save()
+
+
+def validate(project, name: str, manifest: Manifest, inputs: Inputs, report: Report) -> None:
+    """Validate a game, unless its files are those the last build validated (then its
+    warnings are repeated from then)."""
+    key, state = f"validate:{name}", digest(Inputs.common(), inputs.game(name))
+    if manifest.fresh(key, state):
+        load_diagnostics(manifest.get(key)["diagnostics"], report)
+        return
+    local = Report()
+    project.load(name, local)
+    report.diagnostics.extend(local.diagnostics)
+    if local.errors:
+        manifest.forget(key)
+    else:
+        manifest.record(key, state, [], diagnostics=save_diagnostics(local))
+
+
+def probability_tables(project, names, manifest: Manifest, inputs: Inputs) -> bool:
+    """The checker's probability tables, for the reference sheets and the site. False if a
+    procedure failed."""
     from ..checker.tables import write_tables
 
     for name in names:
+        key, state = f"tables:{name}", digest(Inputs.common(), "tables", inputs.game(name))
+        if manifest.fresh(key, state):
+            continue
         game = project.load(name, Report(), checks=False)
         if game is None or not (game.folder / "procedures.py").exists():
+            manifest.record(key, state, [])
             continue
         try:
-            write_tables(game, project.output)
+            files = write_tables(game, project.output)
         except Exception as exc:  # a procedure bug: `rulesmith check` shows the details
             click.echo(f"error: {name}: probability tables failed: {exc} (run 'rulesmith check {name} --tables')",
                        err=True)
-            sys.exit(1)
+            return False
+        before = manifest.get(key) or {"files": {}}
+        for rel in before["files"]:
+            if (project.output / rel).resolve() not in {f.resolve() for f in files}:
+                (project.output / rel).unlink(missing_ok=True)
+        manifest.record(key, state, files)
+    return True
 
 
-def _verified(project, names) -> dict[str, dict[str, bool]]:
-    from ..print.jobs import _verified as verified_examples
+def verified_examples(project, names, manifest: Manifest, inputs: Inputs) -> dict[str, dict[str, bool]]:
+    from ..print.jobs import _verified
 
     out = {}
     for name in names:
+        key, state = f"examples:{name}", digest(Inputs.common(), "examples", inputs.game(name))
+        if manifest.fresh(key, state):
+            out[name] = manifest.get(key)["examples"]
+            continue
+        started = time.perf_counter()
         game = project.load(name, Report(), checks=False)
         if game is not None:
-            out[name] = verified_examples(game)
+            out[name] = _verified(game)
+            manifest.record(key, state, [], examples=out[name], seconds=round(time.perf_counter() - started, 3))
     return out

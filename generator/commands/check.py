@@ -38,10 +38,9 @@ def command(ctx, games: tuple[str, ...], fmt: str, tables: bool) -> None:
             try:
                 written = write_tables(game, project.output)
             except Exception as exc:  # a table function's bug: name where, do not hide the check results
-                line = error_line(exc, procedures.path)
+                line = getattr(exc, "line", 0) or error_line(exc, procedures.path)
                 where = f"{procedures.path.relative_to(project.root)}:{line}: " if line else ""
-                click.echo(f"{where}error: {game.id}: a table could not be computed: {type(exc).__name__}: {exc}",
-                           err=True)
+                click.echo(f"{where}error: {game.id}: a table could not be computed: {exc}", err=True)
                 run.tables_failed = True
                 continue
             for path in written:

@@ -1,4 +1,4 @@
-"""`rulesmith i18n extract|update|status`: the gettext translation workflow."""
+"""`rulesmith i18n extract|update|status|migrate|ui`: the gettext translation workflow."""
 
 from __future__ import annotations
 
@@ -9,6 +9,9 @@ import click
 
 from ..diagnostics import Report, render
 from ..i18n.catalog import TEMPLATE, locale_dir, po_path, status, template, update, write_catalog
+from ..i18n.messages import game_messages
+from ..i18n.migrate import migrate, needs_migration
+from ..i18n.ui import builtin, english, interface_catalog
 
 
 def _load_all(project, games):
@@ -53,6 +56,9 @@ def update_cmd(ctx, lang: str, games) -> None:
             click.echo(f"error: {game.id} does not list '{lang}' in languages (game.yaml)", err=True)
             sys.exit(2)
         pot = template(game)
+        if needs_migration(game, pot):  # catalogs from before one message per source string
+            _report_migration(migrate(game))
+            pot = template(game)
         write_catalog(locale_dir(game) / TEMPLATE, pot)
         catalog = update(game, lang, pot)
         write_catalog(po_path(game, lang), catalog)
@@ -72,9 +78,10 @@ def status_cmd(ctx, games, langs, minimum, fmt) -> None:
     """Translated / fuzzy / untranslated counts per game and language."""
     rows = []
     for game in _load_all(ctx.project, games):
-        pot = template(game)
+        messages = game_messages(game)
+        pot = template(game, messages)
         for lang in langs or game.manifest.languages:
-            rows.append(status(game, lang, pot))
+            rows.append(status(game, lang, pot, messages))
     below = [r for r in rows if minimum is not None and r.percent < minimum]
     if fmt == "json":
         click.echo(json.dumps([r.as_dict() for r in rows], ensure_ascii=False, indent=2))
@@ -86,3 +93,37 @@ def status_cmd(ctx, games, langs, minimum, fmt) -> None:
                        f"{r.percent:>7.1f}%{flag}")
     if below:
         sys.exit(1)
+
+
+@command.command("ui")
+@click.argument("lang")
+@click.argument("game_id", metavar="GAME")
+@click.pass_obj
+def ui_cmd(ctx, lang: str, game_id: str) -> None:
+    """Write content/GAME/locale/ui.LANG.po: every interface word ("Contents", "Example"…) to
+    translate or override for one language. A word left empty keeps Rulesmith's own."""
+    (game,) = _load_all(ctx.project, (game_id,))
+    path = interface_catalog(game.folder / "locale", lang)
+    click.echo(f"{path.relative_to(ctx.project.root)}: {len(english())} interface words "
+               f"({len(builtin(lang))} shipped in '{lang}', empty entries keep them)")
+
+
+@command.command("migrate")
+@click.argument("games", nargs=-1)
+@click.pass_obj
+def migrate_cmd(ctx, games) -> None:
+    """Regroup content/GAME/locale/*.po to one message per source string, keeping every
+    translation; where old translations of the same words differ, each differing place keeps
+    its own message (written to locale/contexts.yaml). Safe to run again."""
+    for game in _load_all(ctx.project, games):
+        _report_migration(migrate(game))
+
+
+def _report_migration(result) -> None:
+    kept = sum(len(c.apart) for c in result.conflicts)
+    click.echo(f"{result.game}: {result.before} → {result.after} messages"
+               + (f"; {kept} translation(s) kept apart in locale/contexts.yaml" if kept else ""))
+    for conflict in result.conflicts:
+        click.echo(f"  {conflict.lang} '{conflict.msgid[:50]}': shared '{conflict.shared[:50]}'")
+        for place, text in conflict.apart:
+            click.echo(f"    {place}: '{text[:50]}'")

@@ -1,57 +1,21 @@
-"""`rulesmith serve`: the site on a local server, rebuilt when content changes, with live reload."""
+"""`rulesmith serve`: the site on a local server. It binds its port first and answers at once
+(a "building…" page while the first build runs), prints diagnostics at start and on every
+rebuild, shows the current build error over the page in the browser until the content is
+valid again, rebuilds only what an edit touches, and reloads the page being read when it
+changed."""
 
 from __future__ import annotations
 
-import functools
-import http.server
+import errno
+import queue
+import sys
 import threading
 import time
 from pathlib import Path
 
 import click
 
-from ..diagnostics import Report, render
-
-RELOAD_JS = b"""<script>(function(){var v=null;setInterval(function(){fetch('/__version').then(function(r){return r.text()})
-.then(function(t){if(v!==null&&t!==v){location.reload()}v=t}).catch(function(){})},1000)})();</script>"""
-
-
-class _State:
-    version = str(time.time())
-
-
-def _handler(root: Path):
-    class Handler(http.server.SimpleHTTPRequestHandler):
-        def __init__(self, *args, **kwargs):
-            super().__init__(*args, directory=str(root), **kwargs)
-
-        def log_message(self, *args):  # keep the terminal for build messages
-            pass
-
-        def do_GET(self):
-            if self.path == "/__version":
-                body = _State.version.encode()
-                self.send_response(200)
-                self.send_header("Content-Type", "text/plain")
-                self.send_header("Cache-Control", "no-store")
-                self.end_headers()
-                self.wfile.write(body)
-                return
-            path = Path(self.translate_path(self.path))
-            if path.is_dir():
-                path = path / "index.html"
-            if path.suffix == ".html" and path.is_file():
-                body = path.read_bytes().replace(b"</body>", RELOAD_JS + b"</body>")
-                self.send_response(200)
-                self.send_header("Content-Type", "text/html; charset=utf-8")
-                self.send_header("Content-Length", str(len(body)))
-                self.send_header("Cache-Control", "no-store")
-                self.end_headers()
-                self.wfile.write(body)
-                return
-            super().do_GET()
-
-    return Handler
+from .devserver import LiveState, bind
 
 
 def changed_games(changes, content: Path) -> set[str]:
@@ -65,39 +29,79 @@ def changed_games(changes, content: Path) -> set[str]:
     return games
 
 
+def rebuild(project, state: LiveState) -> None:
+    """Validate every game (unchanged ones cost nothing: the manifest remembers them), build the
+    site of the valid ones, print the diagnostics, and tell the browser."""
+    from ..diagnostics import Report, render
+    from .. import outputs
+    from .build import DEFAULT_OPTIONS, build
+
+    state.building = True
+    start = time.perf_counter()
+    report = Report()
+    try:
+        with outputs.BuildLock(project.output, wait=True):
+            build(project, project.game_ids(), ["site"], False, None, 1, False, DEFAULT_OPTIONS, False,
+                  report=report, skip_invalid=True)
+    except Exception as exc:  # a template or procedure bug: shown like a content error
+        state.error = f"{type(exc).__name__}: {exc}"
+        click.echo(f"error: build failed: {state.error}", err=True)
+    else:
+        if report.diagnostics:
+            click.echo(render(report, "text", project.root), err=True)
+        state.error = render(Report(report.errors), "text", project.root) if report.errors else None
+        if report.errors:
+            click.echo("not rebuilt: the games above have errors (shown in the browser too)", err=True)
+        click.echo(f"done in {time.perf_counter() - start:.1f} s")
+    finally:
+        state.building = False
+        state.version += 1
+
+
 @click.command("serve")
 @click.option("--port", default=8000, show_default=True)
 @click.option("--host", default="127.0.0.1", show_default=True)
 @click.pass_obj
 def command(ctx, port: int, host: str) -> None:
-    """Serve output/site/ locally; rebuild the games a content change touches, and reload the page."""
+    """Serve output/site/ locally; rebuild what a change touches, and reload the page."""
     from watchfiles import watch
 
-    from ..site.build import build_site
-
     project = ctx.project
-    games = project.resolve_games([])
-    report = Report()
-    result = build_site(project, games, report)
-    server = http.server.ThreadingHTTPServer((host, port), _handler(result.root))
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    click.echo(f"serving {result.root} at http://{host}:{port}/ (Ctrl+C to stop)")
+    project.resolve_games([])  # no games: a usage error before anything else
+    state = LiveState(project.output / "site")
     try:
-        watched = [p for p in (project.content, project.root / "templates") if p.is_dir()]
-        for changes in watch(*watched):
-            touched = changed_games(changes, project.content) or set(games)
-            report = Report()
-            for name in sorted(touched):
-                project.load(name, report)
-            if report.errors:
-                click.echo(render(report, "text", project.root), err=True)
-                click.echo("not rebuilt: fix the errors above", err=True)
+        server = bind(host, port, state)
+    except OSError as exc:
+        reason = ("is in use (another server is running there?); choose another with --port"
+                  if exc.errno == errno.EADDRINUSE else f"cannot be opened: {exc.strerror or exc}")
+        click.echo(f"error: port {port} on {host} {reason}", err=True)
+        sys.exit(2)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    click.echo(f"serving {state.root} at http://{host}:{server.server_address[1]}/ (Ctrl+C to stop); "
+               "building the site…")
+    changed: queue.Queue = queue.Queue()
+    stop = threading.Event()
+
+    def watcher() -> None:  # watching starts before the first build: no edit is missed
+        watched = [p for p in (project.content, project.templates) if p.is_dir()]
+        for changes in watch(*watched, stop_event=stop):
+            changed.put(changes)
+
+    threading.Thread(target=watcher, daemon=True).start()
+    try:
+        rebuild(project, state)
+        while True:
+            try:
+                changes = changed.get(timeout=0.5)
+            except queue.Empty:
                 continue
-            start = time.perf_counter()
-            build_site(project, games, report, only=touched)
-            _State.version = str(time.time())
-            click.echo(f"rebuilt ({', '.join(sorted(touched))}) in {time.perf_counter() - start:.1f} s")
+            while not changed.empty():
+                changes |= changed.get()
+            touched = changed_games(changes, project.content)
+            click.echo(f"changed: {', '.join(sorted(touched)) or 'templates'}")
+            rebuild(project, state)
     except KeyboardInterrupt:
         pass
     finally:
+        stop.set()
         server.shutdown()

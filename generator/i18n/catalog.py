@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import difflib
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
 import polib
 
 from ..game import Game
+from ..yamlsource import control_character, line_of_offset, read_text, unreadable
 from .messages import Message, game_messages
 
 LOCALE_DIR = "locale"
@@ -69,10 +71,42 @@ def template(game: Game, messages: list[Message] | None = None) -> polib.POFile:
     return catalog
 
 
+class CatalogError(ValueError):
+    """A PO file that cannot be read: what is wrong and on which line."""
+
+    def __init__(self, message: str, line: int = 0):
+        super().__init__(f"{message} (line {line})" if line else message)
+        self.message = message
+        self.line = line
+
+
+# A PO line: a comment, a keyword with its quoted string, or a continued string. Strings are
+# closed and escapes complete (msgfmt --check rejects what polib would silently accept).
+_STRING = r'"(?:[^"\\]|\\.)*"'
+_PO_LINE = re.compile(r'^\s*(?:#.*|(?:(?:msgctxt|msgid|msgid_plural|msgstr(?:\[\d+\])?)\s+)?' + _STRING + r'\s*)?$')
+_OBSOLETE = re.compile(r"^#~\s*(.*)$")
+
+
 def read_catalog(path: Path) -> polib.POFile:
-    """Parse a PO file strictly; OSError/ValueError name the bad line."""
-    catalog = polib.pofile(str(path), wrapwidth=0, check_for_duplicates=True)
-    return catalog
+    """Parse a PO file strictly: UTF-8, every string closed; CatalogError names the bad line."""
+    try:
+        text = read_text(path)
+    except UnicodeDecodeError as exc:
+        raise CatalogError("the catalog is not UTF-8 (save it as UTF-8)", getattr(exc, "line", 0)) from None
+    except OSError as exc:
+        raise CatalogError(unreadable(path, exc)[0]) from None
+    bad = control_character(text)
+    if bad is not None:
+        raise CatalogError(f"control character {bad[1]}", line_of_offset(text, bad[0])[0])
+    for number, line in enumerate(text.splitlines(), start=1):
+        obsolete = _OBSOLETE.match(line)
+        if not _PO_LINE.match(obsolete.group(1) if obsolete and not line.startswith("#~|") else line):
+            raise CatalogError(f"cannot read this line: {line.strip()[:60]!r} (an unclosed quote?)", number)
+    try:
+        return polib.pofile(text, wrapwidth=0, check_for_duplicates=True, encoding="utf-8")
+    except (OSError, ValueError) as exc:
+        match = re.search(r"line (\d+)", str(exc))
+        raise CatalogError(str(exc), int(match.group(1)) if match else 0) from None
 
 
 def write_catalog(path: Path, catalog: polib.POFile) -> None:
@@ -96,6 +130,8 @@ def update(game: Game, lang: str, pot: polib.POFile) -> polib.POFile:
     previous = {_key(e): e.previous_msgid for e in catalog if e.fuzzy and e.previous_msgid}
     leaving = [e for e in catalog if _key(e) not in wanted and e.msgstr and not e.obsolete]
     catalog.merge(pot)
+    # the same words translated under another context (a place just given its own context)
+    same_words = {e.msgid: e.msgstr for e in catalog if e.msgstr and not e.fuzzy and not e.obsolete}
     consumed: set[int] = set()
     for entry in catalog:
         if entry.obsolete:
@@ -103,6 +139,10 @@ def update(game: Game, lang: str, pot: polib.POFile) -> polib.POFile:
         if entry.msgstr:
             if _key(entry) in previous:  # polib's merge drops '#|' lines; a fuzzy entry keeps them
                 entry.previous_msgid = previous[_key(entry)]
+            continue
+        if entry.msgid in same_words:
+            entry.msgstr = same_words[entry.msgid]
+            entry.flags.append("fuzzy")
             continue
         match = _closest(entry, [e for e in leaving if id(e) not in consumed])
         if match is not None:
@@ -154,16 +194,22 @@ class Status:
                 "fuzzy": self.fuzzy, "untranslated": self.untranslated, "percent": self.percent}
 
 
-def status(game: Game, lang: str, pot: polib.POFile) -> Status:
-    """Counts against the current template: a message the PO lacks counts as untranslated."""
+def status(game: Game, lang: str, pot: polib.POFile, messages: list[Message] | None = None) -> Status:
+    """Counts against the current template: a message the PO lacks counts as untranslated
+    (unless a catalog not yet migrated translates each of its places)."""
     path = po_path(game, lang)
     entries = {_key(e): e for e in read_catalog(path) if not e.obsolete} if path.exists() else {}
+    places: dict[tuple[str | None, str], list[str]] = {}
+    for message in game_messages(game) if messages is None else messages:
+        if message.place:
+            places.setdefault((message.context, message.msgid), []).append(message.place)
     translated = fuzzy = untranslated = 0
     for message in pot:
         entry = entries.get(_key(message))
-        if entry is None or not entry.msgstr:
+        found = [entry] if entry is not None else [entries.get((p, message.msgid)) for p in places.get(_key(message), ())]
+        if not found or not all(e is not None and e.msgstr for e in found):
             untranslated += 1
-        elif entry.fuzzy:
+        elif any(e.fuzzy for e in found):
             fuzzy += 1
         else:
             translated += 1

@@ -42,7 +42,8 @@ def mismatch(source: str, translation: str) -> str | None:
         if extra:
             problems.append("adds " + ", ".join(f"{{{{ {r} }}}}" for r in extra))
     if a["links"] != b["links"]:
-        problems.append("changes links (" + ", ".join(sorted(a["links"] ^ b["links"])) + ")")
+        changed = {link for link in set(a["links"]) | set(b["links"]) if a["links"][link] != b["links"][link]}
+        problems.append("changes links (" + ", ".join(sorted(changed)) + ")")
     if a["markup"] != b["markup"]:
         names = {"strong_open": "bold", "em_open": "emphasis", "s_open": "strikethrough",
                  "code_inline": "code", "link_open": "link", "image": "image", "footnote_ref": "footnote"}

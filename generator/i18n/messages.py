@@ -1,5 +1,7 @@
 """What a translator translates: one message per paragraph, heading, list item and table
-cell of the rules, and per player-facing YAML string, each with the place it comes from."""
+cell of the rules, and per player-facing YAML string, each with the place it comes from.
+Identical strings share one message; locale/contexts.yaml separates those that need
+different translations (see contexts.py)."""
 
 from __future__ import annotations
 
@@ -13,6 +15,7 @@ from pydantic import BaseModel
 from ..game import Game
 from ..model.base import is_translatable
 from ..text.chapters import Chapter, load_chapters
+from .contexts import Contexts, load_contexts
 
 _LETTER = re.compile(r"[^\W\d_]", re.UNICODE)
 _REF = re.compile(r"\{\{.*?\}\}")
@@ -24,6 +27,7 @@ class Message:
     context: str | None
     path: Path
     line: int
+    place: str | None = None  # KIND:ID.FIELD or game.FIELD of a YAML string; None for rules text
 
 
 def normalize(text: str) -> str:
@@ -65,16 +69,19 @@ def _table_cells(record) -> Iterator[tuple[tuple, str]]:
                 yield ("rows", i, key), cell
 
 
-def context_for(owner: str, path: tuple) -> str:
+def place_of(owner: str, path: tuple) -> str:
+    """The place of a YAML string: unit:scouts.name, game.stats.0.name."""
     return owner + "." + ".".join(str(p) for p in path)
 
 
-def data_messages(game: Game) -> Iterator[Message]:
+def data_messages(game: Game, contexts: Contexts | None = None) -> Iterator[Message]:
+    contexts = load_contexts(game.folder / "locale") if contexts is None else contexts
     manifest = game.manifest
     for path, text in _walk(manifest, None, ()):
         if needs_translation(text):
             loc = game.manifest_doc.location(path)
-            yield Message(text, context_for("game", path), loc.path, loc.line)
+            place = place_of("game", path)
+            yield Message(text, contexts.context_of(place), loc.path, loc.line, place)
     for record in game.all_records():
         origin = game.origin(record)
         strings = list(_walk(record, None, ()))
@@ -83,15 +90,17 @@ def data_messages(game: Game) -> Iterator[Message]:
         for path, text in strings:
             if needs_translation(text):
                 loc = origin.location(*path)
-                yield Message(text, context_for(f"{record.kind}:{record.id}", path), loc.path, loc.line)
+                place = place_of(f"{record.kind}:{record.id}", path)
+                yield Message(text, contexts.context_of(place), loc.path, loc.line, place)
 
 
-def game_messages(game: Game, chapters: list[Chapter] | None = None) -> list[Message]:
+def game_messages(game: Game, chapters: list[Chapter] | None = None,
+                  contexts: Contexts | None = None) -> list[Message]:
     chapters = load_chapters(game.folder) if chapters is None else chapters
     out: list[Message] = []
     for chapter in chapters:
         out.extend(chapter_messages(chapter))
-    out.extend(data_messages(game))
+    out.extend(data_messages(game, contexts))
     return out
 
 

@@ -7,8 +7,10 @@ from typing import Any
 
 from ..game import Game
 from ..model import Record
-from .catalog import po_path, read_catalog
-from .messages import context_for, needs_translation, normalize
+from .catalog import locale_dir, po_path, read_catalog
+from .contexts import Contexts, load_contexts
+from .messages import needs_translation, normalize, place_of
+from .ui import InterfaceWords
 
 
 @dataclass
@@ -20,10 +22,13 @@ class Translator:
     lang: str
     entries: dict[tuple[str | None, str], str] = field(default_factory=dict)
     missing: list[tuple[str | None, str]] = field(default_factory=list)
+    ui: InterfaceWords = field(default_factory=lambda: InterfaceWords(""))
+    contexts: Contexts = field(default_factory=Contexts)
 
     @classmethod
     def load(cls, game: Game, lang: str) -> "Translator":
-        translator = cls(game, lang)
+        translator = cls(game, lang, ui=InterfaceWords.load(lang, locale_dir(game)),
+                         contexts=load_contexts(locale_dir(game)))
         path = po_path(game, lang)
         if lang != game.manifest.source_language and path.exists():
             for entry in read_catalog(path):
@@ -36,7 +41,9 @@ class Translator:
         return self.lang == self.game.manifest.source_language
 
     def lookup(self, text: str, context: str | None = None) -> tuple[str, bool]:
-        """(text in this language, True if translated). Source text passes through as done."""
+        """(text in this language, True if translated). Source text passes through as done.
+        Identical strings share one message: the context is None unless locale/contexts.yaml
+        gives the place one."""
         if self.is_source or not needs_translation(text):
             return text, True
         for key in ((context, text), (context, normalize(text))):
@@ -56,13 +63,20 @@ class Translator:
             value = value[part] if isinstance(part, int) or isinstance(value, dict) else getattr(value, part)
         if value is None:
             return ""
-        return self.text(str(value), context_for(f"{record.kind}:{record.id}", path))
+        return self._placed(str(value), place_of(f"{record.kind}:{record.id}", path))
 
     def manifest(self, *path: Any) -> str:
         value: Any = self.game.manifest
         for part in path:
             value = value[part] if isinstance(part, int) else getattr(value, part)
-        return "" if value is None else self.text(str(value), context_for("game", path))
+        return "" if value is None else self._placed(str(value), place_of("game", path))
+
+    def _placed(self, text: str, place: str) -> str:
+        """A YAML string at its place; a catalog not yet migrated (one message per place,
+        rulesmith i18n migrate) still gives its translation."""
+        if not self.is_source and (place, text) in self.entries:
+            return self.entries[(place, text)]
+        return self.text(text, self.contexts.context_of(place))
 
     def title(self) -> str:
         titles = self.game.manifest.title

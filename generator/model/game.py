@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import re
 from typing import ClassVar
 
@@ -11,12 +12,23 @@ from ..values import DistanceUnit, StatType
 from .base import Frozen, Id, Scalar, Text
 
 PROFILE_KINDS = ("unit", "weapon")
+# A BCP 47 language tag: language, optional script, optional region, optional variants (en, pt-BR, zh-Hant).
+LANGUAGE_TAG = re.compile(r"^[a-z]{2,3}(?:-[a-z]{4})?(?:-(?:[a-z]{2}|[0-9]{3}))?(?:-(?:[a-z0-9]{5,8}|[0-9][a-z0-9]{3}))*$",
+                          re.I)
+LANGUAGE_FIELDS = ("source_language", "languages", "title")
+
+
+def language_tag(value: str) -> str:
+    """A language code, checked: output folders and file names are built from it."""
+    if not isinstance(value, str) or not LANGUAGE_TAG.match(value):
+        raise ValueError(f"'{value}' is not a language code (a BCP 47 tag such as en, ru, pt-BR or zh-Hant)")
+    return value
 
 
 class Component(Frozen):
     id: Id
     name: Text
-    count: int | None = Field(default=None, description="how many come in the box; omit if the source does not say")
+    count: int | None = Field(default=None, ge=0, description="how many come in the box; omit if the source does not say")
     note: Text | None = None
 
 
@@ -44,6 +56,14 @@ class Parameter(Frozen):
     value: Scalar
     unit: str | None = Field(default=None, description="what the number counts: cm, hex, points, cards...")
     note: Text | None = None
+
+
+    @field_validator("value")
+    @classmethod
+    def _finite(cls, value: Scalar) -> Scalar:
+        if isinstance(value, float) and not math.isfinite(value):
+            raise ValueError("a parameter's value is a finite number or text")
+        return value
 
 
 class StatDef(Frozen):
@@ -88,6 +108,22 @@ class GameManifest(Frozen):
     def _has_title(cls, value: dict[str, str]) -> dict[str, str]:
         if not value:
             raise ValueError("give the title in the source language at least")
+        for lang in value:
+            language_tag(lang)
+        return value
+
+    @field_validator("source_language")
+    @classmethod
+    def _source_language(cls, value: str) -> str:
+        return language_tag(value)
+
+    @field_validator("languages")
+    @classmethod
+    def _languages(cls, value: tuple[str, ...]) -> tuple[str, ...]:
+        for lang in value:
+            language_tag(lang)
+        if len(set(value)) != len(value):
+            raise ValueError("a language is listed twice")
         return value
 
     def export(self) -> dict:

@@ -63,6 +63,12 @@ class Erratum(Record):
     section = "errata"
 
     summary: Text
+    category: Literal["inconsistency", "extraction", "reading"] | None = Field(
+        default=None,
+        description="inconsistency: the source disagrees with itself; extraction: an artefact of how the "
+        "source text was saved (lost glyphs, joined words); reading: a choice a rule procedure makes "
+        "where the text is silent (cited by the procedure)",
+    )
     source: str = Field(description="what the source writes, verbatim")
     reading: str = Field(description="how Rulesmith reads it")
     record: str | None = Field(

@@ -43,18 +43,8 @@ class CardFace:
         return size_key(self.size)
 
 
-CARD_KIND_LABELS = {
-    "ru": {"unit": "Юнит", "order": "Приказ", "point": "Точка", "local": "Местные",
-           "special-operation": "Спецоперация", "reference": "Памятка", "datasheet": "Профиль",
-           "event": "Событие", "other": ""},
-    "en": {"unit": "Unit", "order": "Order", "point": "Point", "local": "Local",
-           "special-operation": "Special operation", "reference": "Reference", "datasheet": "Datasheet",
-           "event": "Event", "other": ""},
-}
-
-
-def _label(lang: str, kind: str) -> str:
-    return CARD_KIND_LABELS.get(lang, CARD_KIND_LABELS["en"]).get(kind, "")
+def _label(ctx: BuildContext, kind: str) -> str:
+    return "" if kind == "other" else ctx.tr.ui(f"card-{kind}")
 
 
 def _location(ctx: BuildContext, record: Record) -> Location | None:
@@ -76,7 +66,7 @@ def deck_cards(ctx: BuildContext) -> list[CardFace]:
         faces.append(CardFace(
             id=card.id, deck=deck.id, deck_name=tr.field(deck, "name"), back=card.back or deck.back, size=deck.size,
             corners=deck.corners, extra=_side_colours(ctx, card.side or deck.side),
-            title=tr.field(card, "name"), label=_label(ctx.lang, card.card_kind),
+            title=tr.field(card, "name"), label=_label(ctx, card.card_kind),
             body=card_body(ctx, card), draft=tr.field(card, "incomplete") if card.incomplete else None,
             location=_location(ctx, card), copies=card.quantity or 1,
         ))
@@ -155,10 +145,10 @@ def datasheets(ctx: BuildContext) -> list[CardFace]:
     units = [u for u in game.units.values() if u.id not in carded]
     if not units or game.cards:
         return []
-    deck_name = tr.field(next(iter(units)), "name") and _label(ctx.lang, "datasheet")
+    deck_name = tr.field(next(iter(units)), "name") and _label(ctx, "datasheet")
     return [CardFace(
         id=unit.id, deck="datasheets", deck_name=deck_name, back="title", size="poker",
-        title=tr.field(unit, "name"), label=tr.field(unit, "type") or _label(ctx.lang, "datasheet"),
+        title=tr.field(unit, "name"), label=tr.field(unit, "type") or _label(ctx, "datasheet"),
         body=unit_body(ctx, unit), draft=tr.field(unit, "incomplete") if unit.incomplete else None,
         location=_location(ctx, unit)) for unit in units]
 
@@ -169,7 +159,7 @@ def reference_cards(ctx: BuildContext) -> list[CardFace]:
     game, tr = ctx.game, ctx.tr
     if game.cards or game.units:
         return []
-    label = _label(ctx.lang, "reference")
+    label = _label(ctx, "reference")
     faces = []
 
     def add(record, title, body):

@@ -152,7 +152,7 @@ def cards_html(ctx: BuildContext, faces: list[CardFace], paper: str = "a4", blee
         body, placements = sheet_pages(ctx, faces, paper, config)
     authors = ", ".join(ctx.game.manifest.authors)
     author = f'<meta name="author" content="{Markup.escape(authors)}">' if authors else ""
-    html = (f'<!DOCTYPE html><html lang="{ctx.lang}"><head><meta charset="utf-8">'
+    html = (f'<!DOCTYPE html><html lang="{Markup.escape(ctx.lang)}"><head><meta charset="utf-8">'
             f"<title>{Markup.escape(ctx.title)} — {ctx.env.globals['ui']('cards')}</title>{author}"
             f'<meta name="generator" content="Rulesmith"><style>{ctx.env.globals["fonts_css"]}\n'
             + "\n".join(page_rules) + "\n" + ctx.css("cards.css") + "</style></head><body>" + str(body) + "</body></html>")
@@ -160,23 +160,20 @@ def cards_html(ctx: BuildContext, faces: list[CardFace], paper: str = "a4", blee
 
 
 def card_sheets(ctx: BuildContext, report: Report, paper: str = "a4"):
-    """Fitted faces, sheet HTML, card placements and the laid-out document of the card sheets."""
+    """Fitted faces, sheet HTML, card placements, and None (the sheets are laid out when written)."""
     faces = all_faces(ctx)
     if not faces:
         return [], "", [], None
-    placements: list[dict] = []
+    from .fitting import fitted_faces
 
-    def render(fs):
-        html, found = cards_html(ctx, fs, paper)
-        placements[:] = found
-        return html
-
-    faces, html, document = fit(ctx, faces, render, report)
-    return faces, html, placements, document
+    faces = fitted_faces(ctx, faces, report)  # each card laid out once, then remembered
+    html, placements = cards_html(ctx, faces, paper)
+    return faces, html, placements, None
 
 
 def write_placements(path: Path, placements: list[dict]) -> None:
     import json
 
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps(placements, ensure_ascii=False, indent=1), encoding="utf-8")
+    from .. import outputs
+
+    outputs.write_text(path, json.dumps(placements, ensure_ascii=False, indent=1))

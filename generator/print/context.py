@@ -10,7 +10,6 @@ from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoes
 
 from ..game import Game
 from ..i18n.translate import Translator
-from ..i18n.ui import ui
 from ..model import Record
 from ..text.chapters import Chapter, load_chapters
 from .fonts import font_face_css
@@ -62,7 +61,7 @@ class BuildContext:
     @cached_property
     def env(self) -> Environment:
         env = environment(self.templates)
-        env.globals.update(ui=lambda key: ui(self.lang, key), lang=self.lang, fonts_css=font_face_css())
+        env.globals.update(ui=self.tr.ui, lang=self.lang, fonts_css=font_face_css())
         return env
 
     def css(self, name: str) -> str:

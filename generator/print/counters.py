@@ -9,6 +9,7 @@ from typing import Any
 
 from markupsafe import Markup
 
+from .. import outputs
 from ..diagnostics import Location, Report
 from ..model import Counter, CounterSheet
 from ..model.sizes import parse_size
@@ -184,7 +185,7 @@ def counter_document(ctx: BuildContext, report: Report, paper: str = "a4"):
         if piece.counter.id in seen:
             continue
         seen.add(piece.counter.id)
-        report.add("W006", f"counter '{piece.counter.id}' ({ctx.lang}): {'; '.join(dict.fromkeys(problems))}",
+        report.add("W030", f"counter '{piece.counter.id}' ({ctx.lang}): {'; '.join(dict.fromkeys(problems))}",
                    piece.location or Location(ctx.game.folder),
                    "shorten the text, or use a larger counter size")
     return html, placements, document, all_pieces
@@ -221,7 +222,7 @@ def write_counter_images(ctx: BuildContext, all_pieces: list[Piece], folder) -> 
         for k, side in enumerate(("front", "back")):
             image = pdf[2 * index + k].render(scale=DPI / 72).to_pil().convert("RGB")
             path = out_dir / f"{piece.counter.id}-{side}.png"
-            image.save(path)
+            outputs.write_with(path, lambda tmp, image=image: image.save(tmp, format="PNG"))
             written.append(path)
             by_sheet.setdefault((piece.sheet.id, side), []).append(image)
     for (sheet, side), images in by_sheet.items():

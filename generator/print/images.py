@@ -10,6 +10,7 @@ import pypdfium2 as pdfium
 from markupsafe import Markup
 from PIL import Image
 
+from .. import outputs
 from .cardfaces import CardFace
 from .context import BuildContext
 from .pdf import render_document
@@ -18,77 +19,109 @@ DPI = 300
 TTS_COLS, TTS_ROWS, TTS_MAX_PX = 10, 7, 4096
 
 
-def faces_html(ctx: BuildContext, faces: list[CardFace], backs: list[CardFace] = ()) -> str:
-    """One card face per page at its trimmed size; then one page per back in `backs`."""
+def faces_html(ctx: BuildContext, faces: list[CardFace], backs: bool = False) -> str:
+    """One card face per page at its trimmed size (with backs: the cards' backs instead)."""
     from .cards import back_svg
 
     macros = ctx.env.get_template("card.html.j2").module
-    every = [*faces, *backs]
-    rules = [f"@page face-{k} {{ size: {w}mm {h}mm; margin: 0 }}" for k, (w, h) in {f.size_key: f.mm for f in every}.items()]
+    rules = [f"@page face-{k} {{ size: {w}mm {h}mm; margin: 0 }}" for k, (w, h) in {f.size_key: f.mm for f in faces}.items()]
     pages = [Markup('<div class="sheet" style="width:{}mm;height:{}mm;page:face-{}">{}</div>').format(
-        f.mm[0], f.mm[1], f.size_key, macros.front(f, ctx.title)) for f in faces]
-    pages += [Markup('<div class="sheet" style="width:{}mm;height:{}mm;page:face-{}">{}</div>').format(
-        f.mm[0], f.mm[1], f.size_key, macros.back(f, ctx.title, back_svg(ctx, f))) for f in backs]
-    return (f'<!DOCTYPE html><html lang="{ctx.lang}"><head><meta charset="utf-8"><style>'
+        f.mm[0], f.mm[1], f.size_key, macros.back(f, ctx.title, back_svg(ctx, f)) if backs else macros.front(f, ctx.title))
+        for f in faces]
+    return (f'<!DOCTYPE html><html lang="{Markup.escape(ctx.lang)}"><head><meta charset="utf-8"><style>'
             f'{ctx.env.globals["fonts_css"]}\n' + "\n".join(rules) + "\n" + ctx.css("cards.css")
             + "</style></head><body>" + "".join(str(p) for p in pages) + "</body></html>")
 
 
 def write_card_images(ctx: BuildContext, faces: list[CardFace], folder: Path) -> list[Path]:
-    """PNG per card (cards/DECK-CARD.png), TTS sheets (tts/DECK-N.png) and the deck's back
-    (tts/DECK-back.png); a deck whose cards have backs of their own also gets sheets of its
-    backs in the same order (tts/DECK-back-N.png)."""
+    """PNG per card (cards/DECK-CARD.png) and TTS sheets (tts/DECK-N.png), rendered a chunk
+    of cards at a time so that memory stays flat however large the deck."""
     if not faces:
         return []
+    cards_dir, tts_dir = folder / "cards", folder / "tts"
+    per_deck: dict[str, int] = {}
+    for face in faces:
+        per_deck[face.deck] = per_deck.get(face.deck, 0) + 1
+    written: list[Path] = []
+    sheets: dict[str, TtsSheets] = {}
+    for start in range(0, len(faces), CHUNK):
+        chunk = faces[start:start + CHUNK]
+        document, _ = render_document(faces_html(ctx, chunk), ctx.game.folder, ctx.roots)
+        pdf = pdfium.PdfDocument(document.write_pdf())
+        del document
+        for index, face in enumerate(chunk):
+            image = pdf[index].render(scale=DPI / 72).to_pil().convert("RGB")
+            path = cards_dir / f"{face.deck}-{face.id}.png"
+            outputs.write_with(path, lambda tmp, image=image: image.save(tmp, format="PNG", optimize=False))
+            written.append(path)
+            deck = sheets.setdefault(face.deck, TtsSheets(face.deck, per_deck[face.deck], image.size, tts_dir))
+            written += deck.add(image)
+        pdf.close()
+    return written + write_back_images(ctx, faces, tts_dir)
+
+
+def write_back_images(ctx: BuildContext, faces: list[CardFace], tts_dir: Path) -> list[Path]:
+    """The deck's back (tts/DECK-back.png); a deck whose cards have backs of their own gets
+    sheets of its backs in card order instead (tts/DECK-back-N.png)."""
     decks = list(dict.fromkeys(f.deck for f in faces))
     mixed = {d for d in decks if len({f.back for f in faces if f.deck == d}) > 1}
-    backs = [f for f in faces if f.deck in mixed]
-    first_backs = [next(f for f in faces if f.deck == d) for d in decks if d not in mixed]
-    document, _ = render_document(faces_html(ctx, faces, backs + first_backs), ctx.game.folder, ctx.roots)
-    pdf = pdfium.PdfDocument(document.write_pdf())
-    cards_dir, tts_dir = folder / "cards", folder / "tts"
-    cards_dir.mkdir(parents=True, exist_ok=True)
-    tts_dir.mkdir(parents=True, exist_ok=True)
-    written, by_deck = [], {}
-    for index, face in enumerate(faces):
-        image = pdf[index].render(scale=DPI / 72).to_pil().convert("RGB")
-        path = cards_dir / f"{face.deck}-{face.id}.png"
-        image.save(path, optimize=False)
-        written.append(path)
-        by_deck.setdefault(face.deck, []).append(image)
-    for deck, images in by_deck.items():
-        written.extend(tts_sheets(deck, images, tts_dir))
-    back_images: dict[str, list] = {}
-    for k, face in enumerate(backs + first_backs):
-        back_images.setdefault(face.deck, []).append(pdf[len(faces) + k].render(scale=DPI / 72).to_pil().convert("RGB"))
-    for deck, images in back_images.items():
-        if deck in mixed:
-            written.extend(tts_sheets(f"{deck}-back", images, tts_dir))
-        else:
-            path = tts_dir / f"{deck}-back.png"
-            images[0].save(path)
-            written.append(path)
+    backs = [f for f in faces if f.deck in mixed] + [next(f for f in faces if f.deck == d) for d in decks if d not in mixed]
+    per_deck = {d: sum(1 for f in backs if f.deck == d) for d in decks}
+    written: list[Path] = []
+    sheets: dict[str, TtsSheets] = {}
+    for start in range(0, len(backs), CHUNK):
+        chunk = backs[start:start + CHUNK]
+        document, _ = render_document(faces_html(ctx, chunk, backs=True), ctx.game.folder, ctx.roots)
+        pdf = pdfium.PdfDocument(document.write_pdf())
+        del document
+        for index, face in enumerate(chunk):
+            image = pdf[index].render(scale=DPI / 72).to_pil().convert("RGB")
+            if face.deck in mixed:
+                deck = sheets.setdefault(face.deck, TtsSheets(f"{face.deck}-back", per_deck[face.deck], image.size, tts_dir))
+                written += deck.add(image)
+            else:
+                path = tts_dir / f"{face.deck}-back.png"
+                outputs.write_with(path, lambda tmp, image=image: image.save(tmp, format="PNG"))
+                written.append(path)
+        pdf.close()
     return written
 
 
+CHUNK = 50  # card faces rendered at once
+
+
+class TtsSheets:
+    """A deck's Tabletop Simulator sheets, filled a card at a time and written when full."""
+
+    def __init__(self, deck: str, total: int, card_px: tuple[int, int], folder: Path):
+        self.deck, self.total, self.folder = deck, total, folder
+        w0, h0 = card_px
+        self.width = TTS_MAX_PX // TTS_COLS
+        self.height = round(self.width * h0 / w0)
+        if self.height * TTS_ROWS > TTS_MAX_PX:
+            self.height = TTS_MAX_PX // TTS_ROWS
+            self.width = round(self.height * w0 / h0)
+        self.added, self.sheet, self.number = 0, None, 0
+
+    def add(self, image: Image.Image) -> list[Path]:
+        per_sheet = TTS_COLS * TTS_ROWS
+        k = self.added % per_sheet
+        if k == 0:
+            count = min(per_sheet, self.total - self.added)
+            cols, rows = min(TTS_COLS, count), math.ceil(count / TTS_COLS)
+            self.sheet = Image.new("RGB", (cols * self.width, rows * self.height), "white")
+            self.number += 1
+        r, c = divmod(k, TTS_COLS)
+        self.sheet.paste(image.resize((self.width, self.height), Image.LANCZOS), (c * self.width, r * self.height))
+        self.added += 1
+        if k + 1 == per_sheet or self.added == self.total:
+            path, sheet = self.folder / f"{self.deck}-{self.number}.png", self.sheet
+            outputs.write_with(path, lambda tmp: sheet.save(tmp, format="PNG"))
+            self.sheet = None
+            return [path]
+        return []
+
+
 def tts_sheets(deck: str, images: list[Image.Image], folder: Path) -> list[Path]:
-    per_sheet = TTS_COLS * TTS_ROWS
-    w0, h0 = images[0].size
-    width = TTS_MAX_PX // TTS_COLS
-    height = round(width * h0 / w0)
-    if height * TTS_ROWS > TTS_MAX_PX:
-        height = TTS_MAX_PX // TTS_ROWS
-        width = round(height * w0 / h0)
-    out = []
-    for n, start in enumerate(range(0, len(images), per_sheet), start=1):
-        chunk = images[start:start + per_sheet]
-        cols = min(TTS_COLS, len(chunk))
-        rows = math.ceil(len(chunk) / TTS_COLS)
-        sheet = Image.new("RGB", (cols * width, rows * height), "white")
-        for k, image in enumerate(chunk):
-            r, c = divmod(k, TTS_COLS)
-            sheet.paste(image.resize((width, height), Image.LANCZOS), (c * width, r * height))
-        path = folder / f"{deck}-{n}.png"
-        sheet.save(path)
-        out.append(path)
-    return out
+    sheets = TtsSheets(deck, len(images), images[0].size, folder)
+    return [path for image in images for path in sheets.add(image)]

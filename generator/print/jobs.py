@@ -1,9 +1,11 @@
 """Build jobs: one document of one game in one language. Independent jobs run in parallel
-across CPU cores; each writes its files atomically."""
+across CPU cores; each writes its files atomically. Workers die with the build that started
+them. What each kind of document is and reads lives in print/documents/."""
 
 from __future__ import annotations
 
 import os
+import signal
 import time
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
@@ -12,8 +14,7 @@ from typing import Callable, Iterable
 
 from ..diagnostics import Diagnostic, Report
 from ..project import Project
-
-KINDS = ("rulebook", "cards", "reference", "counters", "maps")
+from .documents import KINDS, registry
 
 
 @dataclass(frozen=True)
@@ -28,6 +29,8 @@ class Job:
     images: bool = True
     # example id -> passed, from the rules checker; None: the job runs the checker itself
     examples: tuple[tuple[str, bool], ...] | None = None
+    # hash of the HTML the files were last made from: the same HTML again writes nothing
+    previous: str | None = None
 
     @property
     def label(self) -> str:
@@ -43,76 +46,35 @@ class JobResult:
     seconds: float = 0.0
     diagnostics: list[Diagnostic] = field(default_factory=list)
     error: str | None = None
+    source: str = ""
+    unchanged: bool = False  # made from the same HTML as last time: nothing written
+    skipped: bool = False    # inputs unchanged: not even loaded
 
 
 def run_job(job: Job) -> JobResult:
-    from .cards import card_sheets, cards_html, write_placements
+    from .. import outputs
+    from ..i18n.translate import report_fallbacks
     from .context import BuildContext
-    from .images import write_card_images
-    from .pdf import write_pdf
-    from .reference import reference_html
-    from .rulebook import rulebook_html
 
     start = time.perf_counter()
     result = JobResult(job)
     report = Report()
     project = Project(job.root)
+    outputs.confine_to(project.output)
     game = project.load(job.game, report, checks=False)  # `rulesmith build` validated it already
     if game is None or report.errors:
         result.error = f"{job.game} has content errors; run 'rulesmith validate {job.game}'"
         result.diagnostics = report.errors
         return result
     report = Report()  # warnings of loading were reported by validate; keep build warnings only
+    document = registry()[job.kind]
     examples = {}
-    if job.kind == "rulebook":
+    if document.reads_examples:
         examples = dict(job.examples) if job.examples is not None else _verified(game)
     ctx = BuildContext(game, job.lang, project.root, examples=examples)
-    out = ctx.output_dir()
-    if job.kind == "rulebook":
-        res = write_pdf(rulebook_html(ctx, job.book), out / "rulebook.pdf", game.folder, ctx.roots)
-        result.files.append(res.path)
-        result.pages = res.pages
-    elif job.kind == "reference":
-        res = write_pdf(reference_html(ctx), out / "reference.pdf", game.folder, ctx.roots)
-        result.files.append(res.path)
-        result.pages = res.pages
-    elif job.kind == "cards":
-        faces, html, placements, document = card_sheets(ctx, report, paper=job.paper)
-        if faces:
-            res = write_pdf(html, out / "cards.pdf", game.folder, ctx.roots, document=document)
-            write_placements(out / "cards.json", placements)
-            result.files += [res.path, out / "cards.json"]
-            result.pages = res.pages
-            result.cards = len(placements)
-            if job.bleed:
-                bleed_html, _ = cards_html(ctx, faces, bleed=True)
-                res = write_pdf(bleed_html, out / "cards-bleed.pdf", game.folder, ctx.roots)
-                result.files.append(res.path)
-            if job.images:
-                result.files += write_card_images(ctx, faces, out)
-    elif job.kind == "counters":
-        from .counters import counter_document, write_counter_images
-
-        made = counter_document(ctx, report, paper=job.paper)
-        if made is not None:
-            html, placements, document, pieces = made
-            res = write_pdf(html, out / "counters.pdf", game.folder, ctx.roots, document=document)
-            write_placements(out / "counters.json", placements)
-            result.files += [res.path, out / "counters.json"]
-            result.pages = res.pages
-            result.cards = len(placements)
-            if job.images:
-                result.files += write_counter_images(ctx, pieces, out)
-    elif job.kind == "maps":
-        from .maps import write_maps
-
-        files, pages = write_maps(ctx, report, paper=job.paper, images=job.images)
-        result.files += files
-        result.pages = pages
-    else:  # pragma: no cover - the CLI only offers known kinds
-        raise ValueError(job.kind)
-    from ..i18n.translate import report_fallbacks
-
+    rendered = document.render(ctx, job, report, job.previous)
+    result.files, result.pages, result.cards = rendered.files, rendered.pages, rendered.cards
+    result.source, result.unchanged = rendered.source, rendered.unchanged
     report_fallbacks(ctx.tr, report, f"{job.game} {job.kind} ({job.lang})")
     result.diagnostics = report.diagnostics
     result.seconds = time.perf_counter() - start
@@ -151,6 +113,18 @@ def plan(project: Project, games: Iterable[str], langs: Iterable[str] | None, ki
     return jobs
 
 
+def _die_with_parent() -> None:
+    """Pool worker start: the kernel kills this worker when the build process dies, however it
+    dies (Ctrl+C, kill, a crash), so no worker goes on writing into output/."""
+    try:
+        import ctypes
+
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):  # not Linux: the pool's own shutdown still applies
+        pass
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl+C is the parent's to handle
+
+
 def run_jobs(jobs: list[Job], workers: int | None = None,
              on_done: Callable[[JobResult], None] | None = None) -> list[JobResult]:
     """Run jobs, in parallel when there is more than one core and more than one job."""
@@ -163,20 +137,27 @@ def run_jobs(jobs: list[Job], workers: int | None = None,
             if on_done:
                 on_done(result)
         return results
-    with ProcessPoolExecutor(max_workers=workers) as pool:
+    pool = ProcessPoolExecutor(max_workers=min(workers, len(jobs)), initializer=_die_with_parent)
+    try:
         futures = {pool.submit(_safe, job): job for job in _longest_first(jobs)}
         for future in as_completed(futures):
             result = future.result()
             results.append(result)
             if on_done:
                 on_done(result)
+    except BaseException:
+        for process in list((getattr(pool, "_processes", None) or {}).values()):
+            process.kill()  # stop the documents being written now, not after they finish
+        pool.shutdown(wait=False, cancel_futures=True)
+        raise
+    pool.shutdown()
     order = {job: i for i, job in enumerate(jobs)}
     return sorted(results, key=lambda r: order[r.job])
 
 
 def _longest_first(jobs: list[Job]) -> list[Job]:
-    weight = {"rulebook": 0, "cards": 1, "reference": 2}
-    return sorted(jobs, key=lambda j: weight.get(j.kind, 3))
+    documents = registry()
+    return sorted(jobs, key=lambda j: documents[j.kind].weight if j.kind in documents else 9)
 
 
 def _safe(job: Job) -> JobResult:
@@ -184,3 +165,6 @@ def _safe(job: Job) -> JobResult:
         return run_job(job)
     except Exception as exc:  # reported per job; other documents still build
         return JobResult(job, error=f"{type(exc).__name__}: {exc}")
+
+
+__all__ = ["KINDS", "Job", "JobResult", "plan", "run_job", "run_jobs"]

@@ -10,6 +10,7 @@ from pathlib import Path
 
 from markupsafe import Markup, escape
 
+from .. import outputs
 from ..diagnostics import Report
 from ..model import Map
 from ..model.mapgrid import Grid
@@ -273,7 +274,7 @@ def write_maps(ctx: BuildContext, report: Report, paper: str = "a4", images: boo
     out = ctx.output_dir()
     html, tiles = tiled_html(ctx, paper)
     tiled = write_pdf(html, out / "maps.pdf", ctx.game.folder, ctx.roots)
-    (out / "maps.json").write_text(json.dumps(tiles, indent=1), encoding="utf-8")
+    outputs.write_text(out / "maps.json", json.dumps(tiles, indent=1))
     large = write_pdf(large_html(ctx), out / "maps-large.pdf", ctx.game.folder, ctx.roots)
     files = [tiled.path, out / "maps.json", large.path]
     if images:
@@ -283,7 +284,8 @@ def write_maps(ctx: BuildContext, report: Report, paper: str = "a4", images: boo
         pdf = pdfium.PdfDocument(str(large.path))
         for index, m in enumerate(ctx.game.section("maps").values()):
             path = out / "tts" / f"map-{m.id}.png"
-            pdf[index].render(scale=IMAGE_DPI / 72).to_pil().convert("RGB").save(path)
+            image = pdf[index].render(scale=IMAGE_DPI / 72).to_pil().convert("RGB")
+            outputs.write_with(path, lambda tmp, image=image: image.save(tmp, format="PNG"))
             files.append(path)
         pdf.close()
     return files, tiled.pages

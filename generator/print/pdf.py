@@ -10,6 +10,7 @@ from pathlib import Path
 
 from weasyprint import HTML
 
+from .. import outputs
 from .fetcher import ConfinedFetcher
 from .fonts import font_dirs
 
@@ -34,6 +35,11 @@ def render_document(html: str, base_url: Path, roots: list[Path]):
     return document, fetcher
 
 
+def identifier(html: str) -> bytes:
+    """The PDF identifier: a hash of the input, so the same input gives the same bytes."""
+    return hashlib.sha256(html.encode("utf-8")).hexdigest()[:32].encode("ascii")
+
+
 def write_pdf(html: str, out: Path, base_url: Path, roots: list[Path], document=None) -> PdfResult:
     """Render (unless `document` is the layout of `html` already) and write atomically: a
     failed build never leaves a half-written PDF. The PDF identifier is a hash of the input,
@@ -42,9 +48,6 @@ def write_pdf(html: str, out: Path, base_url: Path, roots: list[Path], document=
     if document is None:
         document, fetcher = render_document(html, base_url, roots)
         refused = fetcher.refused
-    identifier = hashlib.sha256(html.encode("utf-8")).hexdigest()[:32].encode("ascii")
-    out.parent.mkdir(parents=True, exist_ok=True)
-    tmp = out.with_suffix(".pdf.tmp")
-    document.write_pdf(tmp, pdf_identifier=identifier)
-    tmp.replace(out)
+    identifier_ = identifier(html)
+    outputs.write_with(out, lambda tmp: document.write_pdf(tmp, pdf_identifier=identifier_))
     return PdfResult(out, len(document.pages), refused)

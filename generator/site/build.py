@@ -1,8 +1,11 @@
 """Build output/site/: all games and languages, assets, downloads, then the search index.
-The site is written to a temporary folder and swapped in whole, never half-written."""
+Each game-language folder is rebuilt only when its inputs changed; within it a page is
+written only when its bytes differ, each file atomically; the search index is rebuilt beside
+the old one and swapped in whole."""
 
 from __future__ import annotations
 
+import json
 import shutil
 import time
 from dataclasses import dataclass
@@ -10,15 +13,20 @@ from pathlib import Path
 
 from markupsafe import Markup
 
-from ..print.context import PACKAGE_TEMPLATES, BuildContext, environment, template_dirs
-from ..print.fonts import FAMILIES, STYLES
+from .. import outputs
 from ..diagnostics import Report
 from ..i18n.translate import report_fallbacks
 from ..i18n.ui import ui
+from ..manifest import Manifest, digest, file_hash, load_diagnostics, save_diagnostics
+from ..print.context import PACKAGE_TEMPLATES, BuildContext, environment
+from ..print.fonts import FAMILIES, STYLES
 from ..project import Project
+from ..rebuild import Inputs
 from .components import copy_images
 from .pages import SitePage, game_pages
 from .search import index_site
+
+TEMPLATES = ("site/*", "card.html.j2", "cards.css", "sheets.yaml")
 
 
 @dataclass
@@ -27,6 +35,7 @@ class SiteResult:
     pages: int
     seconds: float
     search: bool
+    rebuilt: list[str] | None = None  # game/lang folders written this time
 
 
 def _font_css() -> str:
@@ -38,12 +47,14 @@ def _font_css() -> str:
     return "\n".join(rules)
 
 
-def _copy_assets(dirs: list[Path], out: Path) -> None:
+def _write_assets(dirs: list[Path], out: Path) -> list[Path]:
     assets = out / "assets"
-    (assets / "fonts").mkdir(parents=True, exist_ok=True)
+    written = []
     for _family, (folder, prefix) in FAMILIES.items():
         for suffix in STYLES.values():
-            shutil.copyfile(folder / f"{prefix}-{suffix}.ttf", assets / "fonts" / f"{prefix}-{suffix}.ttf")
+            target = assets / "fonts" / f"{prefix}-{suffix}.ttf"
+            outputs.write_if_changed(target, (folder / f"{prefix}-{suffix}.ttf").read_bytes())
+            written.append(target)
     css = [_font_css()]
     for name in ("site/site.css", "cards.css"):
         path = next(d / name for d in dirs if (d / name).exists())
@@ -51,84 +62,121 @@ def _copy_assets(dirs: list[Path], out: Path) -> None:
         if name == "cards.css":  # print-only rules are harmless in a browser, but keep the file clean
             text = "\n".join(line for line in text.splitlines() if not line.startswith("@page"))
         css.append(text)
-    (assets / "site.css").write_text("\n".join(css), encoding="utf-8")
+    outputs.write_if_changed(assets / "site.css", "\n".join(css))
     js = next(d / "site/site.js" for d in dirs if (d / "site/site.js").exists())
-    shutil.copyfile(js, assets / "site.js")
+    outputs.write_if_changed(assets / "site.js", js.read_bytes())
+    return [*written, assets / "site.css", assets / "site.js"]
 
 
 def build_site(project: Project, games: list[str], report: Report, search: bool = True,
-               only: set[str] | None = None) -> SiteResult:
-    """Build the site for `games`; with `only`, rebuild just those games' pages inside the
-    existing site (what `rulesmith serve` does when content changes)."""
+               only: set[str] | None = None, *, manifest: Manifest | None = None, inputs: Inputs | None = None,
+               verified: dict[str, dict[str, bool]] | None = None, on_page=None) -> SiteResult:
+    """Build the site for `games`; with `only`, rebuild just those games and keep the others'
+    folders as they are (their content was not validated in this run)."""
     start = time.perf_counter()
     final = project.output / "site"
-    if only is not None and final.is_dir():
-        return _rebuild_games(project, games, only, report, search, start)
-    tmp = project.output / ".site-tmp"
-    shutil.rmtree(tmp, ignore_errors=True)
-    tmp.mkdir(parents=True)
-    count, catalogue, dirs = _build_games(project, games, tmp, report)
-    if not dirs:
-        dirs = [d for d in (project.root / "templates", PACKAGE_TEMPLATES) if d.is_dir()]
-    _copy_assets(dirs, tmp)
-    _write_index(dirs, catalogue, tmp)
-    count += 1
-    searched = index_site(tmp) if search else False
-    shutil.rmtree(final, ignore_errors=True)
-    tmp.rename(final)
-    return SiteResult(final, count, time.perf_counter() - start, searched)
-
-
-def _rebuild_games(project: Project, games: list[str], only: set[str], report: Report, search: bool,
-                   start: float) -> SiteResult:
-    final = project.output / "site"
-    tmp = project.output / ".site-part"
-    shutil.rmtree(tmp, ignore_errors=True)
-    tmp.mkdir(parents=True)
-    count, _catalogue, dirs = _build_games(project, [g for g in games if g in only], tmp, report)
-    if dirs:  # stylesheets and scripts may have changed too
-        _copy_assets(dirs, tmp)
-        shutil.rmtree(final / "assets", ignore_errors=True)
-    for folder in tmp.iterdir():
-        shutil.rmtree(final / folder.name, ignore_errors=True)
-        folder.rename(final / folder.name)
-    shutil.rmtree(tmp, ignore_errors=True)
-    shutil.rmtree(final / "pagefind", ignore_errors=True)
-    searched = index_site(final) if search else False
-    return SiteResult(final, count, time.perf_counter() - start, searched)
-
-
-def _build_games(project: Project, games: list[str], tmp: Path, report: Report):
-    catalogue = []
-    count = 0
-    dirs: list[Path] = []
+    outputs.confine_to(project.output)
+    own_manifest = manifest is None
+    manifest = manifest if manifest is not None else Manifest.load(project.output)
+    inputs = inputs or Inputs(project)
+    verified = verified if verified is not None else {}
+    count, rebuilt, catalogue = 0, [], []
+    dirs = [d for d in (project.templates, PACKAGE_TEMPLATES) if d.is_dir()]
     for name in games:
-        game = project.load(name, Report())
-        if game is None:
+        if only is not None and name not in only:
+            entry = manifest.get(f"site-game:{name}")
+            if entry and (final / name).is_dir():
+                catalogue.append(entry["catalogue"])
             continue
-        langs = [game.manifest.source_language, *game.manifest.languages]
-        dirs = template_dirs(game, project.root)
-        for lang in langs:
-            ctx = BuildContext(game, lang, project.root, examples=_verified(game))
-            pages = game_pages(ctx, report)
-            folder = tmp / game.id / lang
-            for page in pages:
-                _write_page(ctx, page, pages, langs, folder)
-                count += 1
-            report_fallbacks(ctx.tr, report, f"{game.id} site ({lang})")
-            _copy_downloads(ctx, folder)
-            copy_images(ctx, folder)
-        catalogue.append((game, langs))
-    return count, catalogue, dirs
+        built = _build_game(project, name, final, report, manifest, inputs, verified, rebuilt, on_page)
+        if built is None:
+            continue
+        pages, entry = built
+        count += pages
+        catalogue.append(entry)
+        manifest.entries[f"site-game:{name}"] = {"inputs": "", "files": {}, "catalogue": entry}
+    if only is None and final.is_dir():  # games no longer built leave the site
+        for folder in final.iterdir():
+            if folder.is_dir() and folder.name not in {c["id"] for c in catalogue} | {"assets", "pagefind"}:
+                shutil.rmtree(folder)
+    _write_assets(dirs, final)
+    index = final / "index.html"
+    changed = outputs.write_if_changed(index, _index_html(dirs, catalogue))
+    count += 1
+    searched = False
+    if search:
+        key = "site-search"
+        state = digest(sorted((k, e["inputs"]) for k, e in manifest.entries.items() if k.startswith("site:")),
+                       file_hash(index))
+        if rebuilt or changed or not manifest.fresh(key, state):
+            searched = _index(final)
+            if searched:
+                manifest.record(key, state, sorted(p for p in (final / "pagefind").rglob("*") if p.is_file()))
+        else:
+            searched = True
+    if own_manifest:
+        manifest.save()
+    return SiteResult(final, count, time.perf_counter() - start, searched, rebuilt)
 
 
-def _verified(game) -> dict[str, bool]:
-    from ..print.jobs import _verified as verified
+def _build_game(project, name, final, report, manifest, inputs, verified, rebuilt, on_page):
+    from ..loader import load_manifest
 
-    return verified(game)
+    loaded = load_manifest(project.content / name, Report())
+    if loaded is None:
+        return None
+    game_manifest = loaded[0]
+    langs = [game_manifest.source_language, *game_manifest.languages]
+    game = None
+    count = 0
+    titles = {}
+    for lang in langs:
+        key = f"site:{name}/{lang}"
+        folder = final / name / lang
+        downloads = [project.output / name / lang / f"{kind}.pdf" for kind in DOWNLOADS]
+        state = digest(Inputs.common(), "site", inputs.game(name, lang), inputs.templates(name, TEMPLATES),
+                       inputs.tables(name), sorted((verified.get(name) or {}).items()),
+                       [file_hash(p) if p.is_file() else "-" for p in downloads], langs)
+        if manifest.fresh(key, state):
+            entry = manifest.get(key)
+            load_diagnostics(entry.get("diagnostics", []), report)
+            titles[lang] = entry["title"]
+            count += entry["pages"]
+            continue
+        started = time.perf_counter()
+        if game is None:
+            game = project.load(name, Report(), checks=False)
+            if game is None:
+                return None
+        local = Report()
+        examples = verified.get(name)
+        if examples is None:
+            from ..print.jobs import _verified
+
+            examples = verified[name] = _verified(game)
+        ctx = BuildContext(game, lang, project.root, examples=examples)
+        pages = game_pages(ctx, local)
+        files = []
+        for page in pages:
+            files.append(_write_page(ctx, page, pages, langs, folder))
+        report_fallbacks(ctx.tr, local, f"{game.id} site ({lang})")
+        files += _copy_downloads(ctx, folder)
+        files += copy_images(ctx, folder)
+        keep = set(files)
+        for path in sorted(folder.rglob("*")) if folder.is_dir() else []:  # pages that are gone
+            if path.is_file() and path not in keep:
+                path.unlink()
+        report.diagnostics.extend(local.diagnostics)
+        titles[lang] = ctx.title
+        manifest.record(key, state, files, title=ctx.title, pages=len(pages), diagnostics=save_diagnostics(local))
+        rebuilt.append(f"{name}/{lang}")
+        count += len(pages)
+        if on_page:
+            on_page(f"{name}/{lang}/site", len(pages), time.perf_counter() - started)
+    return count, {"id": name, "langs": [[lang, LANG_NAMES.get(lang, lang), titles[lang]] for lang in langs]}
 
 
-def _write_page(ctx: BuildContext, page: SitePage, pages: list[SitePage], langs: list[str], folder: Path) -> None:
+def _write_page(ctx: BuildContext, page: SitePage, pages: list[SitePage], langs: list[str], folder: Path) -> Path:
     up = "../" * page.depth
     root = up + "../../"
     nav = [p for p in pages if p.nav]
@@ -141,26 +189,43 @@ def _write_page(ctx: BuildContext, page: SitePage, pages: list[SitePage], langs:
         game_title=ctx.title, langs=langs, lang_names=LANG_NAMES, game_id=ctx.game.id,
     )
     path = folder / page.path
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(html, encoding="utf-8")
+    outputs.write_if_changed(path, html)
+    return path
 
 
 LANG_NAMES = {"ru": "Русский", "en": "English", "de": "Deutsch", "fr": "Français", "es": "Español", "pl": "Polski"}
 
 
-def _copy_downloads(ctx: BuildContext, folder: Path) -> None:
-    for kind in ("rulebook", "cards", "reference", "counters", "maps", "maps-large"):
+DOWNLOADS = ("rulebook", "cards", "reference", "counters", "maps", "maps-large")
+
+
+def _copy_downloads(ctx: BuildContext, folder: Path) -> list[Path]:
+    out = []
+    for kind in DOWNLOADS:
         source = ctx.output_dir() / f"{kind}.pdf"
         if source.exists():
-            (folder / "downloads").mkdir(parents=True, exist_ok=True)
-            shutil.copyfile(source, folder / "downloads" / f"{kind}.pdf")
+            target = folder / "downloads" / f"{kind}.pdf"
+            outputs.write_if_changed(target, source.read_bytes())
+            out.append(target)
+    return out
 
 
-def _write_index(dirs: list[Path], catalogue, out: Path) -> None:
+def _index_html(dirs: list[Path], catalogue) -> str:
     env = environment(dirs)
     env.globals.update(ui=lambda key, lang="en": ui(lang, key))
-    games = [{"id": g.id, "langs": [(lang, LANG_NAMES.get(lang, lang), g.manifest.title.get(lang) or
-                                     g.manifest.title[g.manifest.source_language]) for lang in langs]}
-             for g, langs in catalogue]
-    html = env.get_template("site/index.html.j2").render(games=games, Markup=Markup)
-    (out / "index.html").write_text(html, encoding="utf-8")
+    games = [{"id": c["id"], "langs": [tuple(item) for item in c["langs"]]} for c in catalogue]
+    return env.get_template("site/index.html.j2").render(games=games, Markup=Markup)
+
+
+def _index(site: Path) -> bool:
+    """Pagefind into a fresh folder, made byte-identical run to run, then swapped in whole."""
+    tmp = site / ".pagefind-new"
+    shutil.rmtree(tmp, ignore_errors=True)
+    if not index_site(site, tmp):
+        return False
+    entry = tmp / "pagefind-entry.json"
+    if entry.is_file():  # Pagefind lists the languages in whatever order its threads finished
+        data = json.loads(entry.read_text(encoding="utf-8"))
+        outputs.write_text(entry, json.dumps(data, sort_keys=True, separators=(",", ":")))
+    outputs.swap_folder(tmp, site / "pagefind")
+    return True

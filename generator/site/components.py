@@ -56,8 +56,7 @@ def copy_images(ctx: BuildContext, folder) -> list:
     """The designer's pictures (PNG, SVG, JPEG anywhere in the game folder), copied beside the
     pages at the same relative paths, so `![..](images/x.png)` in the rules shows on the site.
     A file that resolves outside the game folder (a symbolic link) stays behind."""
-    import shutil
-
+    from .. import outputs
     from ..checks.components import IMAGE_TYPES
 
     root = ctx.game.folder.resolve()
@@ -68,7 +67,6 @@ def copy_images(ctx: BuildContext, folder) -> list:
         if root not in path.resolve().parents:
             continue
         target = folder / path.relative_to(ctx.game.folder)
-        target.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(path, target)
+        outputs.write_if_changed(target, path.read_bytes())
         copied.append(target)
     return copied

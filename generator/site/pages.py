@@ -9,8 +9,7 @@ from dataclasses import dataclass, field
 from markupsafe import Markup
 
 from ..print.cardfaces import CardFace, all_faces
-from ..print.cards import fit
-from ..print.images import faces_html
+from ..print.fitting import fitted_faces
 from ..print.context import BuildContext
 from ..print.reference import probability_tables
 from ..diagnostics import Report
@@ -66,8 +65,7 @@ def game_pages(ctx: BuildContext, report: Report) -> list[SitePage]:
     link0 = site_linker(0, overrides)
     if game.keywords and not glossary_chapter:
         pages.append(SitePage("glossary.html", ui("glossary"), blocks.glossary_html(game, tr, link0), kind="glossary"))
-    faces = fit(ctx, all_faces(ctx), lambda fs: faces_html(ctx, fs), report)[0] if (game.cards or game.units
-                                                                                   or game.tables or game.dice) else []
+    faces = fitted_faces(ctx, all_faces(ctx), report) if (game.cards or game.units or game.tables or game.dice) else []
     by_unit = {}
     for face in faces:
         card = game.cards.get(face.id) if face.deck != "datasheets" else None

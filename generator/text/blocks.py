@@ -9,7 +9,6 @@ from markupsafe import Markup, escape
 
 from ..game import Game
 from ..i18n.translate import Translator
-from ..i18n.ui import ui
 from ..model import Record, Table, Unit
 from ..values import StatType, format_value, parse_value
 
@@ -28,13 +27,13 @@ def draft_badge(record: Record, tr: Translator) -> Markup:
     if not record.incomplete:
         return Markup("")
     reason = tr.field(record, "incomplete")
-    return Markup('<span class="draft" title="{}">{}</span>').format(reason, ui(tr.lang, "draft"))
+    return Markup('<span class="draft" title="{}">{}</span>').format(reason, tr.ui("draft"))
 
 
 def table_html(table: Table, tr: Translator) -> Markup:
     columns = [(c.id, tr.field(table, "columns", table.columns.index(c), "name")) for c in table.columns]
     if table.dice and not any(c == "roll" for c, _ in columns):
-        columns.insert(0, ("roll", f"{ui(tr.lang, 'roll')} ({table.dice})"))
+        columns.insert(0, ("roll", f"{tr.ui('roll')} ({table.dice})"))
     if not columns and table.rows:
         columns = [(key, key) for key in table.rows[0]]
     out = [Markup('<table class="data-table" id="{}">').format(anchor(table))]
@@ -79,7 +78,7 @@ def stat_text(game: Game, record: Record, stat_id: str, lang: str = "en") -> str
 def roster_html(game: Game, tr: Translator, link: Linker) -> Markup:
     units = list(game.units.values())
     stats = stat_columns(game, "unit", units)
-    head = [ui(tr.lang, "name"), *(tr.manifest("stats", game.manifest.stats.index(s), "abbr")
+    head = [tr.ui("name"), *(tr.manifest("stats", game.manifest.stats.index(s), "abbr")
                                    or tr.manifest("stats", game.manifest.stats.index(s), "name") for s in stats)]
     out = [Markup('<table class="data-table roster"><thead><tr>'),
            Markup("").join(Markup('<th scope="col">{}</th>').format(h) for h in head),
@@ -145,14 +144,14 @@ def unit_details(game: Game, tr: Translator, unit: Unit, link: Linker) -> Markup
         head = Markup("").join(Markup('<th scope="col">{}</th>').format(
             tr.manifest("stats", game.manifest.stats.index(s), "name")) for s in wstats)
         out.append(Markup('<table class="weapons"><thead><tr><th scope="col">{}</th>{}<th scope="col"></th></tr></thead>'
-                          '<tbody>{}</tbody></table>').format(ui(tr.lang, "weapons"), head, Markup("").join(rows)))
+                          '<tbody>{}</tbody></table>').format(tr.ui("weapons"), head, Markup("").join(rows)))
     for i, ability in enumerate(unit.abilities):
         out.append(Markup('<p class="ability"><strong>{}.</strong> {}</p>').format(
             tr.field(unit, "abilities", i, "name"), tr.field(unit, "abilities", i, "text")))
     if unit.text:
         out.append(Markup('<p class="flavour">{}</p>').format(tr.field(unit, "text")))
     if unit.incomplete:
-        out.append(Markup('<p class="incomplete-reason">{}: {}</p>').format(ui(tr.lang, "incomplete"),
+        out.append(Markup('<p class="incomplete-reason">{}: {}</p>').format(tr.ui("incomplete"),
                                                                            tr.field(unit, "incomplete")))
     return Markup("").join(out)
 

@@ -9,6 +9,7 @@ from typing import Iterator
 
 from markdown_it.token import Token
 
+from ..yamlsource import read_text
 from .markdown import parser
 
 RULES_DIR = "rules"
@@ -54,6 +55,7 @@ class Chapter:
 
 
 def chapter_files(folder: Path) -> list[Path]:
+    """The chapter files (folders named like a chapter included: text.check reports them)."""
     return sorted((folder / RULES_DIR).glob("*.md"))
 
 
@@ -71,11 +73,18 @@ def load_chapter(path: Path, text: str | None = None) -> Chapter:
     cached = _CACHE.get(path)
     if cached is not None and cached[0] == key:
         return cached[1]
-    source = path.read_text(encoding="utf-8")
+    source = read_text(path)
     chapter = Chapter(path=path, source=source, tokens=parser().parse(source))
     _CACHE[path] = (key, chapter)
     return chapter
 
 
 def load_chapters(folder: Path) -> list[Chapter]:
-    return [load_chapter(path) for path in chapter_files(folder)]
+    """Every readable chapter (text.check reports those that cannot be read)."""
+    chapters = []
+    for path in chapter_files(folder):
+        try:
+            chapters.append(load_chapter(path))
+        except (OSError, UnicodeDecodeError):
+            continue
+    return chapters

@@ -15,7 +15,6 @@ from markupsafe import Markup, escape
 from ..game import Game
 from ..i18n.messages import is_translatable_path, needs_translation, normalize
 from ..i18n.translate import Translator
-from ..i18n.ui import ui
 from . import blocks
 from .chapters import Chapter
 from .markdown import build, container_info, parser
@@ -99,15 +98,15 @@ def _renderer() -> MarkdownIt:
     def example_open(self, tokens, idx, options, env):
         ctx: RenderContext = env["ctx"]
         example_id = container_info(tokens[idx].info)[1]
-        label = escape(ui(ctx.tr.lang, "example"))
+        label = escape(ctx.tr.ui("example"))
         badge = ""
         if ctx.examples.get(example_id):
-            badge = f' <span class="verified" title="{escape(ui(ctx.tr.lang, "verified"))}">✓</span>'
+            badge = f' <span class="verified" title="{escape(ctx.tr.ui("verified"))}">✓</span>'
         return (f'<aside class="example" id="example-{escape(example_id)}" aria-label="{label}">'
                 f'<p class="example-label">{label}{badge}</p>\n')
 
     def note_open(self, tokens, idx, options, env):
-        return f'<details class="designer-note"><summary>{escape(ui(env["ctx"].tr.lang, "note"))}</summary>\n'
+        return f'<details class="designer-note"><summary>{escape(env["ctx"].tr.ui("note"))}</summary>\n'
 
     def fence(self, tokens, idx, options, env):
         if tokens[idx].info.strip().split(" ")[0] == "check":
@@ -150,8 +149,8 @@ def _translate(tokens: list[Token], ctx: RenderContext) -> None:
             token.children = md.parseInline(text)[0].children
             token.content = text
         elif not ok:
-            lang = ctx.game.manifest.source_language
-            title = escape(ui(ctx.tr.lang, "untranslated"))
+            lang = escape(ctx.game.manifest.source_language)
+            title = escape(ctx.tr.ui("untranslated"))
             start = Token("html_inline", "", 0, content=f'<span class="untranslated" lang="{lang}" title="{title}">')
             end = Token("html_inline", "", 0, content="</span>")
             token.children = [start, *(token.children or []), end]

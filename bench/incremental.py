@@ -1,0 +1,195 @@
+"""Benchmark what a build costs against what changed, side by side in one run.
+
+1. Rebuilds, on a copy of this repository's games: a clean build; the same build again with
+   nothing changed (target: at most 3% of clean); one card's text edited (target: at most 15%).
+2. The site against mkdocs on the same chapter Markdown, time per page (target: at most
+   mkdocs'). mkdocs is not a Rulesmith dependency: `pip install mkdocs` to compare; without
+   it the comparison is skipped with a message.
+3. A synthetic deck of N cards (default 100 and 10,000): peak memory of the card sheets build
+   (target: at most 400 MB at 10,000) and the cost per card (target: at 10,000 within 1.2x of
+   the cost at 100).
+
+Run: python bench/incremental.py [--repeat N] [--deck 100,10000] [--skip rebuild,site,deck]
+Every build runs as `rulesmith build` in a child process, as a designer runs it. The machine
+may be shared: each measurement is repeated and the median printed; compare ratios.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import resource  # noqa: F401  (used by the child that measures)
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+CARD_EDIT = ("rock-n-roll/data/cards.yaml", "    text: все 5 атакуют\n", "    text: все 5 атакуют сразу\n")
+
+
+PEAK = ("import resource, subprocess, sys; r = subprocess.run(sys.argv[1:]); "
+        "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss, file=sys.stderr); sys.exit(r.returncode)")
+
+
+def rulesmith(root: Path, *args: str) -> tuple[float, int, str]:
+    """Seconds, peak memory in MB (of the build and its workers, the largest of them) and
+    output of one build, run in its own process."""
+    start = time.perf_counter()
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    result = subprocess.run([sys.executable, "-c", PEAK, sys.executable, "-m", "generator", "--root", str(root),
+                             *args], capture_output=True, text=True, env=env)
+    seconds = time.perf_counter() - start
+    if result.returncode != 0:
+        sys.exit(f"build failed: {' '.join(args)}\n{result.stderr[-3000:]}")
+    lines = result.stderr.rstrip().splitlines()
+    peak = int(lines[-1]) // 1024
+    return seconds, peak, result.stdout + "\n".join(lines[:-1])
+
+
+def median(values: list[float]) -> float:
+    return statistics.median(values)
+
+
+def bench_rebuilds(repeat: int, workers: str) -> None:
+    print("== rebuilds (all games, every document and the site)")
+    clean, noop, card = [], [], []
+    with tempfile.TemporaryDirectory() as tmp:
+        root = Path(tmp)
+        shutil.copytree(ROOT / "content", root / "content")
+        path, old, new = CARD_EDIT
+        card_file = root / "content" / path
+        original = card_file.read_text(encoding="utf-8")
+        assert old in original, f"{old!r} not in {path}: update CARD_EDIT"
+        for k in range(repeat):
+            shutil.rmtree(root / "output", ignore_errors=True)
+            clean.append(rulesmith(root, "build", "--jobs", workers)[0])
+            noop.append(rulesmith(root, "build", "--jobs", workers)[0])
+            card_file.write_text(original.replace(old, new, 1), encoding="utf-8")
+            seconds, _, out = rulesmith(root, "build", "--jobs", workers)
+            card.append(seconds)
+            card_file.write_text(original, encoding="utf-8")
+            if k == 0:
+                rebuilt = [line.split(":")[0] for line in out.splitlines() if " pages" in line and "site:" not in line]
+                print(f"  one card edited rebuilt: {', '.join(rebuilt)}")
+            print(f"  run {k + 1}: clean {clean[-1]:.1f} s, no-op {noop[-1]:.2f} s, one card {card[-1]:.1f} s",
+                  flush=True)
+    c, n, e = median(clean), median(noop), median(card)
+    print(f"  median clean {c:.1f} s | no-op {n:.2f} s = {100 * n / c:.1f}% of clean (target <= 3%) "
+          f"[{'met' if n / c <= 0.03 else 'NOT met'}]")
+    print(f"  median one card edited {e:.1f} s = {100 * e / c:.1f}% of clean (target <= 15%) "
+          f"[{'met' if e / c <= 0.15 else 'NOT met'}]")
+
+
+def bench_site(repeat: int) -> None:
+    print("== site vs mkdocs, same chapter Markdown")
+    sys.path.insert(0, str(ROOT))
+    from generator.commands.build import DEFAULT_OPTIONS, build
+    from generator.diagnostics import Report
+    from generator.project import Project
+
+    ours, theirs = [], []
+    pages = chapters = 0
+    with tempfile.TemporaryDirectory() as tmp:
+        root = Path(tmp)
+        shutil.copytree(ROOT / "content", root / "content")
+        project = Project(root)
+        names = project.game_ids()
+        build(project, names, ["reference"], False, None, 1, False, DEFAULT_OPTIONS, False, report=Report())
+        for _ in range(repeat):  # the site from scratch: pages, card text fitting, search index
+            shutil.rmtree(root / "output" / "site", ignore_errors=True)
+            shutil.rmtree(root / "output" / ".rulesmith", ignore_errors=True)
+            start = time.perf_counter()
+            from generator.site.build import build_site
+
+            result = build_site(project, names, Report())
+            ours.append(time.perf_counter() - start)
+            pages = result.pages
+        try:
+            import mkdocs  # noqa: F401
+        except ImportError:
+            print(f"  ours: {pages} pages in {median(ours):.2f} s = {1000 * median(ours) / pages:.1f} ms/page")
+            print("  mkdocs is not installed (pip install mkdocs): comparison skipped")
+            return
+        docs = root / "mk" / "docs"
+        for game in names:
+            for md in sorted((root / "content" / game / "rules").glob("*.md")):
+                target = docs / game / md.name
+                target.parent.mkdir(parents=True, exist_ok=True)
+                shutil.copyfile(md, target)
+                chapters += 1
+        (docs / "index.md").write_text("# Rules\n", encoding="utf-8")
+        (root / "mk" / "mkdocs.yml").write_text("site_name: Rules\n", encoding="utf-8")
+        for _ in range(repeat):
+            start = time.perf_counter()
+            subprocess.run([sys.executable, "-m", "mkdocs", "build", "-q", "-f", str(root / "mk" / "mkdocs.yml")],
+                           check=True, capture_output=True)
+            theirs.append(time.perf_counter() - start)
+    ours_pp, theirs_pp = median(ours) / pages, median(theirs) / (chapters + 1)
+    print(f"  ours: {pages} pages in {median(ours):.2f} s = {1000 * ours_pp:.1f} ms/page "
+          "(with card text fitting from scratch and the Pagefind index)")
+    print(f"  mkdocs: {chapters + 1} pages in {median(theirs):.2f} s = {1000 * theirs_pp:.1f} ms/page "
+          "(with its search index)")
+    print(f"  ratio ours/mkdocs per page: {ours_pp / theirs_pp:.2f} (target <= 1.00) "
+          f"[{'met' if ours_pp <= theirs_pp else 'NOT met'}]")
+
+
+def synthetic_deck(root: Path, cards: int) -> None:
+    sys.path.insert(0, str(ROOT))
+    from generator.commands.new import scaffold
+
+    game = root / "content" / "deck"
+    scaffold(game, "deck", "Deck")
+    lines = ["cards:"]
+    for n in range(cards):
+        words = " ".join(["advance", "fire", "hold", "rally", "scout"][: 1 + n % 5])
+        lines += [f"  - id: card-{n}", f"    name: Card {n}", "    card_kind: order", "    deck: orders",
+                  "    quantity: 1", f"    text: Order {n}, {words}. One unit moves {n % 30} cm, then acts."]
+    (game / "data" / "cards.yaml").write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+
+def bench_deck(sizes: list[int], repeat: int) -> None:
+    print("== synthetic deck: card sheets only (--only cards --no-images --jobs 1)")
+    per_card = {}
+    for size in sizes:
+        times, peaks = [], []
+        for _ in range(repeat if size <= 1000 else 1):
+            with tempfile.TemporaryDirectory() as tmp:
+                root = Path(tmp)
+                synthetic_deck(root, size)
+                rulesmith(root, "validate")
+                seconds, peak, _ = rulesmith(root, "build", "--only", "cards", "--no-images", "--jobs", "1")
+                times.append(seconds)
+                peaks.append(peak)
+        per_card[size] = median(times) / size
+        print(f"  {size} cards: {median(times):.1f} s, {1000 * per_card[size]:.1f} ms/card, "
+              f"peak memory {max(peaks)} MB{' (target <= 400 MB)' if size >= 10000 else ''}", flush=True)
+    if len(sizes) > 1:
+        small, large = min(sizes), max(sizes)
+        ratio = per_card[large] / per_card[small]
+        print(f"  cost per card at {large} / at {small}: {ratio:.2f} (target <= 1.20) "
+              f"[{'met' if ratio <= 1.2 else 'NOT met'}]")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--deck", default="100,10000")
+    parser.add_argument("--jobs", default=str(os.cpu_count() or 1))
+    parser.add_argument("--skip", default="")
+    args = parser.parse_args()
+    skip = set(args.skip.split(","))
+    print(f"{os.cpu_count()} cores, {args.repeat} repeats\n")
+    if "rebuild" not in skip:
+        bench_rebuilds(args.repeat, args.jobs)
+    if "site" not in skip:
+        bench_site(args.repeat)
+    if "deck" not in skip:
+        bench_deck([int(s) for s in args.deck.split(",")], args.repeat)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,175 @@
+"""Content code runs bounded: a game's procedures.py runs in a child process with a time limit.
+
+procedures.py is the designer's Python. It may loop forever, call `sys.exit`, or end the
+process; none of that may hang or silently end `validate`, `check` or `build`. So every
+check that runs it (the examples, the `{{ calc:... }}` numbers, the consistency rules) runs
+in one forked child per game. The child answers with plain data; when it overruns its time
+(RULESMITH_TIME_LIMIT seconds, default 60) or ends on its own, the game gets an E035 naming
+the line of procedures.py it was running, and the parent never runs that module itself.
+"""
+
+from __future__ import annotations
+
+import os
+import pickle
+import select
+import signal
+import sys
+import time
+import traceback
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable
+
+TIME_LIMIT_ENV = "RULESMITH_TIME_LIMIT"
+DEFAULT_SECONDS = 60.0
+GRACE = 2.0  # after the limit, the child gets this long to say where it was before it is killed
+
+
+def time_limit() -> float:
+    """Seconds one game's procedures may run: RULESMITH_TIME_LIMIT, else DEFAULT_SECONDS."""
+    try:
+        value = float(os.environ.get(TIME_LIMIT_ENV, DEFAULT_SECONDS))
+    except ValueError:
+        return DEFAULT_SECONDS
+    return value if value > 0 else DEFAULT_SECONDS
+
+
+class Overtime(BaseException):
+    """Raised in the child when its time is up (a BaseException: `except Exception` in content
+    code does not swallow it)."""
+
+
+@dataclass
+class Outcome:
+    """What a bounded run came to: a value, or why there is none."""
+
+    value: Any = None
+    overtime: bool = False
+    ended: bool = False          # the child ended without answering (os._exit, a signal, sys.exit)
+    exit_code: Any = None
+    frames: list[tuple[str, int]] = field(default_factory=list)  # where it was: (file, line), innermost last
+
+    @property
+    def ok(self) -> bool:
+        return not (self.overtime or self.ended)
+
+    def line_in(self, path: Path | None) -> int:
+        """The deepest line of `path` the child was running, 0 if unknown."""
+        if path is None:
+            return 0
+        lines = [line for name, line in self.frames if Path(name) == path]
+        return lines[-1] if lines else 0
+
+
+class ChildFailed(RuntimeError):
+    """Rulesmith's own code failed in the child: the parent raises it with the child's traceback."""
+
+
+def _frames(exc: BaseException) -> list[tuple[str, int]]:
+    return [(f.filename, f.lineno or 0) for f in traceback.extract_tb(exc.__traceback__)]
+
+
+def _on_alarm(signum, frame) -> None:
+    raise Overtime()
+
+
+def _child(fn: Callable[..., Any], args: tuple, seconds: float, write: int) -> None:
+    status = 0
+    try:
+        signal.signal(signal.SIGALRM, _on_alarm)
+        signal.setitimer(signal.ITIMER_REAL, seconds)
+        try:
+            payload: tuple[str, Any] = ("value", fn(*args))
+        except Overtime as exc:
+            payload = ("overtime", _frames(exc))
+        except SystemExit as exc:
+            payload = ("exit", (exc.code if isinstance(exc.code, (int, str, type(None))) else str(exc.code),
+                                _frames(exc)))
+        except Exception as exc:  # noqa: BLE001 - Rulesmith's own failure: the parent raises it
+            payload = ("error", "".join(traceback.format_exception(exc)))
+        except BaseException as exc:  # noqa: BLE001 - KeyboardInterrupt and kin raised by content code
+            payload = ("exit", (type(exc).__name__, _frames(exc)))
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        data = pickle.dumps(payload, protocol=pickle.HIGHEST_PROTOCOL)
+        view = memoryview(data)
+        while view:
+            view = view[os.write(write, view):]
+    except BaseException:  # noqa: BLE001 - cannot answer: the parent sees the child end
+        status = 70
+    finally:
+        for stream in (sys.stdout, sys.stderr):
+            try:
+                stream.flush()
+            except Exception:  # noqa: BLE001
+                pass
+        os._exit(status)
+
+
+class Child:
+    """A bounded run under way; `wait()` collects its outcome."""
+
+    def __init__(self, fn: Callable[..., Any], args: tuple, seconds: float):
+        self.seconds = seconds
+        self.read, write = os.pipe()
+        self.pid = os.fork()
+        if self.pid == 0:  # pragma: no cover - the child
+            os.close(self.read)
+            _child(fn, args, seconds, write)
+        os.close(write)
+        self.deadline = time.monotonic() + seconds + GRACE
+
+    def wait(self) -> Outcome:
+        chunks: list[bytes] = []
+        try:
+            while True:
+                left = self.deadline - time.monotonic()
+                if left <= 0:
+                    os.kill(self.pid, signal.SIGKILL)
+                    os.waitpid(self.pid, 0)
+                    return Outcome(overtime=True)
+                ready, _, _ = select.select([self.read], [], [], left)
+                if ready:
+                    chunk = os.read(self.read, 1 << 16)
+                    if not chunk:
+                        break
+                    chunks.append(chunk)
+                    self.deadline = max(self.deadline, time.monotonic() + GRACE)  # answering, not stuck
+        finally:
+            os.close(self.read)
+        _, status = os.waitpid(self.pid, 0)
+        if not chunks:
+            return Outcome(ended=True, exit_code=os.waitstatus_to_exitcode(status))
+        kind, value = pickle.loads(b"".join(chunks))
+        if kind == "value":
+            return Outcome(value)
+        if kind == "overtime":
+            return Outcome(overtime=True, frames=value)
+        if kind == "exit":
+            return Outcome(ended=True, exit_code=value[0], frames=value[1])
+        raise ChildFailed(value)
+
+
+class _Done:
+    def __init__(self, outcome: Outcome):
+        self.outcome = outcome
+
+    def wait(self) -> Outcome:
+        return self.outcome
+
+
+def start_bounded(fn: Callable[..., Any], *args: Any, seconds: float | None = None) -> Child | _Done:
+    """Start `fn(*args)` in a forked child with a time limit; its return value must pickle.
+    Where fork is missing, it runs here, unbounded."""
+    seconds = time_limit() if seconds is None else seconds
+    if not hasattr(os, "fork"):  # pragma: no cover - Windows
+        return _Done(Outcome(fn(*args)))
+    return Child(fn, args, seconds)
+
+
+def run_bounded(fn: Callable[..., Any], *args: Any, seconds: float | None = None) -> Outcome:
+    """`fn(*args)` in a child with a time limit, waited for."""
+    return start_bounded(fn, *args, seconds=seconds).wait()
+
+
+__all__ = ["Child", "ChildFailed", "start_bounded", "DEFAULT_SECONDS", "Outcome", "Overtime", "TIME_LIMIT_ENV", "run_bounded", "time_limit"]

@@ -1,0 +1,184 @@
+"""Writing into output/: every file goes to a unique temporary name beside it and is renamed
+into place, so a reader (or a build killed half-way) never sees a half-written file; nothing
+is written outside the output folder; one build at a time holds the folder's lock."""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import json
+import os
+import secrets
+import shutil
+import time
+from pathlib import Path
+from typing import Callable, Iterator
+
+_root: Path | None = None  # writes are confined to this folder once a build sets it
+
+
+class OutsideOutput(Exception):
+    """A path to write resolves outside the output folder."""
+
+
+class OutputLocked(Exception):
+    """Another live process holds output/'s lock."""
+
+    def __init__(self, output: Path, pid: int):
+        self.output, self.pid = output, pid
+        super().__init__(f"another build (pid {pid}) is writing into {output}; wait for it to finish "
+                         f"or stop it, then run again")
+
+
+def confine_to(root: Path | None) -> None:
+    """Refuse, from now on in this process, any write outside `root` (the project's output/)."""
+    global _root
+    _root = root.resolve() if root is not None else None
+
+
+def check_inside(path: Path) -> Path:
+    if _root is not None:
+        resolved = path.parent.resolve() / path.name
+        if resolved != _root and _root not in resolved.parents:
+            raise OutsideOutput(f"refused to write {path}: outside {_root}")
+    return path
+
+
+def _temp_name(path: Path) -> Path:
+    return path.with_name(f".{path.name}.{os.getpid()}-{secrets.token_hex(4)}.tmp")
+
+
+@contextlib.contextmanager
+def replacing(path: Path) -> Iterator[Path]:
+    """Yield a unique temporary path beside `path`; when the block ends without an error it
+    replaces `path` in one rename, otherwise it is removed and `path` is left as it was."""
+    check_inside(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = _temp_name(path)
+    try:
+        yield tmp
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            tmp.unlink()
+        raise
+
+
+def write_bytes(path: Path, data: bytes) -> Path:
+    with replacing(path) as tmp:
+        with open(tmp, "wb") as handle:
+            handle.write(data)
+    return path
+
+
+def write_text(path: Path, text: str) -> Path:
+    return write_bytes(path, text.encode("utf-8"))
+
+
+def write_if_changed(path: Path, data: bytes | str) -> bool:
+    """Write only when the bytes differ from the file there; True if it wrote."""
+    data = data.encode("utf-8") if isinstance(data, str) else data
+    try:
+        if path.read_bytes() == data:
+            return False
+    except OSError:
+        pass
+    write_bytes(path, data)
+    return True
+
+
+def write_with(path: Path, writer: Callable[[Path], object]) -> Path:
+    """Let `writer(tmp)` write the file (an image library, WeasyPrint), then rename it in."""
+    with replacing(path) as tmp:
+        writer(tmp)
+    return path
+
+
+def copy_file(source: Path, path: Path) -> Path:
+    return write_with(path, lambda tmp: shutil.copyfile(source, tmp))
+
+
+def write_json(path: Path, data) -> Path:
+    return write_text(path, json.dumps(data, ensure_ascii=False, indent=1, sort_keys=True))
+
+
+def swap_folder(new: Path, final: Path) -> None:
+    """Put folder `new` where `final` is, the old one removed after the rename."""
+    check_inside(final)
+    old = _temp_name(final)
+    if final.exists():
+        final.rename(old)
+    new.rename(final)
+    shutil.rmtree(old, ignore_errors=True)
+
+
+def remove_stale_temps(folder: Path) -> None:
+    """Temporary files a killed build left behind (never the files of a live one)."""
+    if not folder.is_dir():
+        return
+    for tmp in folder.rglob(".*.tmp"):
+        pid = tmp.name.rsplit(".", 2)[-2].split("-")[0]
+        if pid.isdigit() and not _alive(int(pid)):
+            with contextlib.suppress(OSError):
+                shutil.rmtree(tmp) if tmp.is_dir() else tmp.unlink()
+
+
+def _alive(pid: int) -> bool:
+    if pid <= 0:
+        return False
+    try:
+        os.kill(pid, 0)
+    except OSError as exc:
+        return exc.errno == errno.EPERM
+    return True
+
+
+class BuildLock:
+    """output/.lock: one build at a time writes into output/. The lock is an flock on the file
+    (the kernel drops it when its process dies, so a killed build never leaves a stale lock
+    behind); the file holds the owner's pid for the message. A second build refuses, or waits
+    with `wait=True`."""
+
+    def __init__(self, output: Path, wait: bool = False, poll: float = 0.3):
+        self.output, self.wait, self.poll = output, wait, poll
+        self.path = output / ".lock"
+        self._fd: int | None = None
+
+    def owner(self) -> int | None:
+        try:
+            text = self.path.read_text(encoding="ascii").strip()
+        except (OSError, UnicodeDecodeError):
+            return None
+        return int(text) if text.isdigit() else None
+
+    def acquire(self) -> None:
+        import fcntl
+
+        self.output.mkdir(parents=True, exist_ok=True)
+        fd = os.open(self.path, os.O_CREAT | os.O_RDWR, 0o644)
+        while True:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except BlockingIOError:
+                if not self.wait:
+                    pid = self.owner()
+                    os.close(fd)
+                    raise OutputLocked(self.output, pid or 0) from None
+                time.sleep(self.poll)
+        os.ftruncate(fd, 0)
+        os.pwrite(fd, f"{os.getpid()}\n".encode("ascii"), 0)
+        self._fd = fd
+
+    def release(self) -> None:
+        if self._fd is not None:
+            os.ftruncate(self._fd, 0)
+            os.close(self._fd)  # closing drops the flock
+            self._fd = None
+
+    def __enter__(self) -> "BuildLock":
+        self.acquire()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.release()

@@ -1,0 +1,65 @@
+"""The kinds of document a build writes for one game in one language. Each kind is one small
+module with one class: its name, the inputs it reads besides the game's content (templates,
+options, the checker's tables), and `render`, which writes its files. A new kind of output is
+one new module added to KINDS."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ...diagnostics import Report
+from ...manifest import digest
+
+
+@dataclass
+class Rendered:
+    files: list[Path] = field(default_factory=list)
+    pages: int = 0
+    cards: int = 0
+    source: str = ""       # hash of what the files were made from (the HTML)
+    unchanged: bool = False  # the source hashed as last time: nothing was written
+
+
+class Document:
+    name = ""
+    weight = 9  # lower starts first: the longest documents go first on the workers
+    templates: tuple[str, ...] = ()  # template files it reads, inside the template folders
+    reads_tables = False  # the checker's probability tables
+    reads_examples = False  # the checker's verified examples
+
+    def options(self, job) -> dict:
+        """The build options that change this document."""
+        return {}
+
+    def template_files(self, dirs: list[Path]) -> list[Path]:
+        files = []
+        for folder in dirs:
+            for name in self.templates:
+                files += sorted(folder.glob(name)) if "*" in name else [folder / name]
+        return files
+
+    def render(self, ctx, job, report: Report, previous: str | None) -> Rendered:
+        """Write the document's files under ctx.output_dir(); when its source hashes as
+        `previous` (and the files are intact), write nothing and say so."""
+        raise NotImplementedError
+
+    @staticmethod
+    def source_hash(*parts) -> str:
+        """What the files are made from: the HTML, and what turns HTML into them."""
+        from ...rebuild import Inputs
+
+        return digest(Inputs.common(), Inputs.weasyprint(), *parts)
+
+
+def registry() -> dict[str, Document]:
+    from .cards import CardSheets
+    from .counters import CounterSheets
+    from .maps import MapSheets
+    from .reference import ReferenceSheet
+    from .rulebook import Rulebook
+
+    return {doc.name: doc for doc in (Rulebook(), CardSheets(), ReferenceSheet(), CounterSheets(), MapSheets())}
+
+
+KINDS = ("rulebook", "cards", "reference", "counters", "maps")

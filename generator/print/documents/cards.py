@@ -1,0 +1,38 @@
+"""Card sheets: cards.pdf and cards.json (where each card sits), optionally cards-bleed.pdf,
+one PNG per card and Tabletop Simulator sheets."""
+
+from __future__ import annotations
+
+from ..cards import card_sheets, cards_html, write_placements
+from ..images import faces_html, write_card_images
+from ..sheets import write_sheets
+from . import Document, Rendered
+
+
+class CardSheets(Document):
+    name = "cards"
+    weight = 1
+    templates = ("card.html.j2", "cards.css", "sheets.yaml", "backs/*")
+
+    def options(self, job) -> dict:
+        return {"paper": job.paper, "bleed": job.bleed, "images": job.images}
+
+    def render(self, ctx, job, report, previous):
+        faces, html, placements, _ = card_sheets(ctx, report, paper=job.paper)
+        if not faces:
+            return Rendered(source=self.source_hash(""), unchanged=previous == self.source_hash(""))
+        bleed_html = cards_html(ctx, faces, bleed=True)[0] if job.bleed else ""
+        images_html = faces_html(ctx, faces) if job.images else ""
+        source = self.source_hash(html, bleed_html, images_html, placements)
+        if source == previous:
+            return Rendered(source=source, unchanged=True, cards=len(placements))
+        out = ctx.output_dir()
+        res = write_sheets(html, out / "cards.pdf", ctx.game.folder, ctx.roots)
+        write_placements(out / "cards.json", placements)
+        rendered = Rendered([res.path, out / "cards.json"], pages=res.pages, cards=len(placements), source=source)
+        if job.bleed:
+            rendered.files.append(write_sheets(bleed_html, out / "cards-bleed.pdf", ctx.game.folder, ctx.roots).path)
+        if job.images:
+            rendered.files += write_card_images(ctx, faces, out)
+        return rendered
+

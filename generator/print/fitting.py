@@ -1,0 +1,110 @@
+"""Card text shrunk to fit, remembered per card: the text size a card needs depends only on
+that card's own face (its HTML, the card stylesheet, the fonts), so it is worked out once,
+kept in output/.rulesmith/fit.json under the hash of those inputs, and the sheets, the card
+images and the site reuse it. A card whose face changed is laid out again; no other is."""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import replace
+from pathlib import Path
+
+from ..diagnostics import Location, Report
+from ..manifest import digest, fonts_hash, rulesmith_version
+from .cardfaces import CardFace
+from .context import BuildContext
+
+CHUNK = 100  # faces laid out per WeasyPrint document: bounds memory on large decks
+ROUNDS = 6
+
+
+def cache_path(ctx: BuildContext) -> Path:
+    return ctx.project_root / "output" / ".rulesmith" / "fit.json"
+
+
+def _load(path: Path) -> dict:
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def _save(path: Path, found: dict) -> None:
+    from .. import outputs
+
+    merged = _load(path)  # another job may have added cards meanwhile
+    merged.update(found)
+    outputs.write_text(path, json.dumps(merged, sort_keys=True))
+
+
+def _key(ctx: BuildContext, face: CardFace, low: float) -> str:
+    from weasyprint import __version__ as weasyprint_version
+
+    from .images import faces_html
+
+    return digest(faces_html(ctx, [replace(face, index=0)]), low, fonts_hash(), weasyprint_version, rulesmith_version())
+
+
+def fitted_faces(ctx: BuildContext, faces: list[CardFace], report: Report, cache: bool = True) -> list[CardFace]:
+    """The faces with the text size each needs; W003 for a card that does not fit even at the
+    minimum size (also when the size came from the cache)."""
+    from .cards import sheets_config
+
+    config = sheets_config(ctx)
+    base, low = config["card"]["base_font_pt"], config["card"]["min_font_pt"]
+    faces = [replace(f, index=i, font_pt=f.font_pt or base) for i, f in enumerate(faces)]
+    keys = [_key(ctx, f, low) for f in faces]
+    path = cache_path(ctx)
+    known = _load(path) if cache else {}
+    missing = [i for i, k in enumerate(keys) if not _valid(known.get(k))]
+    found: dict[str, dict] = {}
+    for start in range(0, len(missing), CHUNK):
+        chunk = [faces[i] for i in missing[start:start + CHUNK]]
+        for face, over in zip(chunk, _fit(ctx, chunk, low)):
+            found[keys[face.index]] = {"pt": face.font_pt, "over": over}
+    if found and cache:
+        _save(path, found)
+    known.update(found)
+    out = []
+    for face, key in zip(faces, keys):
+        entry = known[key]
+        face = replace(face, font_pt=entry["pt"])
+        if entry["over"]:
+            needed, available = entry["over"]
+            report.add("W003", f"card '{face.id}' ({ctx.lang}) does not fit at the minimum text size "
+                       f"{low} pt: needs {needed:.0f} mm of {available:.0f} mm",
+                       face.location or Location(ctx.game.folder), "shorten the text or use a larger card size")
+        out.append(face)
+    return out
+
+
+def _valid(entry) -> bool:
+    return (isinstance(entry, dict) and isinstance(entry.get("pt"), (int, float))
+            and (entry.get("over") is None or (isinstance(entry["over"], list) and len(entry["over"]) == 2)))
+
+
+def _fit(ctx: BuildContext, faces: list[CardFace], low: float) -> list[list[float] | None]:
+    """Lay the faces out, one per page; shrink the text of those that overflow and lay them
+    out again, down to the minimum size. Sets each face's font_pt; returns, per face, the
+    overflow (needed, available mm) left at the minimum size, or None."""
+    from .cards import overflows
+    from .images import faces_html
+    from .pdf import render_document
+
+    todo = [replace(f, index=k) for k, f in enumerate(faces)]
+    over: dict[int, tuple[float, float]] = {}
+    for _round in range(ROUNDS):
+        document, _ = render_document(faces_html(ctx, todo), ctx.game.folder, ctx.roots)
+        over = overflows(document)
+        shrink = {i: v for i, v in over.items() if todo[i].font_pt > low}
+        if not shrink:
+            break
+        for i, (needed, available) in shrink.items():
+            pt = todo[i].font_pt
+            guess = math.floor(pt * math.sqrt(available / needed) * 0.98 * 4) / 4
+            todo[i] = replace(todo[i], font_pt=max(low, min(pt - 0.25, guess)))
+    for k, face in enumerate(todo):
+        faces[k].font_pt = face.font_pt
+    return [[round(over[k][0], 3), round(over[k][1], 3)] if k in over else None for k in range(len(todo))]

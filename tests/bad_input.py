@@ -1,0 +1,458 @@
+"""The bad-input corpus: broken content of every file kind, and what Rulesmith must say about it.
+
+Each case breaks a scaffolded game (tests/conftest.py's Workspace) one way and names the
+diagnostic it must get: the code, the file, and the line (a number, a text the line holds,
+or None where there is no line: a folder). test_bad_input.py runs every case in-process and
+a representative subset through the command line under a time and memory limit;
+test_diagnostics.py runs one case per code to prove each code is produced.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable
+
+from .conftest import Workspace
+
+TIME_LIMIT = "2"  # RULESMITH_TIME_LIMIT for cases whose procedures never finish
+
+
+@dataclass(frozen=True)
+class Case:
+    id: str
+    setup: Callable[[Workspace], None]
+    code: str
+    file: str                     # relative to the game folder ("" for the folder itself)
+    line: int | str | None        # a line number, a text on the expected line, or None (no line)
+    runner: str = "validate"      # validate | check | cards | counters | reference-ru
+    cli: bool = False             # also run through the command line under ulimit
+
+
+def write(rel: str, text: str | bytes) -> Callable[[Workspace], None]:
+    def setup(ws: Workspace) -> None:
+        path = ws.game / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        if isinstance(text, bytes):
+            path.write_bytes(text)
+        else:
+            path.write_text(text, encoding="utf-8")
+    return setup
+
+
+def edit(rel: str, old: str, new: str) -> Callable[[Workspace], None]:
+    return lambda ws: ws.edit(rel, old, new)
+
+
+def steps(*fns: Callable[[Workspace], None]) -> Callable[[Workspace], None]:
+    def setup(ws: Workspace) -> None:
+        for fn in fns:
+            fn(ws)
+    return setup
+
+
+# --- building blocks -----------------------------------------------------------------------
+
+BOMB = "[" + ", ".join(
+    [f"&a0 [{', '.join(['x'] * 10)}]"]
+    + [f"&a{i} [{', '.join([f'*a{i - 1}'] * 10)}]" for i in range(1, 9)]) + "]"
+DEEP = "[" * 10_000 + "]" * 10_000
+MERGE_BOMB = "{" + ", ".join(["m0: &m0 {k: 1}"] + [f"m{i}: &m{i} {{<<: [*m{i - 1}, *m{i - 1}]}}" for i in range(1, 40)]) + "}"
+
+# (name, value written after 'key: ', expected code in a YAML file, expected code in a check block)
+YAML_HAZARDS: list[tuple[str, str, str]] = [
+    ("alias-bomb", BOMB, "E001"),
+    ("merge-bomb", MERGE_BOMB, "E001"),
+    ("flow-nesting", DEEP, "E001"),
+    ("long-integer", "9" * 5000, "E001"),
+    ("long-float", "1." + "5" * 5000, "E001"),
+    ("binary-tag", "!!binary aGVsbG8=", "E001"),
+    ("python-tag", "!!python/object/apply:os.system ['true']", "E001"),
+    ("custom-tag", "!secret value", "E001"),
+    ("set-tag", "!!set {a, b}", "E001"),
+    ("timestamp-tag", "!!timestamp 2024-01-01", "E001"),
+    ("self-alias", "&loop [*loop]", "E001"),
+    ("nul-escape", '"a\\0b"', "E001"),
+    ("bell-escape", '"ring\\x07"', "E001"),
+    ("complex-key", "{[a, b]: c}", "E001"),
+    ("yes-word", "yes", "W006"),
+    ("on-word", "on", "W006"),
+    ("odds", "6:1", "W006"),
+    ("octal", "010", "W006"),
+    ("date", "2024-01-01", "W006"),
+]
+
+CHAPTER = "# Rules\n\nScouts move.\n"
+PROCEDURES = '''\
+from generator.checker import consistency, procedure
+
+
+@procedure("roll")
+def roll(game, dice, shots: int = 1) -> dict:
+    return {"hits": dice.successes(shots, 4)}
+'''
+EXAMPLE = '''\
+# Rules
+
+::: example first
+One scout shoots.
+```check
+procedure: roll
+inputs: {shots: 1}
+dice: [5]
+expect: {hits: 1}
+```
+:::
+'''
+PO_HEAD = 'msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=UTF-8\\n"\n\n'
+TRANSLATED = steps(edit("game.yaml", "languages: []", "languages: [ru]"),
+                   edit("game.yaml", "  en: Demo", "  en: Demo"))
+
+
+def with_ru(po: str | bytes) -> Callable[[Workspace], None]:
+    return steps(edit("game.yaml", "languages: []", "languages: [ru]"), write("locale/ru.po", po))
+
+
+def procedures(source: str, chapter: str = EXAMPLE) -> Callable[[Workspace], None]:
+    return steps(write("procedures.py", source), write("rules/01-rules.md", chapter))
+
+
+def symlink(rel: str, target: str) -> Callable[[Workspace], None]:
+    def setup(ws: Workspace) -> None:
+        path = ws.game / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        os.symlink(target, path)
+    return setup
+
+
+def folder(rel: str) -> Callable[[Workspace], None]:
+    return lambda ws: (ws.game / rel).mkdir(parents=True)
+
+
+def lost_game(ws: Workspace) -> None:
+    lost = ws.root / "content" / "lost" / "data"
+    lost.mkdir(parents=True)
+    (lost / "units.yaml").write_text("units: []\n", encoding="utf-8")
+
+
+# --- the corpus ----------------------------------------------------------------------------
+
+def _yaml_cases() -> list[Case]:
+    cases = []
+    for name, value, code in YAML_HAZARDS:
+        data = f"units:\n  - id: extra\n    name: Extra\n    type: infantry\n    stats: {{quality: 4+}}\n    text: {value}\n"
+        cases.append(Case(f"data-{name}", write("data/extra.yaml", data), code, "data/extra.yaml", 6,
+                          cli=name in ("alias-bomb", "flow-nesting", "long-integer", "merge-bomb")))
+        cases.append(Case(f"manifest-{name}", edit("game.yaml", "summary: A skirmish game for two players.",
+                                                   f"summary: {value}"), code, "game.yaml", 7,
+                          cli=name == "alias-bomb"))
+        terms = f"terms:\n  - source: разведчик\n    target: {value}\n"
+        cases.append(Case(f"terms-{name}", steps(with_ru(PO_HEAD), write("locale/ru.terms.yaml", terms)), code,
+                          "locale/ru.terms.yaml", 3))
+        block = f"# Rules\n\n::: example first\nText.\n```check\nprocedure: roll\ninputs: {{shots: {value}}}\n```\n:::\n"
+        cases.append(Case(f"check-block-{name}", write("rules/01-rules.md", block),
+                          "W006" if code == "W006" else "E032", "rules/01-rules.md", 7,
+                          cli=name == "alias-bomb"))
+    return cases
+
+
+def _file_cases() -> list[Case]:
+    return [
+        Case("data-nul-byte", write("data/extra.yaml", b"units:\n  - id: extra\n    name: Ex\x00tra\n"), "E001",
+             "data/extra.yaml", 3, cli=True),
+        Case("data-control-char", write("data/extra.yaml", "units:\n  - id: extra\n\n    name: Ex\x1btra\n"), "E001",
+             "data/extra.yaml", 4),
+        Case("data-invalid-utf8", write("data/extra.yaml", b"units:\n  - id: extra\n    name: Ex\xfftra\n"), "E001",
+             "data/extra.yaml", 3, cli=True),
+        Case("data-latin1", write("data/extra.yaml", "units:\n  - id: extra\n    name: Caf\xe9\n".encode("latin-1")),
+             "E001", "data/extra.yaml", 3),
+        Case("data-folder-named-yaml", folder("data/x.yaml"), "E001", "data/x.yaml", None, cli=True),
+        Case("data-symlink-loop", symlink("data/loop.yaml", "loop.yaml"), "E001", "data/loop.yaml", None, cli=True),
+        Case("data-dangling-symlink", symlink("data/gone.yaml", "nowhere.yaml"), "E001", "data/gone.yaml", None),
+        Case("data-not-a-mapping", write("data/extra.yaml", "- a\n- b\n"), "E014", "data/extra.yaml", 1),
+        Case("data-unknown-section", write("data/extra.yaml", "unitz: []\n"), "E014", "data/extra.yaml", 1),
+        Case("data-duplicate-key", write("data/extra.yaml", "units: []\nunits: []\n"), "E002", "data/extra.yaml", 2),
+        Case("data-tab-indent", write("data/extra.yaml", "units:\n\t- id: x\n"), "E001", "data/extra.yaml", 2),
+        Case("data-unclosed-quote", write("data/extra.yaml", 'units:\n  - id: "x\n'), "E001", "data/extra.yaml", 3),
+        Case("manifest-missing-beside-valid", lost_game, "E017", "../lost", None, cli=True),
+        Case("manifest-not-mapping", write("game.yaml", "- demo\n"), "E017", "game.yaml", 1),
+        Case("manifest-empty", write("game.yaml", ""), "E017", "game.yaml", 1),
+        Case("manifest-folder", lambda ws: ((ws.game / "game.yaml").unlink(), (ws.game / "game.yaml").mkdir()),
+             "E017", "", None),
+        Case("manifest-invalid-utf8", write("game.yaml", b"id: demo\ntitle: {en: D\xe9mo}\n"), "E001", "game.yaml", 2),
+        Case("manifest-nul", write("game.yaml", b"id: demo\ntitle: {en: Demo}\nsummary: a\x00b\n"), "E001",
+             "game.yaml", 3),
+        Case("manifest-id-differs", edit("game.yaml", "id: demo", "id: other"), "E017", "game.yaml", "id: other"),
+    ]
+
+
+def _language_cases() -> list[Case]:
+    cases = []
+    hostile = ["../../../../x", "/tmp/evil", "en/../../x", '"><script>alert(1)</script>', "en us", "e", "",
+               "toolonglanguage", "en_US", "C:\\\\x", "ru-"]
+    for i, lang in enumerate(hostile):
+        quoted = '"' + lang.replace('"', '\\"') + '"'
+        cases.append(Case(f"languages-{i}", edit("game.yaml", "languages: []", f"languages: [{quoted}]"), "E017",
+                          "game.yaml", "languages:", cli=i == 0))
+        cases.append(Case(f"source-language-{i}", edit("game.yaml", "source_language: en",
+                                                       f"source_language: {quoted}"), "E017", "game.yaml",
+                          "source_language:", cli=i == 3))
+    cases.append(Case("languages-twice", edit("game.yaml", "languages: []", "languages: [ru, ru]"), "E017",
+                      "game.yaml", "languages:"))
+    cases.append(Case("title-language", edit("game.yaml", "  en: Demo", "  en: Demo\n  ../x: Evil"), "E017",
+                      "game.yaml", "../x"))
+    return cases
+
+
+def _value_cases() -> list[Case]:
+    def stat(value: str) -> Callable[[Workspace], None]:
+        return edit("data/units.yaml", "quality: 4+", f"quality: {value}")
+
+    def cost(value: str) -> Callable[[Workspace], None]:
+        return edit("data/units.yaml", "cost: 50", f"cost: {value}")
+
+    return [
+        Case("target-99", stat("99+"), "E012", "data/units.yaml", "quality:"),
+        Case("target-0", stat("0+"), "E012", "data/units.yaml", "quality:"),
+        Case("target-huge", stat("9" * 400 + "+"), "E012", "data/units.yaml", "quality:"),
+        Case("target-negative", stat("-3+"), "E012", "data/units.yaml", "quality:"),
+        Case("cost-nan", cost(".nan"), "E012", "data/units.yaml", "cost:"),
+        Case("cost-inf", cost(".inf"), "E012", "data/units.yaml", "cost:"),
+        Case("cost-minus-inf", cost("-.inf"), "E012", "data/units.yaml", "cost:"),
+        Case("cost-nan-text", cost("nan"), "E012", "data/units.yaml", "cost:"),
+        Case("move-no-unit", edit("data/units.yaml", "move: 15 cm", "move: 15 parsecs"), "E012", "data/units.yaml",
+             "move:"),
+        Case("card-quantity-negative", edit("data/cards.yaml", "quantity: 3", "quantity: -3"), "E004",
+             "data/cards.yaml", "quantity: -3"),
+        Case("card-quantity-fraction", edit("data/cards.yaml", "quantity: 3", "quantity: 1.5"), "E004",
+             "data/cards.yaml", "quantity: 1.5"),
+        Case("card-quantity-huge", edit("data/cards.yaml", "quantity: 3", "quantity: 100000"), "W007",
+             "data/cards.yaml", "quantity: 100000", cli=True),
+        Case("component-count-negative", edit("game.yaml", "count: 10", "count: -10"), "E004", "game.yaml",
+             "count: -10"),
+        Case("parameter-nan", edit("game.yaml", "value: 10", "value: .nan"), "E004", "game.yaml", "value: .nan"),
+        Case("parameter-inf", edit("game.yaml", "value: 10", "value: -.inf"), "E004", "game.yaml", "value: -.inf"),
+        Case("unknown-field", edit("data/units.yaml", "type: infantry", "typo: infantry"), "E003", "data/units.yaml",
+             "typo:"),
+        Case("missing-field", edit("data/actions.yaml", "    text: The unit moves up to its Move.\n", ""), "E005",
+             "data/actions.yaml", "- id: move"),
+        Case("duplicate-id", write("data/units2.yaml", "units:\n  - id: scouts\n    name: Other\n    stats: {quality: 5+}\n"),
+             "E006", "data/units2.yaml", 2),
+        Case("keyword-without-parameter", edit("data/weapons.yaml", "keywords: [AP (1)]", "keywords: [AP]"), "E008",
+             "data/weapons.yaml", "keywords: [AP]"),
+        Case("plain-keyword-with-parameter", edit("data/units.yaml", "keywords: [Quick]", "keywords: [Quick (2)]"),
+             "E009", "data/units.yaml", "Quick (2)"),
+        Case("dice-table-gap", edit("data/tables.yaml", "roll: 3-6", "roll: 4-6"), "E010", "data/tables.yaml", None),
+        Case("dice-table-overlap", edit("data/tables.yaml", "roll: 3-6", "roll: 2-6"), "E011", "data/tables.yaml",
+             "roll: 2-6"),
+        Case("unknown-stat", edit("data/units.yaml", "cost: 50", "cots: 50"), "E013", "data/units.yaml", "cots: 50"),
+        Case("erratum-mismatch", edit("data/errata.yaml", "    reading: Fast",
+                                      "    reading: '4+'\n    record: units/scouts\n    field: stats.quality"),
+             "E018", "data/units.yaml", "quality:"),
+        Case("alias-nobody-uses", edit("data/units.yaml", "keywords: [Quick]", "keywords: [Fast]"), "W004",
+             "data/keywords.yaml", "- name: Quick"),
+    ]
+
+
+def _markdown_cases() -> list[Case]:
+    md = "rules/01-rules.md"
+    return [
+        Case("md-invalid-utf8", write(md, b"# Rules\n\nText\n\nMore \xfe text.\n"), "E024", md, 5, cli=True),
+        Case("md-nul", write(md, "# Rules\n\nText\x00 here.\n"), "E024", md, 3, cli=True),
+        Case("md-control", write(md, "# Rules\n\n\nText\x08 here.\n"), "E024", md, 4),
+        Case("md-folder", folder("rules/x.md"), "E024", "rules/x.md", None, cli=True),
+        Case("md-symlink-loop", symlink("rules/loop.md", "loop.md"), "E024", "rules/loop.md", None),
+        Case("md-unclosed-note", write(md, "# Rules\n\n::: note\nA note.\n\nMore rules.\n"), "E021", md, 3, cli=True),
+        Case("md-unclosed-example", write(md, "# Rules\n\nText.\n\n::: example one\nExample.\n"), "E021", md, 5),
+        Case("md-unclosed-inner", write(md, "# Rules\n\n::: example one\n::: note\nA.\n:::\n"), "E021", md, 3),
+        Case("md-unclosed-reference", write(md, "# Rules\n\nThe {{ unit:scouts move.\n"), "E019", md, 3, cli=True),
+        Case("md-unclosed-reference-late", write(md, "# Rules\n\nFirst.\nThen {{ unit:x\n"), "E019", md, 4),
+        Case("md-reference-attribute", write(md, "# Rules\n\n{{ unit:scouts.name.__class__ }}\n"), "E007", md, 3),
+        Case("md-reference-globals", write(md, "# Rules\n\n{{ unit:scouts.weapons.0.__init__.__globals__ }}\n"),
+             "E007", md, 3),
+        Case("md-reference-unknown", write(md, "# Rules\n\n{{ unit:nobody }}\n"), "E007", md, 3),
+        Case("md-reference-malformed", write(md, "# Rules\n\n{{ unit }}\n"), "E019", md, 3),
+        Case("md-no-title", write(md, "Text without a title.\n"), "E020", md, 1),
+        Case("md-unknown-container", write(md, "# Rules\n\n::: warning\nA.\n:::\n"), "E021", md, 3),
+        Case("md-example-without-id", write(md, "# Rules\n\n::: example\nA.\n:::\n"), "E021", md, 3),
+        Case("md-check-outside-example", write(md, "# Rules\n\n```check\nprocedure: roll\nexpect: {hits: 1}\n```\n"),
+             "E030", md, 3),
+        Case("md-check-unknown-key", write(md, "# Rules\n\n::: example a\n```check\nprocedure: roll\nexpekt: 1\n```\n:::\n"),
+             "E032", md, 6),
+        Case("md-check-unknown-procedure", procedures(PROCEDURES, EXAMPLE.replace("procedure: roll", "procedure: rol")),
+             "E031", md, 6),
+        Case("md-check-bad-input", procedures(PROCEDURES, EXAMPLE.replace("{shots: 1}", "{shots: many}")), "E033", md, 7),
+        Case("md-image-from-network", write(md, "# Rules\n\n![map](http://127.0.0.1:9/map.png)\n"), "W008", md, 3),
+        Case("md-image-outside", write(md, "# Rules\n\nText.\n\n![key](../../../../etc/passwd)\n"), "W008", md, 5),
+        Case("md-image-protocol-relative", write(md, "# Rules\n\n![key](//example.org/x.png)\n"), "W008", md, 3),
+        Case("md-calc-unknown", write(md, "# Rules\n\n{{ calc:nothing(x=1).P(hits >= 1) }}\n"), "E031", md, 3),
+    ]
+
+
+def _po_cases() -> list[Case]:
+    po = "locale/ru.po"
+    good = PO_HEAD + 'msgid "Scouts"\nmsgstr "Разведчики"\n'
+    return [
+        Case("po-unclosed-msgstr", with_ru(PO_HEAD + 'msgid "Scouts"\nmsgstr "Разведчики\n'), "E022", po, 6, cli=True),
+        Case("po-unclosed-msgid", with_ru(PO_HEAD + 'msgid "Scouts\nmsgstr "Разведчики"\n'), "E022", po, 5),
+        Case("po-unclosed-continuation", with_ru(PO_HEAD + 'msgid "Scouts"\nmsgstr ""\n"Разведчики\n'), "E022", po, 7),
+        Case("po-escaped-quote-end", with_ru(PO_HEAD + 'msgid "Scouts"\nmsgstr "Разведчики\\"\n'), "E022", po, 6),
+        Case("po-latin1", with_ru((PO_HEAD + 'msgid "Caf"\nmsgstr "Café"\n').encode("latin-1")), "E022", po, 6,
+             cli=True),
+        Case("po-nul", with_ru(PO_HEAD + 'msgid "Scouts"\nmsgstr "Раз\x00ведчики"\n'), "E022", po, 6),
+        Case("po-garbage-line", with_ru(good + "this is not PO\n"), "E022", po, 7),
+        Case("po-unknown-keyword", with_ru(good + 'msgfoo "x"\n'), "E022", po, 7),
+        Case("po-obsolete-unclosed", with_ru(good + '\n#~ msgid "Old"\n#~ msgstr "Старое\n'), "E022", po, 9),
+        Case("po-folder", steps(edit("game.yaml", "languages: []", "languages: [ru]"), folder(po)), "E022", po, None),
+        Case("po-link-target-differs", steps(with_ru(PO_HEAD + 'msgid "See [rules](a.html)."\n'
+                                                     'msgstr "См. [правила](b.html)."\n')), "E023", po, 6),
+        Case("po-link-count-differs", steps(with_ru(PO_HEAD + 'msgid "See [rules](a.html)."\n'
+                                                    'msgstr "См. [правила](a.html) [и](a.html)."\n')), "E023", po, 6),
+        Case("po-drops-reference", with_ru(PO_HEAD + 'msgid "Use {{ unit:scouts }}."\nmsgstr "Используйте."\n'),
+             "E023", po, 6),
+        Case("po-terms-not-used", steps(with_ru(PO_HEAD + 'msgid "Scouts move."\nmsgstr "Они идут."\n'),
+                                        write("locale/ru.terms.yaml", "terms:\n  - source: scouts\n    target: разведчики\n")),
+             "W002", po, 6),
+        Case("terms-bad-regex", steps(with_ru(PO_HEAD), write("locale/ru.terms.yaml", "terms:\n  - source: '(a'\n    target: b\n")),
+             "E004", "locale/ru.terms.yaml", 2),
+        Case("terms-unknown-field", steps(with_ru(PO_HEAD), write("locale/ru.terms.yaml", "terms:\n  - sorce: a\n    target: b\n")),
+             "E003", "locale/ru.terms.yaml", 2),
+        Case("terms-invalid-utf8", steps(with_ru(PO_HEAD), write("locale/ru.terms.yaml", b"terms:\n  - source: \xff\n")),
+             "E001", "locale/ru.terms.yaml", 2),
+        Case("ui-language-without-words", edit("game.yaml", "languages: []", "languages: [it]"), "W010",
+             "game.yaml", "languages:"),
+        Case("ui-override-unknown-word", steps(edit("game.yaml", "languages: []", "languages: [de]"), write(
+            "locale/ui.de.po", PO_HEAD + 'msgctxt "rulebok"\nmsgid "Rulebook"\nmsgstr "Spielregel"\n')),
+             "W011", "locale/ui.de.po", 5),
+        Case("ui-override-unclosed", steps(edit("game.yaml", "languages: []", "languages: [de]"), write(
+            "locale/ui.de.po", PO_HEAD + 'msgctxt "rulebook"\nmsgid "Rulebook"\nmsgstr "Spielregel\n')),
+             "E022", "locale/ui.de.po", 7),
+        Case("contexts-unused-place", steps(with_ru(PO_HEAD), write("locale/contexts.yaml",
+                                                                    "contexts:\n  unit:nobody.name: x\n")),
+             "W012", "locale/contexts.yaml", 2),
+        Case("contexts-bad-place", steps(with_ru(PO_HEAD), write("locale/contexts.yaml", "contexts:\n  just words: x\n")),
+             "E004", "locale/contexts.yaml", 2),
+    ]
+
+
+def _errata_cases() -> list[Case]:
+    return [
+        Case("errata-invalid-utf8", write("ERRATA.md", b"# Errata\n\n- `quick-for-fast`: \xff read as Fast.\n"), "E024",
+             "ERRATA.md", 3, cli=True),
+        Case("errata-nul", write("ERRATA.md", "# Errata\n\n\n- `quick-for-fast`: read\x00 as Fast.\n"), "E024",
+             "ERRATA.md", 4),
+        Case("errata-folder", lambda ws: ((ws.game / "ERRATA.md").unlink(), (ws.game / "ERRATA.md").mkdir()),
+             "E024", "ERRATA.md", None),
+        Case("errata-unknown", edit("ERRATA.md", "- `quick-for-fast`", "- `quick-for-fast`: x\n- `nothing-here`"),
+             "E016", "ERRATA.md", "nothing-here"),
+        Case("errata-missing", write("ERRATA.md", "# Errata\n"), "E015", "data/errata.yaml", "quick-for-fast"),
+    ]
+
+
+def _procedure_cases() -> list[Case]:
+    loop_in_procedure = PROCEDURES.replace('    return {"hits"', '    while True:\n        pass\n    return {"hits"')
+    exit_in_procedure = PROCEDURES.replace('    return {"hits"', '    raise SystemExit(0)\n    return {"hits"')
+    loop_in_rule = PROCEDURES + '\n\n@consistency("forever")\ndef forever(game):\n    while True:\n        yield from ()\n'
+    return [
+        Case("procedures-sys-exit", procedures("import sys\nsys.exit(0)\n"), "E034", "procedures.py", 2, cli=True),
+        Case("procedures-sys-exit-1", procedures("import sys\n\nsys.exit(1)\n"), "E034", "procedures.py", 3),
+        Case("procedures-while-true", procedures("x = 1\nwhile True:\n    x += 1\n"), "E035", "procedures.py", 2,
+             cli=True),
+        Case("procedures-swallowing-loop", procedures(
+            "while True:\n    try:\n        pass\n    except BaseException:\n        pass\n"), "E035", "procedures.py", 1),
+        Case("procedures-os-exit", procedures("import os\nos._exit(0)\n"), "E035", "procedures.py", 1, cli=True),
+        Case("procedures-keyboard-interrupt", procedures("raise KeyboardInterrupt\n"), "E035", "procedures.py", 1),
+        Case("procedures-raises", procedures("x = 1\nraise ValueError('no')\n"), "E034", "procedures.py", 2),
+        Case("procedures-syntax", procedures("def f(:\n    pass\n"), "E034", "procedures.py", 1),
+        Case("procedures-invalid-utf8", steps(write("procedures.py", b"x = '\xff'\n"), write("rules/01-rules.md", EXAMPLE)),
+             "E034", "procedures.py", 1),
+        Case("procedure-loops-in-check", procedures(loop_in_procedure), "E035", "procedures.py", "while True",
+             runner="check", cli=True),
+        Case("procedure-exits-in-check", procedures(exit_in_procedure), "E035", "procedures.py", "raise SystemExit",
+             runner="check"),
+        Case("rule-loops-in-check", procedures(loop_in_rule), "E035", "procedures.py", "while True", runner="check"),
+        Case("calc-loops-in-validate", procedures(loop_in_procedure, "# Rules\n\n{{ calc:roll(shots=1).P(hits >= 1) }}\n"),
+             "E035", "procedures.py", "while True", cli=True),
+        Case("procedures-bad-id", procedures(PROCEDURES.replace('@procedure("roll")', '@procedure("Roll Dice")')),
+             "E034", "procedures.py", "@procedure"),
+        Case("procedure-cites-unknown-erratum",
+             procedures(PROCEDURES.replace('@procedure("roll")', '@procedure("roll", errata=["no-such-reading"])')),
+             "E036", "procedures.py", "no-such-reading"),
+        Case("reading-cited-by-nothing", steps(procedures(PROCEDURES), edit(
+            "data/errata.yaml", "    reading: Fast\n", "    reading: Fast\n    category: reading\n")),
+             "E037", "data/errata.yaml", "quick-for-fast"),
+    ]
+
+
+def _build_cases() -> list[Case]:
+    return [
+        Case("card-text-overflows", edit("data/cards.yaml", "    text: One unit moves and then attacks.",
+                                         "    text: " + "One unit moves and attacks. " * 200),
+             "W003", "data/cards.yaml", "- id: advance", runner="cards"),
+        Case("untranslated-falls-back", steps(TRANSLATED, write("locale/ru.po", PO_HEAD)), "W005", "locale/ru.po", None,
+             runner="reference-ru"),
+        Case("erratum-not-cited", edit("data/keywords.yaml", "        erratum: quick-for-fast\n", ""), "W001",
+             "data/errata.yaml", "quick-for-fast"),
+        Case("counter-text-overflows", edit("data/counters.yaml", "    text: Round", "    text: " + "Round of play " * 12),
+             "W030", "data/counters.yaml", "- id: round", runner="counters"),
+    ]
+
+
+def _component_cases() -> list[Case]:
+    return [
+        Case("map-cell-outside-grid", edit("data/maps.yaml", '["0202", "0503"]', '["0202", "0709"]'),
+             "E040", "data/maps.yaml", "0709"),
+        Case("map-background-missing", edit("data/maps.yaml", "    cell: 30\n", "    cell: 30\n    background: images/none.png\n"),
+             "E041", "data/maps.yaml", "background:"),
+    ]
+
+
+CASES: list[Case] = (_yaml_cases() + _file_cases() + _language_cases() + _value_cases() + _markdown_cases()
+                     + _po_cases() + _errata_cases() + _procedure_cases() + _build_cases() + _component_cases())
+
+
+def expected_line(ws: Workspace, case: Case) -> int | None:
+    if case.line is None or isinstance(case.line, int):
+        return case.line
+    path = ws.game / case.file
+    for number, text in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+        if case.line in text:
+            return number
+    raise AssertionError(f"{case.line!r} not in {path}")
+
+
+def run_case(ws: Workspace, case: Case) -> list:
+    """Break the workspace as the case says and run it in-process; the diagnostics."""
+    from generator.diagnostics import Report
+    from generator.project import Project
+
+    case.setup(ws)
+    project = Project(ws.root)
+    if case.runner == "validate":
+        report = Report()
+        for name in project.game_ids():
+            project.load(name, report)
+        return report.diagnostics
+    if case.runner == "check":
+        from generator.checker.runner import check_project
+
+        run = check_project(project, project.game_ids())
+        found = [d for g in run.games for d in g.report.diagnostics]
+        return found
+    from generator.print.jobs import Job, run_job
+
+    kind = {"reference-ru": "reference", "counters": "counters"}.get(case.runner, "cards")
+    job = Job(ws.root, "demo", "ru" if case.runner == "reference-ru" else "en", kind, images=False)
+    return run_job(job).diagnostics
+
+
+def matches(ws: Workspace, case: Case, diagnostic) -> bool:
+    path = os.path.abspath(ws.game / case.file) if case.file else os.path.abspath(ws.game)
+    if diagnostic.code != case.code or os.path.abspath(diagnostic.location.path) != path:
+        return False
+    line = expected_line(ws, case)
+    return line is None or diagnostic.location.line == line
+
+
+__all__ = ["CASES", "Case", "TIME_LIMIT", "expected_line", "matches", "run_case"]

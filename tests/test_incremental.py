@@ -1,0 +1,216 @@
+"""Incremental builds: each kind of input change rebuilds what it must and nothing else, an
+incremental build gives the same files as a clean one, the manifest is never trusted when
+damaged; outputs are written atomically, inside output/, one build at a time."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+from generator import outputs
+from generator.commands.build import DEFAULT_OPTIONS, build
+from generator.diagnostics import Report
+from generator.project import Project
+
+from .conftest import Workspace
+
+KINDS = ["rulebook", "cards", "reference", "site"]
+BOOKKEEPING = {".rulesmith", ".lock"}
+
+
+def run_build(root: Path, force: bool = False, **options) -> Report:
+    report = Report()
+    project = Project(root)
+    build(project, project.game_ids(), KINDS, False, None, 1, force, {**DEFAULT_OPTIONS, **options}, False,
+          report=report)
+    outputs.confine_to(None)
+    return report
+
+
+def snapshot(root: Path) -> dict[str, tuple[int, int]]:
+    """Every output file -> (inode, mtime): an atomic rewrite gives a new inode."""
+    out = {}
+    for path in sorted((root / "output").rglob("*")):
+        rel = path.relative_to(root / "output")
+        if path.is_file() and rel.parts[0] not in BOOKKEEPING:
+            stat = path.stat()
+            out[rel.as_posix()] = (stat.st_ino, stat.st_mtime_ns)
+    return out
+
+
+def rewritten(before: dict, after: dict) -> set[str]:
+    return {p for p in after if before.get(p) != after[p]}
+
+
+def tree(root: Path) -> dict[str, bytes]:
+    return {p.relative_to(root / "output").as_posix(): p.read_bytes()
+            for p in sorted((root / "output").rglob("*"))
+            if p.is_file() and p.relative_to(root / "output").parts[0] not in BOOKKEEPING}
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory) -> Path:
+    """The scaffold game, built once; each test works on a copy."""
+    root = tmp_path_factory.mktemp("built")
+    Workspace(root)
+    assert not run_build(root).errors
+    return root
+
+
+@pytest.fixture
+def copy(built: Path, tmp_path: Path) -> Workspace:
+    shutil.copytree(built, tmp_path / "p")
+    ws = Workspace.__new__(Workspace)
+    ws.root, ws.game = tmp_path / "p", tmp_path / "p" / "content" / "demo"
+    return ws
+
+
+def test_nothing_changed_writes_nothing(copy: Workspace):
+    before = snapshot(copy.root)
+    assert "demo/en/cards.pdf" in before and "site/pagefind/pagefind-entry.json" in before
+    run_build(copy.root)
+    assert rewritten(before, snapshot(copy.root)) == set()
+
+
+def test_card_text_rebuilds_the_card_outputs_only_and_matches_a_clean_build(copy: Workspace, tmp_path: Path):
+    before = snapshot(copy.root)
+    copy.edit("data/cards.yaml", "One unit moves and then attacks.", "One unit moves, then fights.")
+    run_build(copy.root)
+    changed = rewritten(before, snapshot(copy.root))
+    assert {"demo/en/cards.pdf", "demo/en/cards/orders-advance.png", "site/demo/en/cards/advance.html"} <= changed
+    assert "demo/en/rulebook.pdf" not in changed and "demo/en/reference.pdf" not in changed
+    assert "site/demo/en/units.html" not in changed
+    clean = tmp_path / "clean"
+    shutil.copytree(copy.root / "content", clean / "content")
+    run_build(clean)
+    assert tree(clean) == tree(copy.root)  # incremental == clean, byte for byte
+
+
+def test_template_change_rebuilds_the_documents_that_use_it(copy: Workspace):
+    from generator.print.context import PACKAGE_TEMPLATES
+
+    before = snapshot(copy.root)
+    (copy.root / "templates").mkdir()
+    css = (PACKAGE_TEMPLATES / "reference.css").read_text(encoding="utf-8")
+    (copy.root / "templates" / "reference.css").write_text(css + "\nh1 { letter-spacing: 1pt; }\n", encoding="utf-8")
+    run_build(copy.root)
+    changed = rewritten(before, snapshot(copy.root))
+    assert "demo/en/reference.pdf" in changed
+    assert not {"demo/en/rulebook.pdf", "demo/en/cards.pdf"} & changed
+
+
+def test_option_change_rebuilds_that_document_only(copy: Workspace):
+    before = snapshot(copy.root)
+    run_build(copy.root, book="a5")
+    changed = rewritten(before, snapshot(copy.root))
+    assert "demo/en/rulebook.pdf" in changed
+    assert not {"demo/en/reference.pdf", "demo/en/cards.pdf", "demo/en/cards.json"} & changed
+
+
+@pytest.mark.parametrize("what", ["fonts_hash", "rulesmith_version"])
+def test_font_or_version_change_rebuilds_every_document(copy: Workspace, monkeypatch, what: str):
+    import generator.print.fitting as fitting
+    import generator.rebuild as rebuild
+
+    monkeypatch.setattr(rebuild, what, lambda: "changed")
+    monkeypatch.setattr(fitting, what, lambda: "changed")
+    before = snapshot(copy.root)
+    run_build(copy.root)
+    changed = rewritten(before, snapshot(copy.root))
+    assert {"demo/en/rulebook.pdf", "demo/en/reference.pdf", "demo/en/cards.pdf"} <= changed
+
+
+def test_damaged_manifest_is_not_trusted(copy: Workspace):
+    (copy.root / "output" / "demo" / "en" / "reference.pdf").write_bytes(b"%PDF-1.7 truncated")
+    (copy.root / "output" / ".rulesmith" / "manifest.json").write_text('{"format": 1, "entries": {"x"', "utf-8")
+    result = copy.run("build", "--only", "reference")
+    assert result.returncode == 0, result.stderr
+    assert "damaged" in result.stderr and "Traceback" not in result.stderr
+    assert (copy.root / "output" / "demo" / "en" / "reference.pdf").stat().st_size > 1000
+
+
+def test_a_changed_output_file_is_rebuilt(copy: Workspace):
+    (copy.root / "output" / "demo" / "en" / "cards.json").write_text("[]", encoding="utf-8")
+    run_build(copy.root)
+    assert len((copy.root / "output" / "demo" / "en" / "cards.json").read_text(encoding="utf-8")) > 10
+
+
+def test_force_rebuilds_everything_to_the_same_bytes(copy: Workspace):
+    before, files = snapshot(copy.root), tree(copy.root)
+    run_build(copy.root, force=True)
+    assert "demo/en/rulebook.pdf" in rewritten(before, snapshot(copy.root))
+    assert tree(copy.root) == files  # run to run, pagefind-entry.json included
+
+
+def test_second_build_refuses_while_one_holds_the_lock(ws: Workspace):
+    with outputs.BuildLock(ws.root / "output"):
+        result = ws.run("build", "--only", "reference")
+    assert result.returncode == 2
+    assert f"pid {os.getpid()}" in result.stderr and "Traceback" not in result.stderr
+    assert not (ws.root / "output" / "demo").exists()
+
+
+def test_a_lock_left_by_a_dead_build_is_taken_over(tmp_path: Path):
+    output = tmp_path / "output"
+    output.mkdir()
+    (output / ".lock").write_text("999999\n", encoding="ascii")  # its process is gone: no flock held
+    with outputs.BuildLock(output) as lock:
+        assert lock.owner() == os.getpid()
+
+
+def test_a_writer_that_dies_leaves_the_old_file_and_no_temporary(tmp_path: Path):
+    target = tmp_path / "output" / "cards.png"
+    outputs.write_bytes(target, b"old")
+
+    def dies(tmp: Path) -> None:
+        tmp.write_bytes(b"half a fi")
+        raise RuntimeError("killed")
+
+    with pytest.raises(RuntimeError):
+        outputs.write_with(target, dies)
+    assert target.read_bytes() == b"old"
+    assert [p.name for p in target.parent.iterdir()] == ["cards.png"]
+
+
+def test_writes_outside_output_are_refused(tmp_path: Path):
+    outputs.confine_to(tmp_path / "output")
+    try:
+        with pytest.raises(outputs.OutsideOutput):
+            outputs.write_text(tmp_path / "output" / ".." / "escaped.txt", "x")
+        outputs.write_text(tmp_path / "output" / "en" / "ok.txt", "x")
+    finally:
+        outputs.confine_to(None)
+    assert not (tmp_path / "escaped.txt").exists()
+
+
+def test_pool_workers_die_with_the_build(tmp_path: Path):
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    script = (
+        "import os, sys, time\n"
+        "from concurrent.futures import ProcessPoolExecutor\n"
+        "from generator.print.jobs import _die_with_parent\n"
+        "pool = ProcessPoolExecutor(1, initializer=_die_with_parent)\n"
+        "print(pool.submit(os.getpid).result(), flush=True)\n"
+        "pool.submit(time.sleep, 60)\n"
+        "time.sleep(60)\n")
+    build_process = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, text=True,
+                                     cwd=Path(__file__).resolve().parents[1])
+    worker = int(build_process.stdout.readline())
+    os.kill(build_process.pid, signal.SIGKILL)  # the build dies without a chance to clean up
+    build_process.wait()
+    deadline = time.time() + 10
+    while time.time() < deadline:
+        try:
+            os.kill(worker, 0)
+        except ProcessLookupError:
+            return
+        time.sleep(0.1)
+    os.kill(worker, signal.SIGKILL)
+    pytest.fail("the pool worker outlived the build")
