@@ -363,6 +363,8 @@ def _procedure_cases() -> list[Case]:
             "while True:\n    try:\n        pass\n    except BaseException:\n        pass\n"), "E035", "procedures.py", 1),
         Case("procedures-os-exit", procedures("import os\nos._exit(0)\n"), "E035", "procedures.py", 1, cli=True),
         Case("procedures-keyboard-interrupt", procedures("raise KeyboardInterrupt\n"), "E035", "procedures.py", 1),
+        Case("procedures-memory-bomb", procedures("x = 1\nhog = ' ' * (64 << 30)\n"), "E034", "procedures.py", 2,
+             cli=True),
         Case("procedures-raises", procedures("x = 1\nraise ValueError('no')\n"), "E034", "procedures.py", 2),
         Case("procedures-syntax", procedures("def f(:\n    pass\n"), "E034", "procedures.py", 1),
         Case("procedures-invalid-utf8", steps(write("procedures.py", b"x = '\xff'\n"), write("rules/01-rules.md", EXAMPLE)),

@@ -61,7 +61,7 @@ def test_bad_input_command_line(case: Case, ws: Workspace):
     case.setup(ws)
     result = _cli(ws, case.runner if case.runner == "check" else "validate")
     output = result.stdout + result.stderr
-    assert "Traceback" not in output and "MemoryError" not in output
+    assert "Traceback" not in output
     warning = case.code.startswith("W")
     assert result.returncode == (0 if warning else 1), output
     path = os.path.abspath(ws.game / case.file) if case.file else os.path.abspath(ws.game)
@@ -143,3 +143,16 @@ def test_looping_table_is_stopped_and_named(ws: Workspace):
     assert result.returncode == 1 and "Traceback" not in output
     assert f"content/demo/procedures.py:{line}: error: demo: a table could not be computed" in output, output
     assert f"did not finish within {TIME_LIMIT} s" in output
+
+
+def test_memory_hungry_procedure_fails_its_example(ws: Workspace):
+    """A procedure that allocates without bound meets the child's memory limit: its example
+    errors with MemoryError; the machine keeps its memory."""
+    from .bad_input import EXAMPLE, PROCEDURES
+
+    ws.write("procedures.py", PROCEDURES.replace('    return {"hits"', '    hog = [0] * (16 << 30)\n    return {"hits"'))
+    ws.write("rules/01-rules.md", EXAMPLE)
+    result = _cli(ws, "check")
+    output = result.stdout + result.stderr
+    assert result.returncode == 1 and "Traceback" not in output
+    assert "raised MemoryError" in output and "content/demo/procedures.py:6" in output, output

@@ -10,6 +10,7 @@ the line of procedures.py it was running, and the parent never runs that module 
 
 from __future__ import annotations
 
+import gc
 import os
 import pickle
 import select
@@ -23,6 +24,7 @@ from typing import Any, Callable
 
 TIME_LIMIT_ENV = "RULESMITH_TIME_LIMIT"
 DEFAULT_SECONDS = 60.0
+MEMORY = 2 << 30  # bytes the child may allocate beyond what it inherits (MemoryError past that)
 GRACE = 2.0  # after the limit, the child gets this long to say where it was before it is killed
 
 
@@ -74,9 +76,27 @@ def _on_alarm(signum, frame) -> None:
     raise Overtime()
 
 
+def _limit_memory() -> None:
+    try:
+        import resource
+
+        with open("/proc/self/statm") as statm:
+            inherited = int(statm.read().split()[0]) * os.sysconf("SC_PAGE_SIZE")
+        soft, hard = resource.getrlimit(resource.RLIMIT_AS)
+        limit = inherited + MEMORY
+        if hard != resource.RLIM_INFINITY:
+            limit = min(limit, hard)
+        if soft == resource.RLIM_INFINITY or limit < soft:
+            resource.setrlimit(resource.RLIMIT_AS, (limit, hard))
+    except (ImportError, OSError, ValueError):  # pragma: no cover - not Linux
+        pass
+
+
 def _child(fn: Callable[..., Any], args: tuple, seconds: float, write: int) -> None:
     status = 0
+    gc.freeze()  # the parent's objects stay as they are: collections would copy their pages for nothing
     try:
+        _limit_memory()
         signal.signal(signal.SIGALRM, _on_alarm)
         signal.setitimer(signal.ITIMER_REAL, seconds)
         try:

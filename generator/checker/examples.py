@@ -98,13 +98,13 @@ def chapter_examples(chapter: Chapter) -> tuple[list[Example], list[CheckBlock]]
     stray: list[CheckBlock] = []
     current: list[Example | None] = []  # container stack: an Example, or None for a note
     for token in chapter.tokens:
-        if token.type == "container_example_open" and token.map:
+        if token.type in ("container_example_open", "container_rule_open") and token.map:
             example = Example(container_info(token.info)[1], chapter.path, token.map[0] + 1)
             examples.append(example)
             current.append(example)
         elif token.type == "container_note_open":
             current.append(None)
-        elif token.type in ("container_example_close", "container_note_close") and current:
+        elif token.type in ("container_example_close", "container_rule_close", "container_note_close") and current:
             current.pop()
         elif token.type == "fence" and token.info.strip().split(" ")[0] == FENCE and token.map:
             inside = current[-1] if current else None

@@ -22,7 +22,7 @@ _CODE_FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 def examples(chapter: Chapter):
     """Every example container: (id, line)."""
     for token in chapter.tokens:
-        if token.type == "container_example_open" and token.map:
+        if token.type in ("container_example_open", "container_rule_open") and token.map:
             yield container_info(token.info)[1], token.map[0] + 1
 
 

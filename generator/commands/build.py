@@ -40,12 +40,13 @@ def _kinds(value: str | None) -> list[str]:
 @click.option("--book", type=click.Choice(["a4", "a5", "letter"]), default="a4", show_default=True,
               help="Page size of the rulebook.")
 @click.option("--bleed", is_flag=True, help="Also write cards-bleed.pdf: one card per page with 3 mm bleed.")
+@click.option("--no-drafts", is_flag=True, help="Leave cards marked incomplete (DRAFT) out of the card sheets.")
 @click.option("--no-images", is_flag=True, help="Skip card PNGs and Tabletop Simulator sheets.")
 @click.option("--jobs", "workers", type=int, default=None, help="Parallel workers (default: CPU cores).")
 @click.option("--strict", is_flag=True, help="Fail on warnings (e.g. card text that does not fit).")
 @click.option("--force", is_flag=True, help="Rebuild everything, even what has not changed since the last build.")
 @click.pass_obj
-def command(ctx, games, langs, only, paper, book, bleed, no_images, workers, strict, force) -> None:
+def command(ctx, games, langs, only, paper, book, bleed, no_drafts, no_images, workers, strict, force) -> None:
     """Build print-and-play PDFs and the site into output/."""
     project = ctx.project
     names = project.resolve_games(games)
@@ -58,7 +59,7 @@ def command(ctx, games, langs, only, paper, book, bleed, no_images, workers, str
         sys.exit(2)
     try:
         failed = build(project, names, kinds, bool(games), list(langs) or None, workers, force,
-                       dict(paper=paper, book=book, bleed=bleed, images=not no_images), strict)
+                       dict(paper=paper, book=book, bleed=bleed, images=not no_images, drafts=not no_drafts), strict)
     except outputs.OutsideOutput as exc:
         click.echo(f"error: {exc}", err=True)
         failed = True
@@ -68,7 +69,7 @@ def command(ctx, games, langs, only, paper, book, bleed, no_images, workers, str
         sys.exit(1)
 
 
-DEFAULT_OPTIONS = dict(paper="a4", book="a4", bleed=False, images=True)
+DEFAULT_OPTIONS = dict(paper="a4", book="a4", bleed=False, images=True, drafts=True)
 
 
 def build(project, names, kinds, partial, langs, workers, force, options, strict,

@@ -18,7 +18,7 @@ var seen=null,box=null;
 function overlay(text){
   if(!text){if(box){box.remove();box=null}return}
   if(!box){box=document.createElement('div');box.id='rulesmith-error';
-    box.setAttribute('style','position:fixed;inset:0;z-index:99999;background:rgba(20,0,0,.88);color:#fee;'+
+    box.setAttribute('style','position:fixed;inset:0;z-index:99999;background:rgba(24,4,4,.96);color:#fee;'+
       'font:14px/1.45 monospace;padding:2em;overflow:auto;white-space:pre-wrap');
     document.body.appendChild(box)}
   box.textContent='Build error — fix it and save; this page reloads by itself.\\n\\n'+text}

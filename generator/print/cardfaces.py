@@ -33,6 +33,11 @@ class CardFace:
     index: int = 0  # position in the list being fitted; found again in the laid-out document
     extra: dict[str, Any] = field(default_factory=dict)
     corners: str = "square"
+    src: str = ""  # 'data/cards.yaml:12', for the layout check
+    # the body as blocks a card that does not fit may be split between (see cards.fit)
+    parts: tuple[Markup, ...] = ()
+    # the body for a card too narrow for `body` (stats as a list), if there is one
+    narrow: Markup | None = None
 
     @property
     def mm(self) -> tuple[float, float]:
@@ -91,7 +96,7 @@ def card_body(ctx: BuildContext, card: Card) -> Markup:
     if card.icons:
         parts.append(Markup('<p class="icons">{}</p>').format(Markup(" ").join(icon(name) for name in card.icons)))
     if card.unit and card.unit in game.units:
-        parts.append(unit_body(ctx, game.units[card.unit]))
+        parts.append(unit_body(ctx, game.units[card.unit], _stats_in_row(ctx)))
     if card.text:
         parts.append(Markup('<p>{}</p>').format(with_icons(tr.field(card, "text"))))
     for i, _section in enumerate(card.sections):
@@ -124,16 +129,26 @@ def with_icons(text: str) -> Markup:
     return Markup(_INLINE_ICON.sub(lambda m: str(icon(m.group(1))), escaped))
 
 
-def unit_body(ctx: BuildContext, unit) -> Markup:
+def unit_body(ctx: BuildContext, unit, stats_in_row: int = 6, as_list: bool = False) -> Markup:
+    """A unit's stats and details. Up to `stats_in_row` stats print as one table row (name
+    over value); a game with more prints them as a stat list (name beside value), which fits
+    a card's width whatever their number."""
     game, tr = ctx.game, ctx.tr
     stats = [s for s in game.manifest.stats if "unit" in s.applies_to and ("units", unit.id, s.id) in game.values]
     out = []
-    if stats:
-        head = Markup("").join(Markup("<th>{}</th>").format(
-            tr.manifest("stats", game.manifest.stats.index(s), "abbr") or tr.manifest("stats", game.manifest.stats.index(s), "name"))
-            for s in stats)
+
+    def name(stat):
+        index = game.manifest.stats.index(stat)
+        return tr.manifest("stats", index, "abbr") or tr.manifest("stats", index, "name")
+
+    if stats and len(stats) <= stats_in_row and not as_list:
+        head = Markup("").join(Markup("<th>{}</th>").format(name(s)) for s in stats)
         cells = Markup("").join(Markup("<td>{}</td>").format(blocks.stat_text(game, unit, s.id, tr.lang)) for s in stats)
         out.append(Markup('<table class="stats"><tr>{}</tr><tr>{}</tr></table>').format(head, cells))
+    elif stats:
+        rows = Markup("").join(Markup('<tr><th scope="row">{}</th><td>{}</td></tr>').format(
+            name(s), blocks.stat_text(game, unit, s.id, tr.lang)) for s in stats)
+        out.append(Markup('<table class="stats stat-list">{}</table>').format(rows))
     out.append(blocks.unit_details(game, tr, unit, _link))
     return Markup("").join(out)
 
@@ -149,8 +164,14 @@ def datasheets(ctx: BuildContext) -> list[CardFace]:
     return [CardFace(
         id=unit.id, deck="datasheets", deck_name=deck_name, back="title", size="poker",
         title=tr.field(unit, "name"), label=tr.field(unit, "type") or _label(ctx, "datasheet"),
-        body=unit_body(ctx, unit), draft=tr.field(unit, "incomplete") if unit.incomplete else None,
-        location=_location(ctx, unit)) for unit in units]
+        body=unit_body(ctx, unit, _stats_in_row(ctx)), draft=tr.field(unit, "incomplete") if unit.incomplete else None,
+        location=_location(ctx, unit), narrow=unit_body(ctx, unit, as_list=True)) for unit in units]
+
+
+def _stats_in_row(ctx: BuildContext) -> int:
+    from .cards import sheets_config
+
+    return int(sheets_config(ctx)["card"].get("stats_in_row", 6))
 
 
 def reference_cards(ctx: BuildContext) -> list[CardFace]:
@@ -162,22 +183,19 @@ def reference_cards(ctx: BuildContext) -> list[CardFace]:
     label = _label(ctx, "reference")
     faces = []
 
-    def add(record, title, body):
+    def add(record, title, body, parts=()):
         faces.append(CardFace(id=f"{record.kind}-{record.id}", deck="reference", deck_name=label, back="title",
                               size=REFERENCE_SIZE, title=title, label=label, body=body,
                               draft=tr.field(record, "incomplete") if record.incomplete else None,
-                              location=_location(ctx, record)))
+                              location=_location(ctx, record), parts=tuple(parts)))
 
     for die in game.dice.values():
         body = [Markup("<p>{}</p>").format(tr.field(die, "text"))] if die.text else []
-        if die.faces:
-            items = Markup("").join(
-                Markup("<li><strong>{}</strong>{}</li>").format(
-                    (f"{f.value}: " if f.value is not None else "") + (tr.field(die, "faces", i, "name") or f.symbol or ""),
-                    Markup(" — {}").format(tr.field(die, "faces", i, "text")) if f.text else "")
-                for i, f in enumerate(die.faces))
-            body.append(Markup('<ul class="faces">{}</ul>').format(items))
-        add(die, tr.field(die, "name"), Markup("").join(body))
+        for i, f in enumerate(die.faces):  # one list per face: a long die may go on two cards
+            body.append(Markup('<ul class="faces"><li><strong>{}</strong>{}</li></ul>').format(
+                (f"{f.value}: " if f.value is not None else "") + (tr.field(die, "faces", i, "name") or f.symbol or ""),
+                Markup(" — {}").format(tr.field(die, "faces", i, "text")) if f.text else ""))
+        add(die, tr.field(die, "name"), Markup("").join(body), body)
     for action in game.actions.values():
         length = {"short": {"ru": "короткое", "en": "short"}, "long": {"ru": "длинное", "en": "long"}}
         sub = Markup('<p class="sub">{}</p>').format(length[action.length].get(ctx.lang, action.length)) if action.length else ""

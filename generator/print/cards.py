@@ -11,7 +11,8 @@ from markupsafe import Markup
 
 from ..diagnostics import Location, Report
 from .cardfaces import CardFace, all_faces
-from .context import BuildContext
+from .context import BuildContext, source_mark
+from .fonts import fit_text
 from .layout import SheetSpec, load_sheets, sheet_spec
 from .pdf import render_document
 
@@ -29,6 +30,20 @@ def _walk(box):
     yield box
     for child in getattr(box, "children", ()) or ():
         yield from _walk(child)
+
+
+def too_wide(document) -> set[int]:
+    """Card bodies with content wider than the body (a stats row with too many columns)."""
+    found = set()
+    for page in document.pages:
+        for box in _walk(page._page_box):
+            element = getattr(box, "element", None)
+            if element is None or box.element_tag != "div" or element.get("data-face") is None:
+                continue
+            right = box.content_box_x() + box.width
+            if any(d.position_x + d.width > right + 0.5 for d in _walk(box) if isinstance(d.width, (int, float))):
+                found.add(int(element.get("data-face")))
+    return found
 
 
 def overflows(document) -> dict[int, tuple[float, float]]:
@@ -50,35 +65,10 @@ def overflows(document) -> dict[int, tuple[float, float]]:
     return found
 
 
-def fit(ctx: BuildContext, faces: list[CardFace], render_html, report: Report):
-    """Lay out the real document; shrink the text of cards that overflow and lay out again,
-    down to the minimum size, then warn about any card that still does not fit. Returns the
-    fitted faces, the final HTML and its laid-out document (ready to write)."""
-    config = sheets_config(ctx)
-    base, low = config["card"]["base_font_pt"], config["card"]["min_font_pt"]
-    faces = [replace(f, index=i, font_pt=f.font_pt or base) for i, f in enumerate(faces)]
-    for _round in range(6):
-        html = render_html(faces)
-        document, _ = render_document(html, ctx.game.folder, ctx.roots)
-        over = overflows(document)
-        shrink = {i: v for i, v in over.items() if faces[i].font_pt > low}
-        if not shrink:
-            break
-        for i, (needed, available) in shrink.items():
-            pt = faces[i].font_pt
-            guess = math.floor(pt * math.sqrt(available / needed) * 0.98 * 4) / 4
-            faces[i] = replace(faces[i], font_pt=max(low, min(pt - 0.25, guess)))
-    for i, (needed, available) in over.items():
-        face = faces[i]
-        report.add("W003", f"card '{face.id}' ({ctx.lang}) does not fit at the minimum text size "
-                   f"{low} pt: needs {needed:.0f} mm of {available:.0f} mm",
-                   face.location or Location(ctx.game.folder), "shorten the text or use a larger card size")
-    return faces, html, document
-
-
 def back_svg(ctx: BuildContext, face: CardFace) -> Markup:
     template = ctx.env.get_template(f"backs/{face.back}.svg.j2")
-    return Markup(template.render(title=ctx.title, deck=face.deck_name, card=face))
+    w, h = face.mm
+    return Markup(template.render(title=ctx.title, deck=face.deck_name, w=w, h=h, fit=fit_text, card=face))
 
 
 def _slot(x: float, y: float, w: float, h: float, inner: Markup) -> Markup:
@@ -118,11 +108,27 @@ def sheet_pages(ctx: BuildContext, faces: list[CardFace], paper: str, config: di
                                    "front": [fx, fy], "back": [bx, by], "size": [spec.card_w, spec.card_h],
                                    "paper": [spec.paper_w, spec.paper_h]})
             style = f"width:{spec.paper_w}mm;height:{spec.paper_h}mm;page:{paper}"
-            pages.append(Markup('<div class="sheet fronts" style="{}">{}{}</div>').format(
-                style, Markup("").join(fronts), _marks(spec)))
-            pages.append(Markup('<div class="sheet backs" style="{}">{}{}</div>').format(
-                style, Markup("").join(backs), _marks(spec)))
-    return Markup("").join(pages), placements
+            pages.append(Markup('<div class="sheet fronts" style="{}">{}{}{}</div>').format(
+                style, Markup("").join(fronts), _marks(spec), _note(spec, "sheet-fronts")))
+            pages.append(Markup('<div class="sheet backs" style="{}">{}{}{}</div>').format(
+                style, Markup("").join(backs), _marks(spec), _note(spec, "sheet-backs")))
+    ui = ctx.env.globals["ui"]
+    total = len(pages) // 2
+    html = str(Markup("").join(pages))
+    for n in range(1, total + 1):  # number the printing notes now that the count is known
+        for key in ("sheet-fronts", "sheet-backs"):
+            html = html.replace(f"@@{key}@@", str(Markup.escape(ui(key).format(n=n, total=total))), 1)
+    return Markup(html), placements
+
+
+def _note(spec: SheetSpec, key: str) -> Markup:
+    """How to print this sheet, just below the card grid: in the middle column (or the first,
+    when an even number of columns puts a cut mark in the middle), clear of the marks."""
+    column = spec.cols // 2 if spec.cols % 2 else 0
+    left = spec.left + column * spec.card_w + 2
+    top = spec.top + spec.rows * spec.card_h + spec.mark_gap + 0.6
+    return Markup('<p class="sheet-note" style="left:{}mm;top:{}mm;width:{}mm">@@{}@@</p>').format(
+        round(left, 3), round(top, 3), round(spec.card_w - 4, 3), key)
 
 
 def bleed_pages(ctx: BuildContext, faces: list[CardFace], config: dict) -> Markup:
@@ -159,14 +165,15 @@ def cards_html(ctx: BuildContext, faces: list[CardFace], paper: str = "a4", blee
     return html, placements
 
 
-def card_sheets(ctx: BuildContext, report: Report, paper: str = "a4"):
-    """Fitted faces, sheet HTML, card placements, and None (the sheets are laid out when written)."""
-    faces = all_faces(ctx)
+def card_sheets(ctx: BuildContext, report: Report, paper: str = "a4", drafts: bool = True):
+    """Fitted faces, sheet HTML, card placements, and None (the sheets are laid out when
+    written); without `drafts`, cards marked incomplete are left out."""
+    faces = [f for f in all_faces(ctx) if drafts or not f.draft]
     if not faces:
         return [], "", [], None
     from .fitting import fitted_faces
 
-    faces = fitted_faces(ctx, faces, report)  # each card laid out once, then remembered
+    faces = fitted_faces(ctx, faces, report, split_long=True)  # each card laid out once, then remembered
     html, placements = cards_html(ctx, faces, paper)
     return faces, html, placements, None
 

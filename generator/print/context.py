@@ -85,9 +85,43 @@ class BuildContext:
         return self.project_root / "output" / self.game.id / self.lang
 
 
+def print_config(ctx: BuildContext) -> dict:
+    """The game's print.yaml (how it prints: reference sections, layout limits), or {}."""
+    import yaml
+
+    path = ctx.game.folder / "print.yaml"
+    if not path.is_file():
+        return {}
+    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    return data if isinstance(data, dict) else {}
+
+
 def print_linker(anchors: set[str]):
     """Links inside one PDF: only to anchors the document really has."""
     def link(record: Record) -> str | None:
         anchor = f"{record.kind}-{record.id}"
         return f"#{anchor}" if anchor in anchors else None
     return link
+
+
+def source_mark(game: Game, location) -> str:
+    """`data-src` value for an element printed from `location` (a Location or a Record):
+    'data/units.yaml:12', relative to the game folder, for the layout check to cite."""
+    if isinstance(location, Record):
+        try:
+            location = game.origin(location).location("id")
+        except KeyError:
+            return ""
+    if location is None:
+        return ""
+    try:
+        path = location.path.resolve().relative_to(game.folder.resolve())
+    except ValueError:
+        return ""
+    return f"{path.as_posix()}:{location.line}"
+
+
+def section_mark(game: Game, section: str) -> str:
+    """`data-src` of a whole section: where its first record is."""
+    records = game.section(section)
+    return source_mark(game, next(iter(records.values()))) if records else ""

@@ -10,6 +10,8 @@ import math
 from dataclasses import replace
 from pathlib import Path
 
+from markupsafe import Markup
+
 from ..diagnostics import Location, Report
 from ..manifest import digest, fonts_hash, rulesmith_version
 from .cardfaces import CardFace
@@ -47,9 +49,12 @@ def _key(ctx: BuildContext, face: CardFace, low: float) -> str:
     return digest(faces_html(ctx, [replace(face, index=0)]), low, fonts_hash(), weasyprint_version, rulesmith_version())
 
 
-def fitted_faces(ctx: BuildContext, faces: list[CardFace], report: Report, cache: bool = True) -> list[CardFace]:
-    """The faces with the text size each needs; W003 for a card that does not fit even at the
-    minimum size (also when the size came from the cache)."""
+def fitted_faces(ctx: BuildContext, faces: list[CardFace], report: Report, cache: bool = True,
+                 split_long: bool = False) -> list[CardFace]:
+    """The faces with the text size each needs (and the stat list instead of a stats row too
+    wide for the card); with `split_long`, a card still too long at the minimum size goes on
+    two cards that continue each other (card sheets; the site keeps one page per card). W003
+    for a card that does not fit even so (also when the size came from the cache)."""
     from .cards import sheets_config
 
     config = sheets_config(ctx)
@@ -62,8 +67,8 @@ def fitted_faces(ctx: BuildContext, faces: list[CardFace], report: Report, cache
     found: dict[str, dict] = {}
     for start in range(0, len(missing), CHUNK):
         chunk = [faces[i] for i in missing[start:start + CHUNK]]
-        for face, over in zip(chunk, _fit(ctx, chunk, low)):
-            found[keys[face.index]] = {"pt": face.font_pt, "over": over}
+        for face, (over, narrow) in zip(chunk, _fit(ctx, chunk, low)):
+            found[keys[face.index]] = {"pt": face.font_pt, "over": over, "narrow": narrow}
     if found and cache:
         _save(path, found)
     known.update(found)
@@ -71,6 +76,11 @@ def fitted_faces(ctx: BuildContext, faces: list[CardFace], report: Report, cache
     for face, key in zip(faces, keys):
         entry = known[key]
         face = replace(face, font_pt=entry["pt"])
+        if entry.get("narrow") and face.narrow is not None:
+            face = replace(face, body=face.narrow, narrow=None)
+        if entry["over"] and split_long and len(face.parts) > 1:
+            out += fitted_faces(ctx, _split(face, base), report, cache, split_long)
+            continue
         if entry["over"]:
             needed, available = entry["over"]
             report.add("W003", f"card '{face.id}' ({ctx.lang}) does not fit at the minimum text size "
@@ -88,23 +98,48 @@ def _valid(entry) -> bool:
 def _fit(ctx: BuildContext, faces: list[CardFace], low: float) -> list[list[float] | None]:
     """Lay the faces out, one per page; shrink the text of those that overflow and lay them
     out again, down to the minimum size. Sets each face's font_pt; returns, per face, the
-    overflow (needed, available mm) left at the minimum size, or None."""
+    overflow (needed, available mm) left at the minimum size, or None, and whether the face
+    takes its narrow body (the stat list)."""
     from .cards import overflows
     from .images import faces_html
     from .pdf import render_document
 
+    from .cards import too_wide
+
     todo = [replace(f, index=k) for k, f in enumerate(faces)]
     over: dict[int, tuple[float, float]] = {}
+    active = list(range(len(todo)))  # only cards still shrinking are laid out again
     for _round in range(ROUNDS):
-        document, _ = render_document(faces_html(ctx, todo), ctx.game.folder, ctx.roots)
-        over = overflows(document)
-        shrink = {i: v for i, v in over.items() if todo[i].font_pt > low}
-        if not shrink:
+        batch = [replace(todo[i], index=n) for n, i in enumerate(active)]
+        document, _ = render_document(faces_html(ctx, batch), ctx.game.folder, ctx.roots)
+        found = {active[n]: v for n, v in overflows(document).items()}
+        wide = [active[n] for n in too_wide(document) if todo[active[n]].narrow is not None]
+        del document
+        for i in wide:  # a stats row too wide for the card: the stats as a list instead
+            todo[i] = replace(todo[i], body=todo[i].narrow, narrow=None)
+        for i in active:
+            over.pop(i, None)
+        over.update(found)
+        shrink = {i: v for i, v in found.items() if todo[i].font_pt > low and i not in wide}
+        if not shrink and not wide:
             break
         for i, (needed, available) in shrink.items():
             pt = todo[i].font_pt
             guess = math.floor(pt * math.sqrt(available / needed) * 0.98 * 4) / 4
             todo[i] = replace(todo[i], font_pt=max(low, min(pt - 0.25, guess)))
+        active = sorted(set(shrink) | set(wide))
     for k, face in enumerate(todo):
         faces[k].font_pt = face.font_pt
-    return [[round(over[k][0], 3), round(over[k][1], 3)] if k in over else None for k in range(len(todo))]
+    return [([round(over[k][0], 3), round(over[k][1], 3)] if k in over else None,
+             todo[k].narrow is None and faces[k].narrow is not None) for k in range(len(todo))]
+
+
+def _split(face: CardFace, font_pt: float) -> list[CardFace]:
+    """A card too long even at the smallest text, as two cards that continue each other."""
+    half = (len(face.parts) + 1) // 2
+    first, second = face.parts[:half], face.parts[half:]
+    base_id = face.extra.get("base_id", face.id)
+    return [replace(face, id=f"{base_id}-1", title=f"{face.title} (1)", body=Markup("").join(first), parts=first,
+                    font_pt=font_pt, extra={**face.extra, "base_id": f"{base_id}-1"}),
+            replace(face, id=f"{base_id}-2", title=f"{face.title} (2)", body=Markup("").join(second), parts=second,
+                    font_pt=font_pt, extra={**face.extra, "base_id": f"{base_id}-2"})]

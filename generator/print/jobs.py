@@ -27,6 +27,7 @@ class Job:
     book: str = "a4"
     bleed: bool = False
     images: bool = True
+    drafts: bool = True  # False: card sheets leave DRAFT cards out
     # example id -> passed, from the rules checker; None: the job runs the checker itself
     examples: tuple[tuple[str, bool], ...] | None = None
     # hash of the HTML the files were last made from: the same HTML again writes nothing

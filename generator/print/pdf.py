@@ -5,14 +5,16 @@ from __future__ import annotations
 import hashlib
 import logging
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from weasyprint import HTML
 
 from .. import outputs
+from ..diagnostics import Diagnostic, Severity
 from .fetcher import ConfinedFetcher
-from .fonts import font_dirs
+from .fonts import font_dirs, with_shipped_glyphs
+from .verify import LayoutRules, verify_layout
 
 # fontTools stamps embedded font subsets with the current time unless SOURCE_DATE_EPOCH is
 # set; a fixed stamp keeps two builds of the same input byte-identical.
@@ -22,16 +24,34 @@ logging.getLogger("weasyprint").setLevel(logging.ERROR)
 logging.getLogger("fontTools").setLevel(logging.ERROR)
 
 
+# Documents written as tagged PDF/UA-1 (structure tree, language, title, XMP metadata), for
+# screen readers: the ones people read. Card sheets are cut up, not read aloud.
+TAGGED = ("rulebook", "reference")
+
+
 @dataclass
 class PdfResult:
     path: Path
     pages: int
     refused: list[str]
+    # layout findings; with an overflow or overlap the PDF is written as NAME.layout-errors.pdf
+    diagnostics: list[Diagnostic] = field(default_factory=list)
 
 
-def render_document(html: str, base_url: Path, roots: list[Path]):
+# The last layout a renderer kept (keep=True), so that write_pdf does not lay the same HTML
+# out twice when a renderer had to lay it out to fit it.
+_kept: dict[tuple[str, str], tuple] = {}
+
+
+def render_document(html: str, base_url: Path, roots: list[Path], keep: bool = False):
+    key = (hashlib.sha256(html.encode("utf-8")).hexdigest(), str(base_url))
+    if key in _kept:
+        return _kept.pop(key)
     fetcher = ConfinedFetcher([*roots, *font_dirs()])
-    document = HTML(string=html, base_url=base_url.resolve().as_uri() + "/", url_fetcher=fetcher).render()
+    document = HTML(string=with_shipped_glyphs(html), base_url=base_url.resolve().as_uri() + "/", url_fetcher=fetcher).render()
+    if keep:
+        _kept.clear()
+        _kept[key] = (document, fetcher)
     return document, fetcher
 
 
@@ -41,13 +61,22 @@ def identifier(html: str) -> bytes:
 
 
 def write_pdf(html: str, out: Path, base_url: Path, roots: list[Path], document=None) -> PdfResult:
-    """Render (unless `document` is the layout of `html` already) and write atomically: a
-    failed build never leaves a half-written PDF. The PDF identifier is a hash of the input,
-    so the same input gives the same bytes."""
+    """Render (unless `document` is the layout of `html` already), verify the layout, and
+    write atomically: a failed build never leaves a half-written PDF. A document whose
+    content overflows or overlaps is not written as if fine: it goes to NAME.layout-errors.pdf
+    (for the designer to look at) and any earlier NAME.pdf is removed. The PDF identifier is a
+    hash of the input, so the same input gives the same bytes."""
     refused: list[str] = []
     if document is None:
         document, fetcher = render_document(html, base_url, roots)
         refused = fetcher.refused
+    findings = verify_layout(document, base_url, LayoutRules.load(roots), label=f"{out.parent.name}/{out.name}")
+    broken = any(d.severity is Severity.ERROR for d in findings)
+    target = out.with_name(out.stem + ".layout-errors.pdf") if broken else out
+    stale = out if broken else out.with_name(out.stem + ".layout-errors.pdf")
     identifier_ = identifier(html)
-    outputs.write_with(out, lambda tmp: document.write_pdf(tmp, pdf_identifier=identifier_))
-    return PdfResult(out, len(document.pages), refused)
+    variant = {"pdf_variant": "pdf/ua-1"} if out.stem in TAGGED else {}
+    outputs.write_with(target, lambda tmp: document.write_pdf(tmp, pdf_identifier=identifier_, **variant))
+    outputs.check_inside(stale)
+    stale.unlink(missing_ok=True)
+    return PdfResult(target, len(document.pages), refused, findings)

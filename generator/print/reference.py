@@ -7,7 +7,9 @@ import json
 from markupsafe import Markup
 
 from ..text import blocks
-from .context import BuildContext, print_linker
+from .context import BuildContext, print_config, print_linker, section_mark
+from .pdf import render_document
+from .verify import lonely_sections
 from .rulebook import APPENDIX_SECTIONS, anchors
 
 
@@ -25,12 +27,50 @@ def probability_tables(ctx: BuildContext) -> list[dict]:
     return out
 
 
+DEFAULT_SECTIONS = ("parameters", *APPENDIX_SECTIONS, "probabilities")
+
+
+def reference_sections(ctx: BuildContext) -> list[str]:
+    """Which sections the sheet shows, in order: `reference: [..]` in the game's print.yaml,
+    else every section the game has."""
+    config = print_config(ctx)
+    chosen = config.get("reference") or list(DEFAULT_SECTIONS)
+    unknown = [s for s in chosen if s not in DEFAULT_SECTIONS]
+    if unknown:
+        raise ValueError(f"{ctx.game.folder.name}/print.yaml: unknown reference section "
+                         f"{', '.join(map(repr, unknown))} (known: {', '.join(DEFAULT_SECTIONS)})")
+    return list(chosen)
+
+
 def reference_html(ctx: BuildContext) -> str:
+    """The sheet's HTML, fitted (see `fit_reference`); its layout is kept for write_pdf."""
+    return fit_reference(ctx)[0]
+
+
+def sheet_html(ctx: BuildContext, wide: frozenset[str] = frozenset(), moved: frozenset[str] = frozenset()) -> str:
+    """The sheet's HTML. Sections named in `wide` span the sheet; those in `moved` start a
+    new column (their heading was left alone at the bottom of one)."""
     game, tr = ctx.game, ctx.tr
     link = print_linker(anchors(ctx))
     sections = []
     ui = ctx.env.globals["ui"]
-    for section in APPENDIX_SECTIONS:
+    probabilities = probability_tables(ctx)
+    for section in reference_sections(ctx):
+        if section == "parameters":
+            if not game.manifest.parameters:
+                continue
+            rows = Markup("").join(
+                Markup("<tr><td>{}</td><td>{}</td></tr>").format(tr.manifest("parameters", i, "name"),
+                                                                 _param_value(p))
+                for i, p in enumerate(game.manifest.parameters))
+            html = Markup('<table class="data-table"><tbody>{}</tbody></table>').format(rows)
+            sections.append({"title": ui("parameters"), "id": "parameters", "html": html, "src": "game.yaml:1"})
+            continue
+        if section == "probabilities":
+            for i, table in enumerate(probabilities):
+                sections.append({"title": _local(table.get("title"), ctx.lang), "id": f"probabilities-{i}",
+                                  "html": _probability_html(table, ctx.lang), "src": ""})
+            continue
         if not game.section(section):
             continue
         if section == "tables":
@@ -38,17 +78,67 @@ def reference_html(ctx: BuildContext) -> str:
         else:
             html = blocks.records_html(game, section, tr, link)
         title = {"keywords": "glossary"}.get(section, section)
-        sections.append({"title": ui(title), "html": html, "id": section})
-    if game.manifest.parameters:
-        rows = Markup("").join(
-            Markup("<tr><td>{}</td><td>{}</td></tr>").format(tr.manifest("parameters", i, "name"),
-                                                             _param_value(p))
-            for i, p in enumerate(game.manifest.parameters))
-        sections.insert(0, {"title": ui("parameters"), "id": "parameters",
-                            "html": Markup('<table class="data-table"><tbody>{}</tbody></table>').format(rows)})
+        sections.append({"title": ui(title), "html": html, "id": section, "src": section_mark(game, section)})
+    for section in sections:
+        section["wide"] = section["id"] in wide
+        section["moved"] = section["id"] in moved
     template = ctx.env.get_template("reference.html.j2")
-    return template.render(title=ctx.title, sections=sections, probabilities=probability_tables(ctx),
+    return template.render(title=ctx.title, sections=sections,
                            authors=", ".join(game.manifest.authors), css=Markup(ctx.css("reference.css")))
+
+
+def fit_reference(ctx: BuildContext):
+    """Lay the sheet out; a section too wide for its column spans the whole sheet instead,
+    a section whose heading is left alone at a column bottom starts the next column, and the
+    sheet is laid out again. Returns the HTML and its laid-out document."""
+    wide: frozenset[str] = frozenset()
+    moved: frozenset[str] = frozenset()
+    for _round in range(4):
+        html = sheet_html(ctx, wide, moved)
+        document, _ = render_document(html, ctx.game.folder, ctx.roots, keep=True)
+        more = _too_wide(document) - wide
+        alone = {s.removeprefix("ref-") for s in lonely_sections(document)} - moved - wide
+        if not more and not alone:
+            break
+        wide, moved = wide | more, moved | (alone if not more else frozenset())
+    return html, document
+
+
+def _too_wide(document) -> set[str]:
+    """Ids of sections whose content is wider than the section (its column)."""
+    found = set()
+    for page in document.pages:
+        for box in _walk(page._page_box):
+            element = getattr(box, "element", None)
+            if element is None or box.element_tag != "section" or "ref-section" not in (element.get("class") or ""):
+                continue
+            right = box.border_box_x() + box.border_width()
+            if any(d.position_x + d.width > right + 1 for d in _walk(box) if isinstance(d.width, (int, float))):
+                found.add((element.get("id") or "").removeprefix("ref-"))
+    return found
+
+
+def _walk(box):
+    yield box
+    for child in getattr(box, "children", ()) or ():
+        yield from _walk(child)
+
+
+def _local(value, lang: str) -> str:
+    if isinstance(value, dict):
+        return value.get(lang) or next(iter(value.values()), "")
+    return value or ""
+
+
+def _probability_html(table: dict, lang: str) -> Markup:
+    rows = table.get("localized", {}).get(lang) if isinstance(table.get("localized"), dict) else None
+    rows = rows or table["rows"]
+    head = Markup("").join(Markup("<th>{}</th>").format(_local(c.get("name"), lang)) for c in table["columns"])
+    body = Markup("").join(
+        Markup("<tr>{}</tr>").format(Markup("").join(Markup("<td>{}</td>").format(row.get(c["id"], ""))
+                                                     for c in table["columns"]))
+        for row in rows)
+    return Markup('<table class="data-table prob"><thead><tr>{}</tr></thead><tbody>{}</tbody></table>').format(head, body)
 
 
 def _param_value(param) -> str:

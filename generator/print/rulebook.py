@@ -3,14 +3,16 @@ generated from the data for whatever the chapters do not already show."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from markupsafe import Markup
 
 from ..text import blocks
 from ..text.refs import shown_in
-from ..text.render import RenderContext, render_chapter
-from .context import BuildContext, print_linker
+from ..text.render import RenderContext, render_chapter, verified_mark
+from .pdf import render_document
+from .context import BuildContext, print_linker, section_mark
 
 # Sections a reader looks things up in, in appendix order.
 APPENDIX_SECTIONS = ("keywords", "units", "tables", "dice", "actions", "terrain", "bands", "rules")
@@ -22,6 +24,7 @@ class AppendixBlock:
     id: str
     title: str
     html: Markup
+    src: str = ""
 
 
 def appendix(ctx: BuildContext, link) -> list[AppendixBlock]:
@@ -40,7 +43,8 @@ def appendix(ctx: BuildContext, link) -> list[AppendixBlock]:
                 continue
         else:
             html = blocks.records_html(game, section, tr, link)
-        out.append(AppendixBlock(f"appendix-{section}", ctx.env.globals["ui"](titles[section]), html))
+        out.append(AppendixBlock(f"appendix-{section}", ctx.env.globals["ui"](titles[section]), html,
+                                 section_mark(game, section)))
     return out
 
 
@@ -49,12 +53,46 @@ def anchors(ctx: BuildContext) -> set[str]:
 
 
 def rulebook_html(ctx: BuildContext, paper: str = "a4") -> str:
+    """The book's HTML, fitted to its paper: a table wider than the page is printed on a
+    landscape page of the same paper. Its layout is kept for write_pdf."""
+    html = book_html(ctx, paper)
+    document, _ = render_document(html, ctx.game.folder, ctx.roots, keep=True)
+    wide = _wide_tables(document)
+    if wide:
+        html = _TABLE.sub(lambda m: m.group(0) + (' data-landscape' if m.group(1) in wide else ""), html)
+        render_document(html, ctx.game.folder, ctx.roots, keep=True)
+    return html
+
+
+_TABLE = re.compile(r'<table data-table="(\d+)"')
+
+
+def _wide_tables(document) -> set[str]:
+    """Numbers of the tables that reach past the page's right margin."""
+    found = set()
+    for page in document.pages:
+        right = page._page_box.content_box_x() + page._page_box.width
+        for box in _walk(page._page_box):
+            element = getattr(box, "element", None)
+            if element is not None and box.element_tag == "table" and element.get("data-table") \
+                    and box.position_x + box.margin_width() > right + 1:
+                found.add(element.get("data-table"))
+    return found
+
+
+def _walk(box):
+    yield box
+    for child in getattr(box, "children", ()) or ():
+        yield from _walk(child)
+
+
+def book_html(ctx: BuildContext, paper: str = "a4") -> str:
     link = print_linker(anchors(ctx))
     render_ctx = RenderContext(ctx.game, ctx.tr, "print", link, ctx.examples)
     chapters = [render_chapter(ch, render_ctx, id_prefix=f"{ch.slug}--") for ch in ctx.chapters]
     blocks_ = appendix(ctx, link)
     template = ctx.env.get_template("rulebook.html.j2")
-    return template.render(
+    html = template.render(
         title=ctx.title,
         game=ctx.game,
         authors=", ".join(ctx.game.manifest.authors),
@@ -63,4 +101,7 @@ def rulebook_html(ctx: BuildContext, paper: str = "a4") -> str:
         appendix=blocks_,
         paper=PAPER[paper],
         css=Markup(ctx.css("rulebook.css")),
+        verified_mark=Markup(verified_mark(ctx.tr.ui("verified"))) if any(ctx.examples.values()) else "",
     )
+    count = iter(range(1_000_000))
+    return re.sub(r"<table(?=[\s>])", lambda m: f'<table data-table="{next(count)}"', html)

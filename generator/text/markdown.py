@@ -1,5 +1,5 @@
 """The Markdown dialect of rules text: CommonMark + tables, footnotes, definition lists,
-`::: note` / `::: example ID` containers and `{{ kind:id }}` references."""
+`::: note` / `::: example ID` / `::: rule ID` containers and `{{ kind:id }}` references."""
 
 from __future__ import annotations
 
@@ -11,7 +11,10 @@ from mdit_py_plugins.deflist import deflist_plugin
 from mdit_py_plugins.footnote import footnote_plugin
 from mdit_py_plugins.substitution import substitution_plugin
 
-CONTAINERS = ("note", "example")
+# note: for designers only; example: a worked case; rule: normative text whose check blocks
+# the rules checker runs (printed as plain rules text with a discreet verified mark)
+CONTAINERS = ("note", "example", "rule")
+CHECKED = ("example", "rule")  # containers whose check blocks the checker runs
 
 
 @lru_cache(maxsize=1)

@@ -84,6 +84,18 @@ def _ref_html(ctx: RenderContext, text: str) -> Markup:
     return Markup('<a class="ref ref-{}" href="{}">{}</a>').format(record.kind, href, label)
 
 
+_TICK = ('<svg viewBox="0 0 10 10" width="0.8em" height="0.8em" aria-hidden="true">'
+         '<path d="M1.5 5.5 4 8 8.5 2" fill="none" stroke="currentColor" stroke-width="1.4" '
+         'stroke-linecap="round" stroke-linejoin="round"/></svg>')
+
+
+def verified_mark(title: str) -> str:
+    """The discreet mark of text the rules checker verified (a drawn tick: no font needed);
+    `title` is the interface word 'verified' in the reader's language."""
+    title = escape(title)
+    return f' <span class="verified" title="{title}" role="img" aria-label="{title}" data-overlay>{_TICK}</span>'
+
+
 @lru_cache(maxsize=1)
 def _renderer() -> MarkdownIt:
     md = build()
@@ -99,11 +111,17 @@ def _renderer() -> MarkdownIt:
         ctx: RenderContext = env["ctx"]
         example_id = container_info(tokens[idx].info)[1]
         label = escape(ctx.tr.ui("example"))
-        badge = ""
-        if ctx.examples.get(example_id):
-            badge = f' <span class="verified" title="{escape(ctx.tr.ui("verified"))}">✓</span>'
+        badge = verified_mark(ctx.tr.ui("verified")) if ctx.examples.get(example_id) else ""
         return (f'<aside class="example" id="example-{escape(example_id)}" aria-label="{label}">'
                 f'<p class="example-label">{label}{badge}</p>\n')
+
+    def rule_open(self, tokens, idx, options, env):
+        """Normative text that carries checks: plain rules text, a discreet mark when verified."""
+        ctx: RenderContext = env["ctx"]
+        rule_id = container_info(tokens[idx].info)[1]
+        verified = bool(ctx.examples.get(rule_id))
+        mark = verified_mark(ctx.tr.ui("verified")) if verified else ""
+        return f'<div class="rule{" is-verified" if verified else ""}" id="rule-{escape(rule_id)}">{mark}\n'
 
     def note_open(self, tokens, idx, options, env):
         return f'<details class="designer-note"><summary>{escape(env["ctx"].tr.ui("note"))}</summary>\n'
@@ -117,6 +135,8 @@ def _renderer() -> MarkdownIt:
     md.add_render_rule("substitution_block", substitution_block)
     md.add_render_rule("container_example_open", example_open)
     md.add_render_rule("container_example_close", lambda self, t, i, o, e: "</aside>\n")
+    md.add_render_rule("container_rule_open", rule_open)
+    md.add_render_rule("container_rule_close", lambda self, t, i, o, e: "</div>\n")
     md.add_render_rule("container_note_open", note_open)
     md.add_render_rule("container_note_close", lambda self, t, i, o, e: "</details>\n")
     md.add_render_rule("fence", fence)
@@ -133,6 +153,25 @@ def _drop_notes(tokens: list[Token]) -> list[Token]:
         elif depth == 0:
             out.append(token)
     return out
+
+
+def _drop_empty_headings(tokens: list[Token]) -> list[Token]:
+    """Headings left with nothing under them once designer notes are dropped from print."""
+    while True:
+        out: list[Token] = []
+        i, dropped = 0, False
+        while i < len(tokens):
+            token = tokens[i]
+            if token.type == "heading_open" and token.tag != "h1":
+                nxt = tokens[i + 3] if i + 3 < len(tokens) else None
+                if nxt is None or (nxt.type == "heading_open" and nxt.tag <= token.tag):
+                    i, dropped = i + 3, True
+                    continue
+            out.append(token)
+            i += 1
+        if not dropped:
+            return out
+        tokens = out
 
 
 def _translate(tokens: list[Token], ctx: RenderContext) -> None:
@@ -210,7 +249,7 @@ def render_chapter(chapter: Chapter, ctx: RenderContext, id_prefix: str = "") ->
     tokens = [t for t in chapter.tokens]
     tokens = [_clone(t) for t in tokens]
     if ctx.target == "print":
-        tokens = _drop_notes(tokens)
+        tokens = _drop_empty_headings(_drop_notes(tokens))
     headings: list[Heading] = []
     used: set[str] = set()
     for i, token in enumerate(tokens):
@@ -222,7 +261,11 @@ def render_chapter(chapter: Chapter, ctx: RenderContext, id_prefix: str = "") ->
             used.add(slug)
             token.attrSet("id", slug)
             headings.append(Heading(int(token.tag[1]), slug, ""))
+    if ctx.target == "print":
+        _mark_sources(tokens, chapter)
+    _number_lists(tokens)
     _translate(tokens, ctx)
+    typeset(tokens, ctx.tr.lang)
     _autolink_keywords(tokens, ctx)
     # heading text after translation, as plain text for tables of contents
     h = iter(headings)
@@ -234,6 +277,58 @@ def render_chapter(chapter: Chapter, ctx: RenderContext, id_prefix: str = "") ->
     html = Markup(_renderer().renderer.render(tokens, _renderer().options, env))
     title = headings[0].text if headings and headings[0].level == 1 else chapter.slug
     return RenderedChapter(chapter, title, html, headings)
+
+
+def _mark_sources(tokens: list[Token], chapter: Chapter) -> None:
+    """`data-src="rules/03-turn.md:12"` on every printed block, so the layout check can cite
+    the line a problem comes from."""
+    try:
+        rel = chapter.path.resolve().relative_to(chapter.path.resolve().parents[1]).as_posix()
+    except (ValueError, IndexError):
+        return
+    for token in tokens:
+        if token.nesting == 1 and token.map and not token.type.startswith("container_"):
+            token.attrSet("data-src", f"{rel}:{token.map[0] + 1}")
+
+
+def _number_lists(tokens: list[Token]) -> None:
+    """A list that continues another (`2.` after a box) keeps its numbers in print too:
+    WeasyPrint ignores <ol start>, so the counter is set as well."""
+    for token in tokens:
+        if token.type == "ordered_list_open" and token.attrs.get("start") not in (None, 1, "1"):
+            token.attrSet("style", f"counter-reset: list-item {int(token.attrs['start']) - 1}")
+
+
+# Quotation marks per language: double open, double close, single open, single close.
+QUOTES = {"en": "“”‘’", "ru": "«»„“"}
+_TYPOGRAPHER: dict[str, MarkdownIt] = {}
+
+
+def typeset(tokens: list[Token], lang: str) -> None:
+    """Typographic quotes and dashes for the language: straight quotes become “ ” (en) or
+    « » (ru), a spaced hyphen becomes an en dash, `--` an en dash; English text keeps no
+    «guillemets» left over from the source."""
+    from markdown_it.rules_core import replace, smartquotes
+    from markdown_it.rules_core.state_core import StateCore
+
+    if lang not in _TYPOGRAPHER:
+        _TYPOGRAPHER[lang] = MarkdownIt("commonmark", {"typographer": True, "quotes": QUOTES.get(lang, QUOTES["en"])})
+    for token in tokens:
+        if token.type != "inline" or not token.children:
+            continue
+        for child in token.children:
+            if child.type == "text":
+                text = _SPACED_HYPHEN.sub("\u2013", child.content)
+                if lang != "ru":
+                    text = text.replace("«", "“").replace("»", "”")
+                child.content = text
+    state = StateCore("", _TYPOGRAPHER[lang], {})
+    state.tokens = tokens
+    replace(state)
+    smartquotes(state)
+
+
+_SPACED_HYPHEN = re.compile(r"(?<=\s)-(?=\s)|(?<=\s)--(?=\s)")
 
 
 def _plain(inline: Token, ctx: RenderContext) -> str:

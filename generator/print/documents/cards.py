@@ -15,10 +15,10 @@ class CardSheets(Document):
     templates = ("card.html.j2", "cards.css", "sheets.yaml", "backs/*")
 
     def options(self, job) -> dict:
-        return {"paper": job.paper, "bleed": job.bleed, "images": job.images}
+        return {"paper": job.paper, "bleed": job.bleed, "images": job.images, "drafts": job.drafts}
 
     def render(self, ctx, job, report, previous):
-        faces, html, placements, _ = card_sheets(ctx, report, paper=job.paper)
+        faces, html, placements, _ = card_sheets(ctx, report, paper=job.paper, drafts=job.drafts)
         if not faces:
             return Rendered(source=self.source_hash(""), unchanged=previous == self.source_hash(""))
         bleed_html = cards_html(ctx, faces, bleed=True)[0] if job.bleed else ""
@@ -28,10 +28,14 @@ class CardSheets(Document):
             return Rendered(source=source, unchanged=True, cards=len(placements))
         out = ctx.output_dir()
         res = write_sheets(html, out / "cards.pdf", ctx.game.folder, ctx.roots)
+        report.diagnostics += res.diagnostics
         write_placements(out / "cards.json", placements)
-        rendered = Rendered([res.path, out / "cards.json"], pages=res.pages, cards=len(placements), source=source)
+        rendered = Rendered([res.path, out / "cards.json"], pages=res.pages, cards=len(placements),
+                            source="" if res.diagnostics else source)  # findings: lay out again next time
         if job.bleed:
-            rendered.files.append(write_sheets(bleed_html, out / "cards-bleed.pdf", ctx.game.folder, ctx.roots).path)
+            bleed = write_sheets(bleed_html, out / "cards-bleed.pdf", ctx.game.folder, ctx.roots)
+            report.diagnostics += bleed.diagnostics
+            rendered.files.append(bleed.path)
         if job.images:
             rendered.files += write_card_images(ctx, faces, out)
         return rendered

@@ -19,4 +19,6 @@ class ReferenceSheet(Document):
         if source == previous:
             return Rendered(source=source, unchanged=True)
         res = write_pdf(html, ctx.output_dir() / "reference.pdf", ctx.game.folder, ctx.roots)
-        return Rendered([res.path], pages=res.pages, source=source)
+        report.diagnostics += res.diagnostics
+        # with layout findings the source is not remembered: the next build checks it again
+        return Rendered([res.path], pages=res.pages, source="" if res.diagnostics else source)

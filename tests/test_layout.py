@@ -1,0 +1,137 @@
+"""Layout verification: one laid-out fixture per finding, each proven to fire, and a clean
+page proven quiet."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from generator.print.fonts import font_face_css, with_shipped_glyphs
+from generator.print.pdf import render_document, write_pdf
+from generator.print.verify import LayoutRules, verify_layout
+
+PAGE = "@page { size: 100mm 100mm; margin: 10mm; } html { font: 10pt 'PT Sans'; }"
+
+
+def page(body: str, css: str = "") -> str:
+    return (f"<!DOCTYPE html><html lang='en'><head><style>{font_face_css()}\n{PAGE}\n{css}</style></head>"
+            f"<body>{body}</body></html>")
+
+
+def findings(tmp_path: Path, body: str, css: str = "", rules: LayoutRules | None = None):
+    document, _ = render_document(page(body, css), tmp_path, [tmp_path])
+    return verify_layout(document, tmp_path, rules)
+
+
+def codes(found) -> list[str]:
+    return sorted({d.code for d in found})
+
+
+def test_clean_page_has_no_findings(tmp_path):
+    body = ("<h2 data-src='rules/a.md:1'>Movement</h2><p data-src='rules/a.md:3'>A unit moves up to its speed.</p>"
+            "<table><tr><td>1</td><td>2</td></tr></table>")
+    assert findings(tmp_path, body) == []
+
+
+@pytest.mark.parametrize("side, css", [
+    ("right", ".box { width: 20mm; } .box p { width: 40mm; }"),
+    ("left", ".box { width: 20mm; margin-left: 20mm; } .box p { margin-left: -12mm; }"),
+])
+def test_overflow_across_a_box(tmp_path, side, css):
+    body = "<div class='box' data-card data-src='data/units.yaml:7'><p>Wide text here</p></div>"
+    found = [d for d in findings(tmp_path, body, css) if d.code == "E040"]
+    assert len(found) == 1 and f"past the {side}" in found[0].message
+    assert found[0].location.path == tmp_path / "data/units.yaml" and found[0].location.line == 7
+
+
+@pytest.mark.parametrize("side, css", [
+    ("bottom", ".box { height: 8mm; overflow: hidden; }"),
+    ("top", ".box { height: 30mm; overflow: hidden; margin-top: 20mm; } .box p { margin-top: -15mm; }"),
+])
+def test_overflow_down_and_up(tmp_path, side, css):
+    body = "<div class='box' data-src='data/cards.yaml:3'><p>One</p><p>Two</p><p>Three</p><p>Four</p></div>"
+    found = [d for d in findings(tmp_path, body, css) if d.code == "E040"]
+    assert len(found) == 1 and f"past the {side}" in found[0].message
+
+
+def test_overflow_of_a_table_cell(tmp_path):
+    body = ("<table style='width: 30mm; table-layout: fixed' data-src='data/tables.yaml:5'>"
+            "<tr><td>Supercalifragilistic</td><td>x</td></tr></table>")
+    found = [d for d in findings(tmp_path, body) if d.code == "E040"]
+    assert len(found) == 1 and "its cell" in found[0].message and "past the right" in found[0].message
+
+
+def test_overflow_of_a_column(tmp_path):
+    body = ("<main style='column-count: 2; column-gap: 4mm'><table style='width: 60mm' data-src='data/units.yaml:2'>"
+            "<tr><td>a</td><td>b</td></tr></table><p>more</p></main>")
+    found = [d for d in findings(tmp_path, body) if d.code == "E040"]
+    assert found and "its column" in found[0].message
+
+
+def test_overflow_of_the_page(tmp_path):
+    found = findings(tmp_path, "<table style='width: 95mm'><tr><td>a</td><td>b</td></tr></table>")
+    assert [d.code for d in found if d.code == "E040"] == ["E040"] and "its page" in found[0].message
+
+
+def test_text_over_text(tmp_path):
+    body = ("<p style='position: absolute; top: 20mm; left: 10mm' data-src='rules/a.md:4'>Overlapping words</p>"
+            "<p style='position: absolute; top: 20.5mm; left: 14mm'>Other words</p>")
+    assert codes(findings(tmp_path, body)) == ["E041"]
+
+
+def test_text_outside_the_page(tmp_path):
+    found = findings(tmp_path, "<p style='position: absolute; top: 20mm; left: -25mm'>Gone</p>")
+    assert "W040" in codes(found) and "outside page" in [d for d in found if d.code == "W040"][0].message
+
+
+def test_text_outside_a_cards_safe_area(tmp_path):
+    body = ("<div data-card style='position: relative; width: 60mm; height: 60mm'>"
+            "<p style='position: absolute; top: 0.5mm; left: 5mm; margin: 0'>Near the cut</p></div>")
+    found = findings(tmp_path, body)
+    assert codes(found) == ["W040"] and "safe area" in found[0].message
+    assert findings(tmp_path, body, rules=LayoutRules(card_safe_mm=0)) == []
+
+
+def test_text_below_the_minimum_size(tmp_path):
+    found = findings(tmp_path, "<p style='font-size: 5pt'>Tiny footer</p>")
+    assert codes(found) == ["W041"]
+    assert findings(tmp_path, "<p style='font-size: 5pt'>Tiny footer</p>", rules=LayoutRules(min_text_pt=4.5)) == []
+
+
+def test_heading_alone_at_the_bottom(tmp_path):
+    body = ("<div style='height: 62mm'></div><h2 data-src='rules/a.md:9'>Shooting</h2>"
+            "<p style='break-inside: avoid'>" + "Words. " * 60 + "</p>")
+    found = findings(tmp_path, body, "h2 { break-after: auto; }")
+    assert codes(found) == ["W042"] and found[0].location.line == 9
+    assert findings(tmp_path, "<h2>Shooting</h2><p>" + "Words. " * 60 + "</p>") == []
+
+
+def test_glyph_from_a_font_not_shipped(tmp_path):
+    found = findings(tmp_path, "<p data-src='rules/a.md:2'>Rated ★</p>")
+    assert codes(found) == ["W043"] and "U+2605" in found[0].message
+
+
+def test_glyphs_the_fonts_lack_are_drawn_without_them(tmp_path):
+    """✓, →, the hyphen U+2010 and ◦ are swapped for pictures or characters PT fonts have."""
+    body = "<p title='a → b'>Checked ✓, 2+ → 3+, co‐op</p><ul><li>a<ul><li>nested</li></ul></li></ul>"
+    assert findings(tmp_path, body, 'ul ul { list-style-type: "–\\2002"; }') == []
+    assert "title='a → b'" in with_shipped_glyphs(page(body))
+
+
+def test_layout_rules_are_data(tmp_path):
+    (tmp_path / "print.yaml").write_text("min_text_pt: 7\n", encoding="utf-8")
+    assert LayoutRules.load([tmp_path]).min_text_pt == 7
+    assert LayoutRules.load([tmp_path / "missing"]) == LayoutRules()
+
+
+def test_a_broken_layout_is_not_written_as_fine(tmp_path):
+    out = tmp_path / "output" / "en" / "rulebook.pdf"
+    out.parent.mkdir(parents=True)
+    out.write_bytes(b"stale")
+    result = write_pdf(page("<table style='width: 95mm'><tr><td>a</td></tr></table>"), out, tmp_path, [tmp_path])
+    assert [d.code for d in result.diagnostics] == ["E040"] and "en/rulebook.pdf" in result.diagnostics[0].message
+    assert result.path.name == "rulebook.layout-errors.pdf" and result.path.exists() and not out.exists()
+    fixed = write_pdf(page("<p>Fine</p>"), out, tmp_path, [tmp_path])
+    assert fixed.path == out and out.exists() and fixed.diagnostics == []
+    assert not (out.parent / "rulebook.layout-errors.pdf").exists()
