@@ -20,6 +20,14 @@ SHEETS = load_sheets(REPO / "templates/sheets.yaml")
 MM = 72 / 25.4
 
 
+@pytest.fixture(autouse=True)
+def _release_output_confinement():
+    """Builds run in-process confine writes to their project's output/; later tests write elsewhere."""
+    yield
+    from generator import outputs
+    outputs.confine_to(None)
+
+
 def test_sizes_as_written():
     assert parse_size("poker") == (63.0, 88.0) and parse_size("mini") == (44.0, 67.0)
     assert parse_size("counter-1/2") == (12.7, 12.7) and parse_size("counter-1") == (25.4, 25.4)

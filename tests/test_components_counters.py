@@ -23,6 +23,14 @@ FIXTURE = REPO / "tests/fixtures/river-line"
 MM = 72 / 25.4
 
 
+@pytest.fixture(autouse=True)
+def _release_output_confinement():
+    """Builds run in-process confine writes to their project's output/; later tests write elsewhere."""
+    yield
+    from generator import outputs
+    outputs.confine_to(None)
+
+
 def make_project(root: Path) -> Path:
     shutil.copytree(FIXTURE, root / "content" / "river-line")
     return root

@@ -19,6 +19,14 @@ from .test_components_counters import make_project
 MM = 72 / 25.4
 
 
+@pytest.fixture(autouse=True)
+def _release_output_confinement():
+    """Builds run in-process confine writes to their project's output/; later tests write elsewhere."""
+    yield
+    from generator import outputs
+    outputs.confine_to(None)
+
+
 def test_hex_neighbours_flat_and_pointy():
     flat = Grid("hex-flat", 10, 12, 25.4)
     # odd columns sit high: (3,4) touches rows 3 and 4 of the columns beside it
