@@ -56,6 +56,8 @@ CODES: dict[str, str] = {
     "E035": "procedures did not finish within the time limit, or ended the process",
     "E036": "procedure cites an erratum that does not exist",
     "E037": "reading erratum that no procedure cites",
+    "E060": "map place outside the grid, or hexside between cells that are not neighbours",
+    "E061": "image missing, outside the game folder, or not PNG, SVG or JPEG",
     "W001": "erratum not referenced by any record",
     "W002": "translation does not use the term list's term",
     "W003": "card text does not fit at the minimum size",
@@ -71,8 +73,6 @@ CODES: dict[str, str] = {
     "W010": "no interface catalog for a language: interface words print in English",
     "W011": "interface catalog override of a word that does not exist",
     "W012": "message context for a place that holds no translatable text",
-    "E040": "map place outside the grid, or hexside between cells that are not neighbours",
-    "E041": "image missing, outside the game folder, or not PNG, SVG or JPEG",
     "W030": "counter text below the legible size or outside the counter",
 }
 

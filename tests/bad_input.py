@@ -404,9 +404,9 @@ def _build_cases() -> list[Case]:
 def _component_cases() -> list[Case]:
     return [
         Case("map-cell-outside-grid", edit("data/maps.yaml", '["0202", "0503"]', '["0202", "0709"]'),
-             "E040", "data/maps.yaml", "0709"),
+             "E060", "data/maps.yaml", "0709"),
         Case("map-background-missing", edit("data/maps.yaml", "    cell: 30\n", "    cell: 30\n    background: images/none.png\n"),
-             "E041", "data/maps.yaml", "background:"),
+             "E061", "data/maps.yaml", "background:"),
     ]
 
 

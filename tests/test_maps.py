@@ -73,13 +73,13 @@ def test_map_validation(tmp_path):
     found = {(d.code, d.message, d.location.line): d.hint for d in _errors(root)[1]}
     assert found == {
         ("E007", "unknown terrain 'marshes'", line_of(path, "marshes")): "did you mean 'marsh'?",
-        ("E040", "cell '1113' is outside the 10×12 grid", line_of(path, '"1113"')):
+        ("E060", "cell '1113' is outside the 10×12 grid", line_of(path, '"1113"')):
             "columns run 01–10 and rows 01–12: a cell is written CCRR",
-        ("E040", "'0106/0108': cells 0106 and 0108 share no side", line_of(path, "0106/0108")):
+        ("E060", "'0106/0108': cells 0106 and 0108 share no side", line_of(path, "0106/0108")):
             "a hexside joins two neighbouring cells",
-        ("E040", "path steps from 0503 to 0505, which are not neighbours", line_of(path, '"0503", "0505"')):
+        ("E060", "path steps from 0503 to 0505, which are not neighbours", line_of(path, '"0503", "0505"')):
             "list every cell the path passes through, in order",
-        ("E041", "no image 'images/missing.png' in the game folder", line_of(path, "background:")):
+        ("E061", "no image 'images/missing.png' in the game folder", line_of(path, "background:")):
             "check the path: it is relative to the game folder",
         ("E007", "unknown counter 's2'", line_of(path, "counter: s2}")): "did you mean 's20'?",
     }
@@ -89,9 +89,9 @@ def test_background_image_stays_in_the_game_folder(tmp_path):
     root = make_project(tmp_path)
     (tmp_path / "secret.png").write_bytes(b"\x89PNG")
     path, errors = _errors(root, lambda t: t.replace("    setup:", "    background: ../../../secret.png\n    setup:"))
-    assert [(d.code, d.message) for d in errors] == [("E041", "image '../../../secret.png' is outside the game folder")]
+    assert [(d.code, d.message) for d in errors] == [("E061", "image '../../../secret.png' is outside the game folder")]
     path.write_text(path.read_text().replace("../../../secret.png", "rules/01-play.md"))
-    assert [(d.code, d.message) for d in _errors(root)[1]] == [("E041", "image 'rules/01-play.md' is not PNG, SVG or JPEG")]
+    assert [(d.code, d.message) for d in _errors(root)[1]] == [("E061", "image 'rules/01-play.md' is not PNG, SVG or JPEG")]
 
 
 @pytest.fixture(scope="module")
@@ -235,11 +235,11 @@ def test_designer_pictures_in_rules_cards_and_counters(maps_built, tmp_path):
     report = Report()
     Project(other).load("river-line", report)
     found = sorted((d.code, d.message, d.location.path.name) for d in report.errors)
-    assert found == [("E041", "image 'images/bridge.svf' is not PNG, SVG or JPEG", "cards.yaml"),
-                     ("E041", "no image 'images/turn.png' in the game folder", "counters.yaml")]
+    assert found == [("E061", "image 'images/bridge.svf' is not PNG, SVG or JPEG", "cards.yaml"),
+                     ("E061", "no image 'images/turn.png' in the game folder", "counters.yaml")]
 
 
 def test_image_typo_gets_the_right_path(tmp_path):
     root = make_project(tmp_path)
     path, errors = _errors(root, lambda t: t.replace("    setup:", "    background: pictures/bridge.svg\n    setup:"))
-    assert [(d.code, d.hint) for d in errors] == [("E041", "did you mean 'images/bridge.svg'?")]
+    assert [(d.code, d.hint) for d in errors] == [("E061", "did you mean 'images/bridge.svg'?")]

@@ -26,15 +26,15 @@ def check_image(game: Game, report: Report, where, path: str) -> None:
     folder = game.folder.resolve()
     target = (game.folder / path).resolve()
     if Path(path).is_absolute() or folder not in target.parents:
-        report.add("E041", f"image '{path}' is outside the game folder", where,
+        report.add("E061", f"image '{path}' is outside the game folder", where,
                    "put the picture in the game folder (e.g. images/) and give its path from there")
     elif target.suffix.lower() not in IMAGE_TYPES:
-        report.add("E041", f"image '{path}' is not PNG, SVG or JPEG", where, "convert it to PNG, SVG or JPEG")
+        report.add("E061", f"image '{path}' is not PNG, SVG or JPEG", where, "convert it to PNG, SVG or JPEG")
     elif not target.is_file():
         names = {p.name: p.relative_to(folder).as_posix() for p in folder.rglob("*") if p.suffix.lower() in IMAGE_TYPES}
         close = did_you_mean(Path(path).name, names)
         hint = f"did you mean '{names[close.split(chr(39))[1]]}'?" if close else ""
-        report.add("E041", f"no image '{path}' in the game folder", where,
+        report.add("E061", f"no image '{path}' in the game folder", where,
                    hint or "check the path: it is relative to the game folder")
 
 
@@ -83,7 +83,7 @@ def check_counters(game: Game, report: Report) -> None:
 def _place(grid: Grid, report: Report, where, cell: str, what: str = "cell") -> tuple[int, int] | None:
     col, row = cell_xy(cell)
     if not grid.contains(col, row):
-        report.add("E040", f"{what} '{cell}' is outside the {grid.columns}×{grid.rows} grid", where,
+        report.add("E060", f"{what} '{cell}' is outside the {grid.columns}×{grid.rows} grid", where,
                    f"columns run 01–{grid.columns:02d} and rows 01–{grid.rows:02d}: a cell is written CCRR")
         return None
     return col, row
@@ -103,21 +103,21 @@ def check_map(game: Game, m, origin: Origin, report: Report) -> None:
             _place(grid, report, origin.location("cells", i, "range", j), cell)
     for i, feature in enumerate(m.features):
         if feature.hexsides and not grid.kind.startswith(("hex", "square")):
-            report.add("E040", f"a {feature.kind} along cell sides needs a grid", origin.location("features", i, "kind"),
+            report.add("E060", f"a {feature.kind} along cell sides needs a grid", origin.location("features", i, "kind"),
                        "use path: from cell to cell, or give the map a grid")
             continue
         for j, side in enumerate(feature.hexsides):
             where = origin.location("features", i, "hexsides", j)
             a, b = (_place(grid, report, where, p.strip()) for p in side.split("/"))
             if a and b and not grid.share_side(a, b):
-                report.add("E040", f"'{side}': cells {side.split('/')[0].strip()} and {side.split('/')[1].strip()} "
+                report.add("E060", f"'{side}': cells {side.split('/')[0].strip()} and {side.split('/')[1].strip()} "
                            "share no side", where, "a hexside joins two neighbouring cells")
         previous = None
         for j, cell in enumerate(feature.path):
             where = origin.location("features", i, "path", j)
             here = _place(grid, report, where, cell)
             if here and previous and grid.distance(previous, here) != 1:
-                report.add("E040", f"path steps from {feature.path[j - 1]} to {cell}, which are not neighbours", where,
+                report.add("E060", f"path steps from {feature.path[j - 1]} to {cell}, which are not neighbours", where,
                            "list every cell the path passes through, in order")
             previous = here
     for i, label in enumerate(m.labels):
