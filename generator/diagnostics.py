@@ -59,6 +59,8 @@ CODES: dict[str, str] = {
     "E050": "value outside its enumeration",
     "E051": "table row lacks a column",
     "E052": "reference that prints a block stands inside a sentence or cell",
+    "E060": "map place outside the grid, or hexside between cells that are not neighbours",
+    "E061": "image missing, outside the game folder, or not PNG, SVG or JPEG",
     "W001": "erratum not referenced by any record",
     "W002": "translation does not use the term list's term",
     "W003": "card text does not fit at the minimum size",
@@ -74,6 +76,7 @@ CODES: dict[str, str] = {
     "W010": "no interface catalog for a language: interface words print in English",
     "W011": "interface catalog override of a word that does not exist",
     "W012": "message context for a place that holds no translatable text",
+    "W030": "counter text below the legible size or outside the counter",
 }
 
 

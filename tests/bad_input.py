@@ -26,7 +26,7 @@ class Case:
     code: str
     file: str                     # relative to the game folder ("" for the folder itself)
     line: int | str | None        # a line number, a text on the expected line, or None (no line)
-    runner: str = "validate"      # validate | check | cards | rulebook | reference-ru
+    runner: str = "validate"      # validate | check | cards | counters | rulebook | reference-ru
     cli: bool = False             # also run through the command line under ulimit
 
 
@@ -431,6 +431,17 @@ def _build_cases() -> list[Case]:
              runner="reference-ru"),
         Case("erratum-not-cited", edit("data/keywords.yaml", "        erratum: quick-for-fast\n", ""), "W001",
              "data/errata.yaml", "quick-for-fast"),
+        Case("counter-text-overflows", edit("data/counters.yaml", "    text: Round", "    text: " + "Round of play " * 12),
+             "W030", "data/counters.yaml", "- id: round", runner="counters"),
+    ]
+
+
+def _component_cases() -> list[Case]:
+    return [
+        Case("map-cell-outside-grid", edit("data/maps.yaml", '["0202", "0503"]', '["0202", "0709"]'),
+             "E060", "data/maps.yaml", "0709"),
+        Case("map-background-missing", edit("data/maps.yaml", "    cell: 30\n", "    cell: 30\n    background: images/none.png\n"),
+             "E061", "data/maps.yaml", "background:"),
     ]
 
 
@@ -449,7 +460,8 @@ def _model_cases() -> list[Case]:
 
 
 CASES: list[Case] = (_yaml_cases() + _file_cases() + _language_cases() + _value_cases() + _markdown_cases()
-                     + _po_cases() + _errata_cases() + _procedure_cases() + _build_cases() + _model_cases())
+                     + _po_cases() + _errata_cases() + _procedure_cases() + _build_cases() + _model_cases()
+                     + _component_cases())
 
 
 def expected_line(ws: Workspace, case: Case) -> int | None:
@@ -482,9 +494,8 @@ def run_case(ws: Workspace, case: Case) -> list:
         return found
     from generator.print.jobs import Job, run_job
 
-    job = Job(ws.root, "demo", "ru", "reference") if case.runner == "reference-ru" else \
-        Job(ws.root, "demo", "en", "rulebook") if case.runner == "rulebook" else \
-        Job(ws.root, "demo", "en", "cards", images=False)
+    kind = {"reference-ru": "reference", "counters": "counters", "rulebook": "rulebook"}.get(case.runner, "cards")
+    job = Job(ws.root, "demo", "ru" if case.runner == "reference-ru" else "en", kind, images=False)
     return run_job(job).diagnostics
 
 

@@ -2,11 +2,10 @@
 
 from ..diagnostics import Report
 from ..game import Game
-from . import dicetables, enums, errata, examples, locale, quantities, readings, references, stats, text
+from . import components, dicetables, enums, errata, examples, locale, quantities, readings, references, stats, text
 
 CHECKS = (references.check, stats.check, enums.check, dicetables.check, errata.check, text.check, examples.check,
-          readings.check,
-          locale.check, quantities.check)
+          readings.check, locale.check, quantities.check, components.check)
 
 
 def run_checks(game: Game, report: Report, catalogs: bool = True) -> None:

@@ -34,7 +34,7 @@ def _kinds(value: str | None) -> list[str]:
 @click.command("build")
 @click.option("--game", "games", multiple=True, help="Only this game (repeatable). Default: all.")
 @click.option("--lang", "langs", multiple=True, help="Only this language (repeatable). Default: all of each game.")
-@click.option("--only", default=None, help="Comma-separated: rulebook,cards,reference,site. Default: all.")
+@click.option("--only", default=None, help="Comma-separated: rulebook,cards,reference,counters,maps,site. Default: all.")
 @click.option("--paper", type=click.Choice(["a4", "letter"]), default="a4", show_default=True,
               help="Paper for card sheets.")
 @click.option("--book", type=click.Choice(["a4", "a5", "letter"]), default="a4", show_default=True,
@@ -141,7 +141,8 @@ def build(project, names, kinds, partial, langs, workers, force, options, strict
             if result.unchanged:
                 say(f"{result.job.label}: same as before ({result.seconds:.1f} s)")
             else:
-                extra = f", {result.cards} cards" if result.cards else ""
+                pieces = "counters" if result.job.kind == "counters" else "cards"
+                extra = f", {result.cards} {pieces}" if result.cards else ""
                 say(f"{result.job.label}: {page_count(result.pages)}{extra} in {result.seconds:.1f} s")
 
         if jobs:

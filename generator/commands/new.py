@@ -22,10 +22,15 @@ _ID = re.compile(r"^[a-z0-9][a-z0-9-]*$")
 _LANG = re.compile(r"^[a-z]{2,3}(?:[-_][A-Za-z]{2,4})?$")
 
 
+# What `--kind` starts from: a folder under generator/scaffold/.
+KINDS = {"skirmish": "game", "counters": "counters"}
+
+
 def scaffold(target: Path, game_id: str, title: str, source_language: str = "en",
-             languages: tuple[str, ...] = (), complete: bool = False) -> list[Path]:
-    """Copy the scaffold into `target`, naming the game; `complete` adds rules and procedures."""
-    layers = ["game", "complete"] if complete else ["game"]
+             languages: tuple[str, ...] = (), complete: bool = False, kind: str = "skirmish") -> list[Path]:
+    """Copy the scaffold into `target`, naming the game; `complete` adds rules and procedures
+    to the skirmish scaffold."""
+    layers = [KINDS[kind]] + (["complete"] if complete and kind == "skirmish" else [])
     written = []
     for layer in layers:
         source = resources.files("generator") / "scaffold" / layer
@@ -72,8 +77,10 @@ def _languages(value: str | None) -> tuple[str, ...]:
 @click.option("--source-language", default="en", show_default=True,
               help="The language the rules are written in (a code: en, ru, de...).")
 @click.option("--languages", default="", help="Comma-separated languages to translate into, e.g. ru,de.")
+@click.option("--kind", type=click.Choice(list(KINDS)), default="skirmish", show_default=True,
+              help="skirmish: units, cards and tables; counters: sides, counters, a hex map and a results table.")
 @click.pass_obj
-def command(ctx, game: str, title: str | None, source_language: str, languages: str) -> None:
+def command(ctx, game: str, title: str | None, source_language: str, languages: str, kind: str) -> None:
     """Create content/GAME: a small complete game (data, rules, a checked example, translations)."""
     if not _ID.match(game):
         raise click.BadParameter("a game id is lowercase Latin letters, digits and hyphens, e.g. my-game",
@@ -87,7 +94,8 @@ def command(ctx, game: str, title: str | None, source_language: str, languages: 
     if target.exists():
         click.echo(f"error: {target} already exists; choose another id or remove it", err=True)
         sys.exit(2)
-    written = scaffold(target, game, title or game.replace("-", " ").title(), source_language, langs, complete=True)
+    written = scaffold(target, game, title or game.replace("-", " ").title(), source_language, langs,
+                       complete=True, kind=kind)
     written += write_catalogs(project, game, langs)
     report = Report()
     project.load(game, report)

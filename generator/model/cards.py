@@ -4,27 +4,22 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import Field
+from pydantic import Field, StringConstraints, field_validator
 
 from .base import Frozen, OrUnstated, Record, StatEntry, Text
+from .sizes import PRESETS, check_size
 
 CardKind = Literal[
     "unit", "order", "point", "local", "special-operation", "reference", "datasheet", "event", "other"
 ]
-BackDesign = Literal[
-    "stars", "eagles", "hammer-sickle", "spades-diamonds", "buddha", "schematic", "plain", "title"
-]
-CardSize = Literal["poker", "bridge", "mini", "tarot", "square", "euro"]
+# The built-in back designs (templates/backs/NAME.svg.j2); a game adds its own as
+# templates/backs/NAME.svg.j2 in its folder or its project.
+BUILTIN_BACKS = ("stars", "eagles", "hammer-sickle", "spades-diamonds", "buddha", "schematic", "plain", "title")
+BackDesign = Annotated[str, StringConstraints(pattern=r"^[a-z0-9][a-z0-9-]*$")]
+Corners = Literal["square", "rounded"]
 
-# Trimmed size in millimetres for each named card size.
-CARD_SIZES_MM: dict[str, tuple[float, float]] = {
-    "poker": (63.0, 88.0),
-    "bridge": (57.0, 89.0),
-    "mini": (44.0, 63.0),
-    "tarot": (70.0, 120.0),
-    "square": (70.0, 70.0),
-    "euro": (59.0, 92.0),
-}
+# Trimmed size in millimetres for each named size (any other size is written with its unit).
+CARD_SIZES_MM: dict[str, tuple[float, float]] = PRESETS
 
 
 PRINT_SIZE = "poker"  # the size cards print at where the source does not give one
@@ -36,12 +31,20 @@ class Deck(Record):
     section = "decks"
 
     name: Text
-    back: OrUnstated[BackDesign] = Field(description="the back design printed behind every card of the deck")
-    size: OrUnstated[CardSize] = Field(
-        default="poker", description="card size; `unstated` if the source does not give it (prints at poker size)")
-    side: OrUnstated[str | None] = None
+    back: OrUnstated[BackDesign] = Field(description="the back design printed behind every card of the deck: "
+                                         + ", ".join(BUILTIN_BACKS) + ", or a templates/backs/NAME.svg.j2 of the game")
+    size: OrUnstated[str] = Field(default="poker", description="a preset (poker, bridge, mini, tarot, square, euro) "
+                                  "or a size with its unit: 60x90mm, 2.5x3.5in; `unstated` if the source does not give "
+                                  "it (prints at poker size)")
+    corners: Corners = "square"
+    side: OrUnstated[str | None] = Field(default=None, description="id of a side declared in game.yaml")
     expansion: str | None = None
     text: Text | None = None
+
+    @field_validator("size")
+    @classmethod
+    def _size(cls, value):
+        return check_size(value) if isinstance(value, str) else value
 
     @property
     def print_size(self) -> str:
@@ -68,10 +71,12 @@ class Card(Record):
     deck: str = Field(description="id of the deck this card belongs to")
     quantity: OrUnstated[Annotated[int, Field(ge=0)] | None] = Field(
         default=1, description="copies in the deck; `unstated` (or null) if the source does not say")
-    side: OrUnstated[str | None] = None
+    side: OrUnstated[str | None] = Field(default=None, description="id of a side declared in game.yaml")
+    back: BackDesign | None = Field(default=None, description="this card's own back design (default: the deck's)")
     unit: str | None = Field(default=None, description="id of the unit this card fields")
     stats: dict[str, StatEntry] = Field(default={}, description="typed values: stats with applies_to: [card]")
     icons: OrUnstated[tuple[str, ...]] = Field(
         default=(), description="icons printed on the card, e.g. dice, dice; `unstated` if the source does not show them")
+    image: str | None = Field(default=None, description="a picture from the game folder (PNG, SVG, JPEG) above the text")
     text: Text | None = None
     sections: tuple[CardSection, ...] = ()

@@ -34,6 +34,22 @@ class Component(Frozen):
     note: Text | None = None
 
 
+class Side(Frozen):
+    """A side or faction, declared once: counters, cards and pages take its colour."""
+
+    id: Id
+    name: Text
+    colour: str = Field(description="background colour of its pieces: #rrggbb")
+    text_colour: str = Field(default="#000000", description="colour of text and symbols on its pieces: #rrggbb")
+
+    @field_validator("colour", "text_colour")
+    @classmethod
+    def _hex(cls, value: str) -> str:
+        if not re.fullmatch(r"#[0-9a-fA-F]{6}", value):
+            raise ValueError(f"'{value}' is not a colour: write #rrggbb, e.g. #c0392b")
+        return value.lower()
+
+
 class Parameter(Frozen):
     """A number the rules refer to by name: victory points, map size, limits."""
 
@@ -104,6 +120,7 @@ class GameManifest(Frozen):
         description="closed sets of values: 'side' checks every record's side field, 'unit-type' the type "
                     "field of units; a text stat names one with enum:",
     )
+    sides: tuple[Side, ...] = Field(default=(), description="sides or factions; records refer to them by id")
 
     @field_validator("title")
     @classmethod

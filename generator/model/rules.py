@@ -30,6 +30,7 @@ class Terrain(Record):
     stats: dict[str, StatEntry] = Field(
         default={}, description="typed values (movement cost, cover modifier): stats with applies_to: [terrain]")
     text: Text | None = None
+    colour: str | None = Field(default=None, description="its colour on maps: #rrggbb")
 
 
 class Band(Record):

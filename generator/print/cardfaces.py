@@ -10,7 +10,8 @@ from typing import Any
 from markupsafe import Markup
 
 from ..diagnostics import Location
-from ..model import CARD_SIZES_MM, Card, Record
+from ..model import Card, Record
+from ..model.sizes import parse_size, size_key
 from ..text import blocks
 from .context import BuildContext
 
@@ -31,6 +32,7 @@ class CardFace:
     font_pt: float = 0.0
     index: int = 0  # position in the list being fitted; found again in the laid-out document
     extra: dict[str, Any] = field(default_factory=dict)
+    corners: str = "square"
     src: str = ""  # 'data/cards.yaml:12', for the layout check
     # the body as blocks a card that does not fit may be split between (see cards.fit)
     parts: tuple[Markup, ...] = ()
@@ -39,7 +41,11 @@ class CardFace:
 
     @property
     def mm(self) -> tuple[float, float]:
-        return CARD_SIZES_MM[self.size]
+        return parse_size(self.size)
+
+    @property
+    def size_key(self) -> str:
+        return size_key(self.size)
 
 
 def _label(ctx: BuildContext, kind: str) -> str:
@@ -63,7 +69,9 @@ def deck_cards(ctx: BuildContext) -> list[CardFace]:
     for card in game.cards.values():
         deck = game.decks[card.deck]
         faces.append(CardFace(
-            id=card.id, deck=deck.id, deck_name=tr.field(deck, "name"), back=deck.print_back, size=deck.print_size,
+            id=card.id, deck=deck.id, deck_name=tr.field(deck, "name"), back=card.back or deck.print_back,
+            size=deck.print_size, corners=deck.corners,
+            extra=_side_colours(ctx, next((s for s in (card.side, deck.side) if isinstance(s, str)), None)),
             title=tr.field(card, "name"), label=_label(ctx, card.card_kind),
             body=card_body(ctx, card), draft=tr.field(card, "incomplete") if card.incomplete else None,
             location=_location(ctx, card), copies=card.quantity or 1,
@@ -71,9 +79,21 @@ def deck_cards(ctx: BuildContext) -> list[CardFace]:
     return faces
 
 
+def _side_colours(ctx: BuildContext, side_id: str | None) -> dict:
+    """A card of a declared side wears the side's colour on its edge."""
+    side = next((s for s in ctx.game.manifest.sides if s.id == side_id), None)
+    return {"side_colour": side.colour} if side else {}
+
+
 def card_body(ctx: BuildContext, card: Card) -> Markup:
     game, tr = ctx.game, ctx.tr
     parts = []
+    if card.image:
+        from .pictures import data_uri
+
+        src = data_uri(game.folder, card.image)
+        if src:
+            parts.append(Markup('<p class="art"><img src="{}" alt=""></p>').format(src))
     if card.icons:
         parts.append(Markup('<p class="icons">{}</p>').format(Markup(" ").join(icon(name) for name in card.icons)))
     if card.unit and card.unit in game.units:

@@ -68,7 +68,7 @@ def overflows(document) -> dict[int, tuple[float, float]]:
 def back_svg(ctx: BuildContext, face: CardFace) -> Markup:
     template = ctx.env.get_template(f"backs/{face.back}.svg.j2")
     w, h = face.mm
-    return Markup(template.render(title=ctx.title, deck=face.deck_name, w=w, h=h, fit=fit_text))
+    return Markup(template.render(title=ctx.title, deck=face.deck_name, w=w, h=h, fit=fit_text, card=face))
 
 
 def _slot(x: float, y: float, w: float, h: float, inner: Markup) -> Markup:
@@ -137,7 +137,7 @@ def bleed_pages(ctx: BuildContext, faces: list[CardFace], config: dict) -> Marku
     out = []
     for face in faces:
         w, h = face.mm
-        style = f"width:{w}mm;height:{h}mm;page:card-{face.size}"
+        style = f"width:{w}mm;height:{h}mm;page:card-{face.size_key}"
         out.append(Markup('<div class="sheet bleed" style="{}">{}</div>').format(style, macros.front(face, ctx.title)))
         out.append(Markup('<div class="sheet bleed" style="{}">{}</div>').format(
             style, macros.back(face, ctx.title, back_svg(ctx, face))))
@@ -150,9 +150,8 @@ def cards_html(ctx: BuildContext, faces: list[CardFace], paper: str = "a4", blee
     config = sheets_config(ctx)
     page_rules = [f"@page {name} {{ size: {p['width']}mm {p['height']}mm; margin: 0 }}"
                   for name, p in config["papers"].items()]
-    from ..model import CARD_SIZES_MM
-    for size, (w, h) in CARD_SIZES_MM.items():
-        page_rules.append(f"@page card-{size} {{ size: {w}mm {h}mm; margin: 0; bleed: {config['bleed']}mm; marks: crop; }}")
+    for key, (w, h) in {f.size_key: f.mm for f in faces}.items():
+        page_rules.append(f"@page card-{key} {{ size: {w}mm {h}mm; margin: 0; bleed: {config['bleed']}mm; marks: crop; }}")
     if bleed:
         body, placements = bleed_pages(ctx, faces, config), []
     else:

@@ -11,7 +11,6 @@ from markupsafe import Markup
 from PIL import Image
 
 from .. import outputs
-from ..model import CARD_SIZES_MM
 from .cardfaces import CardFace
 from .context import BuildContext
 from .pdf import render_document
@@ -20,12 +19,15 @@ DPI = 300
 TTS_COLS, TTS_ROWS, TTS_MAX_PX = 10, 7, 4096
 
 
-def faces_html(ctx: BuildContext, faces: list[CardFace]) -> str:
-    """One card face per page at its trimmed size."""
+def faces_html(ctx: BuildContext, faces: list[CardFace], backs: bool = False) -> str:
+    """One card face per page at its trimmed size (with backs: the cards' backs instead)."""
+    from .cards import back_svg
+
     macros = ctx.env.get_template("card.html.j2").module
-    rules = [f"@page face-{s} {{ size: {w}mm {h}mm; margin: 0 }}" for s, (w, h) in CARD_SIZES_MM.items()]
+    rules = [f"@page face-{k} {{ size: {w}mm {h}mm; margin: 0 }}" for k, (w, h) in {f.size_key: f.mm for f in faces}.items()]
     pages = [Markup('<div class="sheet" style="width:{}mm;height:{}mm;page:face-{}">{}</div>').format(
-        f.mm[0], f.mm[1], f.size, macros.front(f, ctx.title)) for f in faces]
+        f.mm[0], f.mm[1], f.size_key, macros.back(f, ctx.title, back_svg(ctx, f)) if backs else macros.front(f, ctx.title))
+        for f in faces]
     return (f'<!DOCTYPE html><html lang="{Markup.escape(ctx.lang)}"><head><meta charset="utf-8"><style>'
             f'{ctx.env.globals["fonts_css"]}\n' + "\n".join(rules) + "\n" + ctx.css("cards.css")
             + "</style></head><body>" + "".join(str(p) for p in pages) + "</body></html>")
@@ -54,6 +56,33 @@ def write_card_images(ctx: BuildContext, faces: list[CardFace], folder: Path) ->
             written.append(path)
             deck = sheets.setdefault(face.deck, TtsSheets(face.deck, per_deck[face.deck], image.size, tts_dir))
             written += deck.add(image)
+        pdf.close()
+    return written + write_back_images(ctx, faces, tts_dir)
+
+
+def write_back_images(ctx: BuildContext, faces: list[CardFace], tts_dir: Path) -> list[Path]:
+    """The deck's back (tts/DECK-back.png); a deck whose cards have backs of their own gets
+    sheets of its backs in card order instead (tts/DECK-back-N.png)."""
+    decks = list(dict.fromkeys(f.deck for f in faces))
+    mixed = {d for d in decks if len({f.back for f in faces if f.deck == d}) > 1}
+    backs = [f for f in faces if f.deck in mixed] + [next(f for f in faces if f.deck == d) for d in decks if d not in mixed]
+    per_deck = {d: sum(1 for f in backs if f.deck == d) for d in decks}
+    written: list[Path] = []
+    sheets: dict[str, TtsSheets] = {}
+    for start in range(0, len(backs), CHUNK):
+        chunk = backs[start:start + CHUNK]
+        document, _ = render_document(faces_html(ctx, chunk, backs=True), ctx.game.folder, ctx.roots)
+        pdf = pdfium.PdfDocument(document.write_pdf())
+        del document
+        for index, face in enumerate(chunk):
+            image = pdf[index].render(scale=DPI / 72).to_pil().convert("RGB")
+            if face.deck in mixed:
+                deck = sheets.setdefault(face.deck, TtsSheets(f"{face.deck}-back", per_deck[face.deck], image.size, tts_dir))
+                written += deck.add(image)
+            else:
+                path = tts_dir / f"{face.deck}-back.png"
+                outputs.write_with(path, lambda tmp, image=image: image.save(tmp, format="PNG"))
+                written.append(path)
         pdf.close()
     return written
 

@@ -20,14 +20,23 @@ class SheetSpec:
     min_margin: float
     mark_gap: float
     mark_length: float
+    gutter: float = 0.0  # space between neighbouring pieces (0: they share their cut lines)
 
     @property
     def cols(self) -> int:
-        return max(1, math.floor((self.paper_w - 2 * self.min_margin) / self.card_w))
+        return max(1, math.floor((self.paper_w - 2 * self.min_margin + self.gutter) / (self.card_w + self.gutter)))
 
     @property
     def rows(self) -> int:
-        return max(1, math.floor((self.paper_h - 2 * self.min_margin) / self.card_h))
+        return max(1, math.floor((self.paper_h - 2 * self.min_margin + self.gutter) / (self.card_h + self.gutter)))
+
+    @property
+    def grid_w(self) -> float:
+        return self.cols * self.card_w + (self.cols - 1) * self.gutter
+
+    @property
+    def grid_h(self) -> float:
+        return self.rows * self.card_h + (self.rows - 1) * self.gutter
 
     @property
     def per_sheet(self) -> int:
@@ -35,35 +44,48 @@ class SheetSpec:
 
     @property
     def left(self) -> float:
-        return (self.paper_w - self.cols * self.card_w) / 2
+        return (self.paper_w - self.grid_w) / 2
 
     @property
     def top(self) -> float:
-        return (self.paper_h - self.rows * self.card_h) / 2
+        return (self.paper_h - self.grid_h) / 2
+
+    def _x(self, col: int) -> float:
+        return self.left + col * (self.card_w + self.gutter)
+
+    def _y(self, row: int) -> float:
+        return self.top + row * (self.card_h + self.gutter)
 
     def front_slot(self, index: int) -> tuple[float, float]:
         """Top-left corner (x, y) in mm of the index-th card on a sheet of fronts."""
         row, col = divmod(index, self.cols)
-        return self.left + col * self.card_w, self.top + row * self.card_h
+        return self._x(col), self._y(row)
 
     def back_slot(self, index: int) -> tuple[float, float]:
         """Where the back of the index-th card goes: the same row, mirrored column, so that
         a sheet printed long-edge duplex puts each back behind its front."""
         row, col = divmod(index, self.cols)
-        return self.left + (self.cols - 1 - col) * self.card_w, self.top + row * self.card_h
+        return self._x(self.cols - 1 - col), self._y(row)
+
+    def cut_xs(self) -> list[float]:
+        """Every vertical cut line: each piece's left and right edge (shared without a gutter)."""
+        edges = {round(self._x(c), 4) for c in range(self.cols)} | {round(self._x(c) + self.card_w, 4) for c in range(self.cols)}
+        return sorted(edges)
+
+    def cut_ys(self) -> list[float]:
+        edges = {round(self._y(r), 4) for r in range(self.rows)} | {round(self._y(r) + self.card_h, 4) for r in range(self.rows)}
+        return sorted(edges)
 
     def cut_marks(self) -> list[tuple[float, float, float, float]]:
         """Cut mark lines (x1, y1, x2, y2) in mm, at every cut line, outside the card area."""
         length = max(1.0, min(self.mark_length, min(self.left, self.top) - self.mark_gap - 1))
-        grid_r = self.left + self.cols * self.card_w
-        grid_b = self.top + self.rows * self.card_h
+        grid_r = self.left + self.grid_w
+        grid_b = self.top + self.grid_h
         lines = []
-        for c in range(self.cols + 1):
-            x = self.left + c * self.card_w
+        for x in self.cut_xs():
             lines.append((x, self.top - self.mark_gap - length, x, self.top - self.mark_gap))
             lines.append((x, grid_b + self.mark_gap, x, grid_b + self.mark_gap + length))
-        for r in range(self.rows + 1):
-            y = self.top + r * self.card_h
+        for y in self.cut_ys():
             lines.append((self.left - self.mark_gap - length, y, self.left - self.mark_gap, y))
             lines.append((grid_r + self.mark_gap, y, grid_r + self.mark_gap + length, y))
         return lines
@@ -73,12 +95,17 @@ def load_sheets(path: Path) -> dict:
     return yaml.safe_load(path.read_text(encoding="utf-8"))
 
 
-def sheet_spec(sheets: dict, paper: str, card_size: tuple[float, float]) -> SheetSpec:
+def sheet_spec(sheets: dict, paper: str, card_size: tuple[float, float], gutter: float | None = None,
+               kind: str = "cards") -> SheetSpec:
+    """The layout of pieces of one size on one paper. The gutter, when not given, is the one
+    sheets.yaml sets for this kind of piece (cards, counters)."""
     if paper not in sheets["papers"]:
         raise ValueError(f"unknown paper '{paper}' (known: {', '.join(sheets['papers'])})")
     p = sheets["papers"][paper]
+    if gutter is None:
+        gutter = sheets.get("gutters", {}).get(kind, 0.0)
     spec = SheetSpec(paper, p["width"], p["height"], card_size[0], card_size[1], sheets["min_margin"],
-                     sheets["mark_gap"], sheets["mark_length"])
-    if spec.cols * card_size[0] > p["width"] or spec.rows * card_size[1] > p["height"]:
+                     sheets["mark_gap"], sheets["mark_length"], gutter)
+    if spec.grid_w > p["width"] or spec.grid_h > p["height"]:
         raise ValueError(f"a {card_size[0]}×{card_size[1]} mm card does not fit on {paper}")
     return spec

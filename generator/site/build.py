@@ -22,6 +22,7 @@ from ..print.context import PACKAGE_TEMPLATES, BuildContext, environment
 from ..print.fonts import FAMILIES, STYLES
 from ..project import Project
 from ..rebuild import Inputs
+from .components import copy_images
 from .offline import offline_files
 from .pages import SitePage, game_pages
 from .search import index_site
@@ -133,7 +134,7 @@ def _build_game(project, name, final, report, manifest, inputs, verified, rebuil
     for lang in langs:
         key = f"site:{name}/{lang}"
         folder = final / name / lang
-        downloads = [project.output / name / lang / f"{kind}.pdf" for kind in ("rulebook", "cards", "reference")]
+        downloads = [project.output / name / lang / f"{kind}.pdf" for kind in DOWNLOADS]
         state = digest(Inputs.common(), "site", inputs.game(name, lang), inputs.templates(name, TEMPLATES),
                        inputs.tables(name), sorted((verified.get(name) or {}).items()),
                        [file_hash(p) if p.is_file() else "-" for p in downloads], langs)
@@ -162,6 +163,7 @@ def _build_game(project, name, final, report, manifest, inputs, verified, rebuil
         files += offline_files(ctx, pages, folder)
         report_fallbacks(ctx.tr, local, f"{game.id} site ({lang})")
         files += _copy_downloads(ctx, folder)
+        files += copy_images(ctx, folder)
         keep = set(files)
         for path in sorted(folder.rglob("*")) if folder.is_dir() else []:  # pages that are gone
             if path.is_file() and path not in keep:
@@ -196,9 +198,12 @@ def _write_page(ctx: BuildContext, page: SitePage, pages: list[SitePage], langs:
 LANG_NAMES = {"ru": "Русский", "en": "English", "de": "Deutsch", "fr": "Français", "es": "Español", "pl": "Polski"}
 
 
+DOWNLOADS = ("rulebook", "cards", "reference", "counters", "maps", "maps-large")
+
+
 def _copy_downloads(ctx: BuildContext, folder: Path) -> list[Path]:
     out = []
-    for kind in ("rulebook", "cards", "reference"):
+    for kind in DOWNLOADS:
         source = ctx.output_dir() / f"{kind}.pdf"
         if source.exists():
             target = folder / "downloads" / f"{kind}.pdf"

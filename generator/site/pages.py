@@ -17,6 +17,7 @@ from ..diagnostics import Report
 from ..text import blocks
 from ..text.render import Heading, RenderContext, render_chapter
 from ..text.refs import shown_in
+from .components import map_pages, side_badge
 from .datasheet import card_preview, card_sheet, unit_sheet
 from .grids import grid_html, grid_note, grid_title, odds_html
 from .links import site_linker
@@ -94,6 +95,7 @@ def game_pages(ctx: BuildContext, report: Report) -> list[SitePage]:
                     unit_sheet(ctx, unit, link1), odds_html(ctx, unit, probs, ui)]
             if unit.id in by_unit:
                 body.append(card_preview(ctx, by_unit[unit.id], ui("card-preview")))
+            body.insert(1, side_badge(ctx, unit.side))
             pages.append(SitePage(f"units/{unit.id}.html", tr.field(unit, "name"), Markup("").join(body),
                                   nav=False, kind="unit"))
     deck_faces = [f for f in faces if f.deck not in ("datasheets",)]
@@ -114,7 +116,8 @@ def game_pages(ctx: BuildContext, report: Report) -> list[SitePage]:
                                                              else ui("reference")))
                                         for d in dict.fromkeys(f.deck for f in deck_faces)]))
         for face in deck_faces:
-            body = [Markup('<p class="crumb"><a href="../cards.html#deck-{}">{}</a></p>').format(face.deck, face.deck_name)]
+            body = [Markup('<p class="crumb"><a href="../cards.html#deck-{}">{}</a></p>').format(face.deck, face.deck_name),
+                    side_badge(ctx, getattr(game.cards.get(face.id), "side", None))]
             if face.draft:
                 body.append(Markup('<p class="draft-reason"><span class="draft">{}</span> {}</p>').format(
                     ui("draft"), face.draft))
@@ -152,6 +155,8 @@ def game_pages(ctx: BuildContext, report: Report) -> list[SitePage]:
                       '<th scope="col">{}</th></tr></thead><tbody>{}</tbody></table>').format(
             ui("errata"), ui("source"), ui("reading"), rows)
         pages.append(SitePage("errata.html", ui("errata"), body, kind="errata"))
+    for path, title, body in map_pages(ctx):
+        pages.append(SitePage(path, title, body, kind="map"))
     pages.insert(0, landing_page(ctx, chapters, pages))
     for page in pages:
         page.body = finish(page.body, ctx, ui("table"))
@@ -205,7 +210,8 @@ def landing_page(ctx: BuildContext, chapters, pages: list[SitePage]) -> SitePage
     items = Markup("").join(Markup('<li><a href="{}">{}</a></li>').format(p.path, p.title)
                             for p in pages if p.nav)
     body.append(Markup('<h2 id="contents">{}</h2><ol class="chapter-list">{}</ol>').format(ui("contents"), items))
-    downloads = [(kind, f"downloads/{kind}.pdf") for kind in ("rulebook", "cards", "reference")
+    downloads = [(kind, f"downloads/{kind}.pdf") for kind in ("rulebook", "cards", "reference", "counters", "maps",
+                                                              "maps-large")
                  if (ctx.output_dir() / f"{kind}.pdf").exists()]
     if downloads:
         links = Markup("").join(Markup('<li><a href="{}" download>{} (PDF)</a></li>').format(path, ui(kind))

@@ -54,10 +54,12 @@ class Document:
 
 def registry() -> dict[str, Document]:
     from .cards import CardSheets
+    from .counters import CounterSheets
+    from .maps import MapSheets
     from .reference import ReferenceSheet
     from .rulebook import Rulebook
 
-    return {doc.name: doc for doc in (Rulebook(), CardSheets(), ReferenceSheet())}
+    return {doc.name: doc for doc in (Rulebook(), CardSheets(), ReferenceSheet(), CounterSheets(), MapSheets())}
 
 
-KINDS = ("rulebook", "cards", "reference")
+KINDS = ("rulebook", "cards", "reference", "counters", "maps")

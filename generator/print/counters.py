@@ -1,0 +1,233 @@
+"""Counter sheets: every counter of a sheet at its size, fronts and their backs at the
+mirrored slots for long-edge duplex, gutters and cut marks from sheets.yaml; and a check that
+the laid-out counters keep their text legible and inside the counter."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from markupsafe import Markup
+
+from .. import outputs
+from ..diagnostics import Location, Report
+from ..model import Counter, CounterSheet
+from ..model.sizes import parse_size
+from .cards import _marks, _slot, sheets_config
+from .context import BuildContext
+from .layout import sheet_spec
+from .pdf import render_document
+from .svg_symbols import unit_symbol
+
+PX_PER_PT = 96 / 72
+PAPER_COLOUR, INK = "#f4efe2", "#161616"
+
+
+@dataclass
+class Piece:
+    """One printed counter (a counter with quantity 3 gives three pieces)."""
+
+    counter: Counter
+    sheet: CounterSheet
+    front: dict[str, Any]
+    back: dict[str, Any]
+    location: Location | None
+
+
+def counter_sheets(ctx: BuildContext) -> dict[str, CounterSheet]:
+    return dict(ctx.game.section("countersheets"))  # type: ignore[arg-type]
+
+
+def face(ctx: BuildContext, counter: Counter, sheet: CounterSheet, back: bool) -> dict[str, Any]:
+    """What one side shows, resolved: a back takes from the front what it does not give."""
+    given = counter.back.model_fields_set if back and counter.back is not None else set()
+
+    def pick(name: str):
+        return getattr(counter.back, name) if name in given else getattr(counter, name)
+
+    def text(name: str) -> str | None:
+        path = ("back", name) if name in given else (name,)
+        return ctx.tr.field(counter, *path) or None
+
+    sides = {s.id: s for s in ctx.game.manifest.sides}
+    side = sides.get(pick("side") or "")
+    template = pick("template") or sheet.template
+    if back and counter.back is None:
+        template = "blank"  # a one-sided counter: its back is its colour alone
+    symbol = pick("symbol")
+    return {
+        "template": template, "back": back, "band": pick("band"),
+        "colour": pick("colour") or (side.colour if side else PAPER_COLOUR),
+        "text_colour": side.text_colour if side else INK,
+        "symbol": unit_symbol(symbol, pick("echelon")) if symbol else None,
+        "designation": text("designation"), "text": text("text"),
+        "strength": pick("strength"), "movement": pick("movement"), "value": pick("value"),
+        "image": pick("image"),
+    }
+
+
+def pieces(ctx: BuildContext) -> list[Piece]:
+    sheets = counter_sheets(ctx)
+    out = []
+    for counter in ctx.game.section("counters").values():
+        sheet = sheets.get(counter.sheet)
+        if sheet is None:
+            continue  # validation reports the unknown sheet
+        try:
+            location = ctx.game.origin(counter).location("id")
+        except KeyError:
+            location = None
+        front, back = face(ctx, counter, sheet, False), face(ctx, counter, sheet, True)
+        out.extend(Piece(counter, sheet, front, back, location) for _ in range(counter.quantity))
+    return out
+
+
+def font_pt(config: dict, size: tuple[float, float]) -> float:
+    return round(config["counter"]["base_font_pt_per_mm"] * min(size), 2)
+
+
+def counter_html(ctx: BuildContext, piece_face: dict, sheet: CounterSheet, size, config: dict, index: int) -> Markup:
+    macros = ctx.env.get_template("counter.html.j2").module
+    draw = getattr(macros, piece_face["template"])
+    band = Markup('<div class="band"></div>') if piece_face["band"] else Markup("")
+    return Markup('<div class="counter t-{} corners-{}" data-counter="{}" style="background:{};color:{};font-size:{}pt">'
+                  '{}{}</div>').format(piece_face["template"], sheet.corners, index, piece_face["colour"],
+                                       piece_face["text_colour"], font_pt(config, size), band, draw(piece_face))
+
+
+def counters_html(ctx: BuildContext, all_pieces: list[Piece], paper: str = "a4") -> tuple[str, list[dict]]:
+    """Pages of fronts, each followed by its page of backs; and where every counter went."""
+    config = sheets_config(ctx)
+    pages: list[Markup] = []
+    placements: list[dict] = []
+    by_sheet: dict[str, list[tuple[int, Piece]]] = {}
+    sheet_number = 0  # pages of fronts so far, across all counter sheets
+    for index, piece in enumerate(all_pieces):
+        by_sheet.setdefault(piece.sheet.id, []).append((index, piece))
+    for chunk_source in by_sheet.values():
+        sheet = chunk_source[0][1].sheet
+        size = parse_size(sheet.size)
+        spec = sheet_spec(config, paper, size, gutter=sheet.gutter, kind="counters")
+        for start in range(0, len(chunk_source), spec.per_sheet):
+            chunk = chunk_source[start:start + spec.per_sheet]
+            sheet_number += 1
+            fronts, backs = [], []
+            for k, (index, piece) in enumerate(chunk):
+                fx, fy = spec.front_slot(k)
+                bx, by = spec.back_slot(k)
+                fronts.append(_slot(fx, fy, spec.card_w, spec.card_h, counter_html(ctx, piece.front, sheet, size, config, index)))
+                backs.append(_slot(bx, by, spec.card_w, spec.card_h, counter_html(ctx, piece.back, sheet, size, config, index)))
+                placements.append({"counter": piece.counter.id, "countersheet": sheet.id,
+                                   "sheet": sheet_number,
+                                   "front": [round(fx, 3), round(fy, 3)],
+                                   "back": [round(bx, 3), round(by, 3)] if sheet.backs else None,
+                                   "size": [spec.card_w, spec.card_h], "paper": [spec.paper_w, spec.paper_h]})
+            style = f"width:{spec.paper_w}mm;height:{spec.paper_h}mm;page:{paper}"
+            pages.append(Markup('<div class="sheet fronts" style="{}">{}{}</div>').format(
+                style, Markup("").join(fronts), _marks(spec)))
+            if sheet.backs:
+                pages.append(Markup('<div class="sheet backs" style="{}">{}{}</div>').format(
+                    style, Markup("").join(backs), _marks(spec)))
+    page_rules = [f"@page {name} {{ size: {p['width']}mm {p['height']}mm; margin: 0 }}"
+                  for name, p in config["papers"].items()]
+    html = (f'<!DOCTYPE html><html lang="{ctx.lang}"><head><meta charset="utf-8">'
+            f"<title>{Markup.escape(ctx.title)} — {Markup.escape(ctx.env.globals['ui']('counters'))}</title>"
+            f'<meta name="generator" content="Rulesmith"><style>{ctx.env.globals["fonts_css"]}\n'
+            + "\n".join(page_rules) + "\n" + ctx.css("counters.css") + "</style></head><body>"
+            + "".join(str(p) for p in pages) + "</body></html>")
+    return html, placements
+
+
+def legibility(document, config: dict) -> dict[int, list[str]]:
+    """Counter index -> problems: text smaller than the least legible size, or text running
+    outside its counter."""
+    least = config["counter"]["min_font_pt"]
+    found: dict[int, list[str]] = {}
+    for page in document.pages:
+        stack: list[tuple[int, Any]] = []
+
+        def visit(box, parent=None):
+            element = getattr(box, "element", None)
+            pushed = False
+            if element is not None and element.get("data-counter") is not None and "counter" in (element.get("class") or ""):
+                stack.append((int(element.get("data-counter")), box))
+                pushed = True
+            text = getattr(box, "text", None)
+            if text and text.strip() and stack:
+                index, counter = stack[-1]
+                pt = box.style["font_size"] / PX_PER_PT
+                if pt < least - 0.05:
+                    found.setdefault(index, []).append(f"'{text.strip()}' at {pt:.1f} pt (least {least} pt)")
+                line = parent if parent is not None else box  # the line box: its height is the line's, not the font's
+                left, top = counter.border_box_x(), counter.border_box_y()
+                if (box.position_x < left - 0.5 or box.position_x + box.width > left + counter.border_width() + 0.5
+                        or line.position_y < top - 0.5 or line.position_y + line.height > top + counter.border_height() + 0.5):
+                    found.setdefault(index, []).append(f"'{text.strip()}' runs outside the counter")
+            for child in getattr(box, "children", ()) or ():
+                visit(child, box)
+            if pushed:
+                stack.pop()
+
+        visit(page._page_box)
+    return found
+
+
+def counter_document(ctx: BuildContext, report: Report, paper: str = "a4"):
+    """(HTML, placements, laid-out document) of the game's counter sheets; None if it has none."""
+    all_pieces = pieces(ctx)
+    if not all_pieces:
+        return None
+    html, placements = counters_html(ctx, all_pieces, paper)
+    document, _ = render_document(html, ctx.game.folder, ctx.roots)
+    seen = set()
+    for index, problems in sorted(legibility(document, sheets_config(ctx)).items()):
+        piece = all_pieces[index]
+        if piece.counter.id in seen:
+            continue
+        seen.add(piece.counter.id)
+        report.add("W030", f"counter '{piece.counter.id}' ({ctx.lang}): {'; '.join(dict.fromkeys(problems))}",
+                   piece.location or Location(ctx.game.folder),
+                   "shorten the text, or use a larger counter size")
+    return html, placements, document, all_pieces
+
+
+def write_counter_images(ctx: BuildContext, all_pieces: list[Piece], folder) -> list:
+    """PNG of each counter's front and back (counters/ID-front.png, ID-back.png) and Tabletop
+    Simulator sheets of fronts and of backs in the same order (tts/counters-SHEET-front-N.png)."""
+    import pypdfium2 as pdfium
+
+    from .images import DPI, tts_sheets
+
+    config = sheets_config(ctx)
+    unique = list({p.counter.id: p for p in all_pieces}.values())
+    pages = []
+    for index, piece in enumerate(unique):
+        w, h = parse_size(piece.sheet.size)
+        for side in (piece.front, piece.back):
+            inner = counter_html(ctx, side, piece.sheet, (w, h), config, index)
+            pages.append(Markup('<div class="sheet" style="width:{}mm;height:{}mm;page:p{}">{}</div>').format(
+                w, h, index, inner))
+    rules = [f"@page p{i} {{ size: {parse_size(p.sheet.size)[0]}mm {parse_size(p.sheet.size)[1]}mm; margin: 0 }}"
+             for i, p in enumerate(unique)]
+    html = (f'<!DOCTYPE html><html lang="{ctx.lang}"><head><meta charset="utf-8"><style>{ctx.env.globals["fonts_css"]}\n'
+            + "\n".join(rules) + "\n" + ctx.css("counters.css") + "</style></head><body>"
+            + "".join(str(p) for p in pages) + "</body></html>")
+    document, _ = render_document(html, ctx.game.folder, ctx.roots)
+    pdf = pdfium.PdfDocument(document.write_pdf())
+    out_dir, tts_dir = folder / "counters", folder / "tts"
+    out_dir.mkdir(parents=True, exist_ok=True)
+    tts_dir.mkdir(parents=True, exist_ok=True)
+    written, by_sheet = [], {}
+    for index, piece in enumerate(unique):
+        for k, side in enumerate(("front", "back")):
+            image = pdf[2 * index + k].render(scale=DPI / 72).to_pil().convert("RGB")
+            path = out_dir / f"{piece.counter.id}-{side}.png"
+            outputs.write_with(path, lambda tmp, image=image: image.save(tmp, format="PNG"))
+            written.append(path)
+            by_sheet.setdefault((piece.sheet.id, side), []).append(image)
+    for (sheet, side), images in by_sheet.items():
+        written.extend(tts_sheets(f"counters-{sheet}-{side}", images, tts_dir))
+    return written
+
+
+__all__ = ["Piece", "counter_document", "counters_html", "face", "legibility", "pieces"]

@@ -1,0 +1,41 @@
+"""Counter sheets: counters.pdf (fronts, each page followed by its backs) and counters.json
+(where each counter sits), one PNG per counter side and Tabletop Simulator sheets."""
+
+from __future__ import annotations
+
+from ..cards import write_placements
+from ..counters import counter_document, write_counter_images
+from ..pdf import write_pdf
+from . import Document, Rendered
+
+
+def pictures(ctx) -> list[bytes]:
+    """The designer's pictures the counters show: a changed picture changes the sheets."""
+    names = sorted({f for c in ctx.game.section("counters").values()
+                    for f in (c.image, c.back.image if c.back else None) if f})
+    return [(ctx.game.folder / name).read_bytes() for name in names if (ctx.game.folder / name).is_file()]
+
+
+class CounterSheets(Document):
+    name = "counters"
+    weight = 1
+    templates = ("counter.html.j2", "counters.css", "sheets.yaml")
+
+    def options(self, job) -> dict:
+        return {"paper": job.paper, "images": job.images}
+
+    def render(self, ctx, job, report, previous):
+        made = counter_document(ctx, report, paper=job.paper)
+        if made is None:
+            return Rendered(source=self.source_hash(""), unchanged=previous == self.source_hash(""))
+        html, placements, document, pieces = made
+        source = self.source_hash(html, placements, job.images, *pictures(ctx))
+        if source == previous:
+            return Rendered(source=source, unchanged=True, cards=len(placements))
+        out = ctx.output_dir()
+        res = write_pdf(html, out / "counters.pdf", ctx.game.folder, ctx.roots, document=document)
+        write_placements(out / "counters.json", placements)
+        rendered = Rendered([res.path, out / "counters.json"], pages=res.pages, cards=len(placements), source=source)
+        if job.images:
+            rendered.files += write_counter_images(ctx, pieces, out)
+        return rendered

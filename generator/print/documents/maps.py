@@ -1,0 +1,29 @@
+"""Maps: maps.pdf (each map tiled on paper), maps.json (the tiles' windows), maps-large.pdf
+(one page per map) and a PNG board per map."""
+
+from __future__ import annotations
+
+from ..maps import large_html, tiled_html, write_maps
+from . import Document, Rendered
+
+
+class MapSheets(Document):
+    name = "maps"
+    weight = 3
+    templates = ("map.css", "sheets.yaml")
+
+    def options(self, job) -> dict:
+        return {"paper": job.paper, "images": job.images}
+
+    def render(self, ctx, job, report, previous):
+        maps = ctx.game.section("maps")
+        if not maps:
+            return Rendered(source=self.source_hash(""), unchanged=previous == self.source_hash(""))
+        pictures = [(ctx.game.folder / m.background).read_bytes() for m in maps.values()
+                    if m.background and (ctx.game.folder / m.background).is_file()]
+        tiled, tiles = tiled_html(ctx, job.paper)
+        source = self.source_hash(tiled, tiles, large_html(ctx), job.images, *pictures)
+        if source == previous:
+            return Rendered(source=source, unchanged=True)
+        files, pages = write_maps(ctx, report, paper=job.paper, images=job.images)
+        return Rendered(files, pages=pages, source=source)
