@@ -66,7 +66,7 @@ def test_map_validation(tmp_path):
     found = {(d.code, d.message, d.location.line): d.hint for d in errors}
     assert found == {
         ("E004", "labels.1.at: Value error, write cell numbers in quotes, e.g. '0310': unquoted, YAML reads them as numbers",
-         line_of(path, "at: 310")): "check the value's type",
+         line_of(path, "at: 310")): "check the value's type; write 'unstated' if the source does not give it",
     }
     # a record that fails its type check is left out; fix that one and the rest is reported
     path.write_text(path.read_text().replace("{at: 310,", '{at: "0310",'))

@@ -57,7 +57,7 @@ def check_sides(game: Game, report: Report) -> None:
                 value = getattr(record, path[0], None)
                 if len(path) == 2:
                     value = getattr(value, "side", None) if value is not None else None
-                if value is not None and value not in sides:
+                if isinstance(value, str) and value not in sides:
                     _missing(report, origin.location(*path), "side", value, sides)
 
 
@@ -145,7 +145,7 @@ def check_backs(game: Game, report: Report) -> None:
     backs = _backs(game)
     for section in ("decks", "cards"):
         for record in game.section(section).values():
-            if record.back is not None and record.back not in backs:
+            if isinstance(record.back, str) and record.back not in backs:
                 _missing(report, game.origin(record).location("back"), "card back design", record.back, backs)
 
 

@@ -48,6 +48,7 @@ def card_sheet(ctx: BuildContext, face: CardFace, link) -> Markup:
     for i, _section in enumerate(card.sections):
         parts.append(Markup("<p><strong>{}.</strong> {}</p>").format(
             tr.field(card, "sections", i, "title"), with_icons(tr.field(card, "sections", i, "text"))))
+    parts.append(blocks.unstated_notes(game, tr, card))  # what the source does not give, and why
     return Markup('<section class="datasheet">{}</section>').format(Markup("").join(parts))
 
 
