@@ -39,6 +39,9 @@ ALGORITHMS = {"ar": "arabic", "ca": "catalan", "cs": "czech", "da": "danish", "d
               "tr": "turkish"}
 _REGEX_SYNTAX = re.compile(r"[\\\[\](){}?*+^$|]")
 _WORD = re.compile(r"[^\W_]+", re.UNICODE)
+# A repeated group that itself repeats, like (a+)+ or (\w+\s?)*: on text that almost matches,
+# the regular expression engine tries every way of splitting it, which can take practically forever.
+_NESTED_REPEAT = re.compile(r"\((?:[^()\\]|\\.)*[+*}](?:[^()\\]|\\.)*\)[+*{]")
 
 
 @lru_cache(maxsize=None)
@@ -91,6 +94,9 @@ class Term(BaseModel):
                     re.compile(pattern)
                 except re.error as exc:
                     raise ValueError(f"'{pattern}' is not a valid regular expression: {exc}") from None
+                if _NESTED_REPEAT.search(pattern):
+                    raise ValueError(f"'{pattern}' repeats a group that itself repeats (like (a+)+), which can "
+                                     "take practically forever to match; write the repetition once")
             elif not _WORD.search(pattern):
                 raise ValueError(f"'{pattern}' has no words to match")
         return value

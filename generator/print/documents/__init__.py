@@ -44,6 +44,19 @@ class Document:
         `previous` (and the files are intact), write nothing and say so."""
         raise NotImplementedError
 
+    def single_pdf(self, ctx, html: str, report: Report, previous: str | None) -> Rendered:
+        """Render a document that is one PDF, `NAME.pdf`, from its HTML; skipped when the HTML
+        hashes as `previous`."""
+        from ..pdf import write_pdf
+
+        source = self.source_hash(html)
+        if source == previous:
+            return Rendered(source=source, unchanged=True)
+        res = write_pdf(html, ctx.output_dir() / f"{self.name}.pdf", ctx.game.folder, ctx.roots)
+        report.diagnostics += res.diagnostics
+        # with layout findings the source is not remembered: the next build checks it again
+        return Rendered([res.path], pages=res.pages, source="" if res.diagnostics else source)
+
     @staticmethod
     def source_hash(*parts) -> str:
         """What the files are made from: the HTML, and what turns HTML into them."""
