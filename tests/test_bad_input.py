@@ -1,12 +1,14 @@
 """Bad input of every file kind gets a clean diagnostic: code, file:line, no traceback, no hang.
 
-Every case of the corpus (tests/bad_input.py) runs in-process; the cases marked `cli` also
-run through `python -m generator` in a subprocess under a time limit and `ulimit -v`.
+Every case of the corpus (tests/bad_input.py) runs in-process under a time limit and a memory
+limit; the cases marked `cli` also run through `python -m generator` in a subprocess under a
+time limit and `ulimit -v`.
 """
 
 from __future__ import annotations
 
 import os
+import resource
 import signal
 import subprocess
 import sys
@@ -28,6 +30,29 @@ def _alarm(signum, frame):
     raise Hung(f"no answer within {SECONDS} s")
 
 
+def _address_space() -> int:
+    """This process's virtual memory now, in bytes (VmSize)."""
+    with open("/proc/self/status", encoding="ascii") as status:
+        for line in status:
+            if line.startswith("VmSize:"):
+                return int(line.split()[1]) * 1024
+    raise RuntimeError("no VmSize in /proc/self/status")
+
+
+class memory_limit:
+    """At most `MEMORY_KB` more virtual memory for the block, as `ulimit -v` gives the command-line
+    runs: a memory bomb becomes a MemoryError here instead of exhausting the machine."""
+
+    def __enter__(self):
+        self.previous = resource.getrlimit(resource.RLIMIT_AS)
+        cap = _address_space() + MEMORY_KB * 1024
+        hard = self.previous[1]
+        resource.setrlimit(resource.RLIMIT_AS, (cap if hard == resource.RLIM_INFINITY else min(cap, hard), hard))
+
+    def __exit__(self, *exc):
+        resource.setrlimit(resource.RLIMIT_AS, self.previous)
+
+
 def test_corpus_is_large_and_unique():
     assert len(CASES) >= 120
     assert len({c.id for c in CASES}) == len(CASES)
@@ -39,7 +64,8 @@ def test_bad_input_in_process(case: Case, ws: Workspace, monkeypatch):
     previous = signal.signal(signal.SIGALRM, _alarm)
     signal.alarm(SECONDS)
     try:
-        found = run_case(ws, case)
+        with memory_limit():
+            found = run_case(ws, case)
     finally:
         signal.alarm(0)
         signal.signal(signal.SIGALRM, previous)
@@ -156,3 +182,10 @@ def test_memory_hungry_procedure_fails_its_example(ws: Workspace):
     output = result.stdout + result.stderr
     assert result.returncode == 1 and "Traceback" not in output
     assert "raised MemoryError" in output and "content/demo/procedures.py:6" in output, output
+
+
+def test_in_process_memory_limit_holds():
+    with pytest.raises(MemoryError):
+        with memory_limit():
+            bytearray(MEMORY_KB * 1024 * 2)
+    bytearray(MEMORY_KB * 1024 * 2)  # and is lifted afterwards
