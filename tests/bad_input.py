@@ -276,6 +276,7 @@ def _markdown_cases() -> list[Case]:
         Case("md-reference-malformed", write(md, "# Rules\n\n{{ unit }}\n"), "E019", md, 3),
         Case("md-no-title", write(md, "Text without a title.\n"), "E020", md, 1),
         Case("md-unknown-container", write(md, "# Rules\n\n::: warning\nA.\n:::\n"), "E021", md, 3),
+        Case("md-unknown-note-kind", write(md, "# Rules\n\n::: note reader\nA.\n:::\n"), "E021", md, 3),
         Case("md-example-without-id", write(md, "# Rules\n\n::: example\nA.\n:::\n"), "E021", md, 3),
         Case("md-check-outside-example", write(md, "# Rules\n\n```check\nprocedure: roll\nexpect: {hits: 1}\n```\n"),
              "E030", md, 3),

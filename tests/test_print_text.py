@@ -1,5 +1,6 @@
 """What the rulebook prints from rules text: rules versus examples, the verified mark,
-typography per language, continued lists, headings emptied by designer notes."""
+typography per language, continued lists, notes as labelled asides (or left out with
+--no-notes, together with the headings they alone filled)."""
 
 from __future__ import annotations
 
@@ -21,7 +22,7 @@ Steps:
 
 ## Open question
 
-::: note
+::: note translator
 Only for the designer.
 :::
 
@@ -33,9 +34,9 @@ Scouts are {{ keyword:fast }}.
 """
 
 
-def rulebook_text(ws: Workspace, examples=None) -> str:
+def rulebook_text(ws: Workspace, examples=None, notes=True) -> str:
     ws.write("rules/01-turn.md", CHAPTER)
-    result = run_job(Job(ws.root, "demo", "en", "rulebook", examples=examples))
+    result = run_job(Job(ws.root, "demo", "en", "rulebook", examples=examples, notes=notes))
     assert result.error is None, result.error
     return "\n".join(page.extract_text() for page in PdfReader(result.files[0]).pages)
 
@@ -46,10 +47,41 @@ def test_rules_print_as_rules_and_examples_as_examples(ws: Workspace):
     assert "A tick in the margin marks a rule" in text
 
 
-def test_typography_lists_and_empty_headings(ws: Workspace):
+def test_typography_lists_and_notes(ws: Workspace):
     text = rulebook_text(ws)
     assert "“command”" in text and "dice – all" in text and '"' not in text
-    assert "Count the points" in text and "Open question" not in text and "Movement" in text
+    assert "Count the points" in text and "Movement" in text
+    # the note prints under its heading, labelled with whose remark it is
+    assert "Open question" in text and "Only for the designer." in text
+    assert "TRANSLATOR’S NOTE" in text.upper()
+
+
+def test_no_notes_leaves_out_notes_and_the_headings_they_filled(ws: Workspace):
+    text = rulebook_text(ws, notes=False)
+    assert "Only for the designer." not in text and "TRANSLATOR" not in text.upper()
+    assert "Open question" not in text and "Count the points" in text and "Movement" in text
+
+
+def test_a_chapter_of_notes_alone_is_left_out_without_notes(ws: Workspace):
+    ws.write("rules/02-thanks.md", "# Thanks\n\n## To everyone\n\n::: note editor\nListed in the contents only.\n:::\n")
+    with_notes = rulebook_text(ws)
+    assert "Thanks" in with_notes and "Listed in the contents only." in with_notes and "EDITOR" in with_notes.upper()
+    without = rulebook_text(ws, notes=False)
+    assert "Thanks" not in without and "To everyone" not in without and "Movement" in without
+
+
+def test_the_book_says_whose_note_it_is_in_its_language(ws: Workspace):
+    from generator.diagnostics import Report
+    from generator.print.context import BuildContext
+    from generator.print.rulebook import book_html
+    from generator.project import Project
+
+    ws.write("rules/01-turn.md", "# Turn\n\n::: note designer\nA.\n:::\n\n::: note editor\nB.\n:::\n\n::: note\nC.\n:::\n")
+    game = Project(ws.root).load("demo", Report(), checks=False)
+    html = book_html(BuildContext(game, "en", ws.root))
+    labels = [part.split("</p>")[0] for part in html.split('<p class="note-label">')[1:]]
+    assert labels == ["Designer’s note", "Editor’s note", "Designer note"]
+    assert 'class="note note-designer"' in html and 'class="note note-plain"' in html
 
 
 def test_a_list_continued_after_a_box_keeps_its_numbers(ws: Workspace):

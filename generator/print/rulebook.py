@@ -52,10 +52,11 @@ def anchors(ctx: BuildContext) -> set[str]:
     return {f"{r.kind}-{r.id}" for section in APPENDIX_SECTIONS for r in ctx.game.section(section).values()}
 
 
-def rulebook_html(ctx: BuildContext, paper: str = "a4") -> str:
+def rulebook_html(ctx: BuildContext, paper: str = "a4", notes: bool = True) -> str:
     """The book's HTML, fitted to its paper: a table wider than the page is printed on a
-    landscape page of the same paper. Its layout is kept for write_pdf."""
-    html = book_html(ctx, paper)
+    landscape page of the same paper. Its layout is kept for write_pdf. `notes=False` leaves
+    the rules' notes out (and the headings they alone filled)."""
+    html = book_html(ctx, paper, notes)
     document, _ = render_document(html, ctx.game.folder, ctx.roots, keep=True)
     wide = _wide_tables(document)
     if wide:
@@ -86,10 +87,11 @@ def _walk(box):
         yield from _walk(child)
 
 
-def book_html(ctx: BuildContext, paper: str = "a4") -> str:
+def book_html(ctx: BuildContext, paper: str = "a4", notes: bool = True) -> str:
     link = print_linker(anchors(ctx))
-    render_ctx = RenderContext(ctx.game, ctx.tr, "print", link, ctx.examples)
+    render_ctx = RenderContext(ctx.game, ctx.tr, "print", link, ctx.examples, notes=notes)
     chapters = [render_chapter(ch, render_ctx, id_prefix=f"{ch.slug}--") for ch in ctx.chapters]
+    chapters = [ch for ch in chapters if ch.headings]  # a chapter that held only notes, without them
     blocks_ = appendix(ctx, link)
     template = ctx.env.get_template("rulebook.html.j2")
     html = template.render(
