@@ -49,7 +49,8 @@ def test_rules_print_as_rules_and_examples_as_examples(ws: Workspace):
 
 def test_typography_lists_and_notes(ws: Workspace):
     text = rulebook_text(ws)
-    assert "“command”" in text and "dice – all" in text and '"' not in text
+    rules = text.rsplit("Errata and readings", 1)[0]  # the appendix quotes data as written
+    assert "“command”" in text and "dice – all" in text and '"' not in rules
     assert "Count the points" in text and "Movement" in text
     # the note prints under its heading, labelled with whose remark it is
     assert "Open question" in text and "Only for the designer." in text
@@ -112,3 +113,21 @@ def test_a_game_chooses_its_reference_sections(ws: Workspace):
     ws.write("print.yaml", "reference: [rules, weather]\n")
     with pytest.raises(ValueError, match="unknown reference section 'weather'"):
         sheet_html(ctx)
+
+
+def test_every_rulebook_ends_with_its_errata_anchored_by_id(ws: Workspace):
+    from generator.diagnostics import Report
+    from generator.print.context import BuildContext
+    from generator.print.rulebook import book_html
+    from generator.project import Project
+
+    ws.write("rules/01-turn.md", "# Turn\n\nSee {{ erratum:quick-for-fast }}.\n")
+    game = Project(ws.root).load("demo", Report(), checks=False)
+    html = book_html(BuildContext(game, "en", ws.root))
+    appendix = html.split('id="appendix-errata"')[1]
+    assert "Errata and readings" in html.split('id="appendix-errata"')[1][:40]
+    entry = appendix.split('<dt id="erratum-quick-for-fast">')[1]
+    assert entry.startswith("The Scouts card says")
+    assert 'Source:</span> <span lang="en">Quick</span>' in entry and 'Reading:</span> <span lang="en">Fast</span>' in entry
+    assert 'href="#erratum-quick-for-fast"' in html  # a reference in the text links to its entry
+    assert '<a href="#appendix-errata">Errata and readings</a>' in html  # listed in the contents

@@ -45,11 +45,31 @@ def appendix(ctx: BuildContext, link) -> list[AppendixBlock]:
             html = blocks.records_html(game, section, tr, link)
         out.append(AppendixBlock(f"appendix-{section}", ctx.env.globals["ui"](titles[section]), html,
                                  section_mark(game, section)))
+    if game.errata:
+        out.append(AppendixBlock("appendix-errata", tr.ui("errata-appendix"), errata_html(ctx),
+                                 section_mark(game, "errata")))
     return out
 
 
+def errata_html(ctx: BuildContext) -> Markup:
+    """Every erratum: its summary, what the source writes and how this edition reads it, each
+    anchored `erratum-ID` so marks elsewhere in the book can point at it."""
+    game, tr = ctx.game, ctx.tr
+    source_lang = game.manifest.source_language
+    out = [Markup('<p class="errata-intro">{}</p><dl class="errata">').format(tr.ui("errata-intro"))]
+    for erratum in game.errata.values():
+        # the summary is translated; source and reading quote the source text in its language
+        # (as on the site's errata page)
+        quoted = [Markup('<p><span class="erratum-label">{}:</span> <span lang="{}">{}</span></p>').format(
+            tr.ui(name), source_lang, getattr(erratum, name)) for name in ("source", "reading")]
+        out.append(Markup('<dt id="{}">{}<span class="erratum-id">{}</span></dt><dd>{}</dd>').format(
+            blocks.anchor(erratum), tr.field(erratum, "summary"), erratum.id, Markup("").join(quoted)))
+    out.append(Markup("</dl>"))
+    return Markup("").join(out)
+
+
 def anchors(ctx: BuildContext) -> set[str]:
-    return {f"{r.kind}-{r.id}" for section in APPENDIX_SECTIONS for r in ctx.game.section(section).values()}
+    return {f"{r.kind}-{r.id}" for section in (*APPENDIX_SECTIONS, "errata") for r in ctx.game.section(section).values()}
 
 
 def rulebook_html(ctx: BuildContext, paper: str = "a4", notes: bool = True) -> str:
