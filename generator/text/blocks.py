@@ -303,14 +303,25 @@ def unit_details(game: Game, tr: Translator, unit: Unit, link: Linker) -> Markup
 def glossary_html(game: Game, tr: Translator, link: Linker) -> Markup:
     out = [Markup('<dl class="glossary">')]
     for keyword in game.keywords.values():
-        out.append(Markup('<dt id="{}">{}</dt><dd>{}</dd>').format(
-            anchor(keyword), keyword_label(game, tr, keyword), tr.field(keyword, "definition")))
+        out.append(Markup('<dt id="{}">{}</dt><dd>{}{}</dd>').format(
+            anchor(keyword), keyword_label(game, tr, keyword), tr.field(keyword, "definition"),
+            aliases_html(keyword, tr)))
     out.append(Markup("</dl>"))
     return Markup("").join(out)
 
 
+def aliases_html(keyword, tr: Translator) -> Markup:
+    """The other spellings of a keyword the source uses ("Also written: Юнит"), with their notes."""
+    if not keyword.aliases:
+        return Markup("")
+    names = [Markup("{} ({})").format(a.name, tr.field(keyword, "aliases", i, "note")) if a.note else escape(a.name)
+             for i, a in enumerate(keyword.aliases)]
+    return Markup('<span class="aliases"> {}: {}.</span>').format(tr.ui("also-written"), Markup("; ").join(names))
+
+
 def records_html(game: Game, section: str, tr: Translator, link: Linker) -> Markup:
-    """Any section as a definition list: name, then its text (and parameters)."""
+    """Any section as a definition list: each record's name, then every field the source gives
+    it (its text, facts, stats, keywords, faces with their texts, notes on unstated values)."""
     if section == "keywords":
         return glossary_html(game, tr, link)
     if section == "units":
@@ -323,9 +334,10 @@ def records_html(game: Game, section: str, tr: Translator, link: Linker) -> Mark
         body = []
         for attr in ("text", "definition", "summary"):
             if getattr(record, attr, None):
-                body.append(Markup("<p>{}</p>").format(tr.field(record, attr)))
+                body.append(paragraphs(tr.field(record, attr)))
         facts = [Markup("{}: {}").format(field_label(tr.lang, name), format_value(getattr(record, name), tr.lang))
                  for name in FACT_FIELDS.get(record.kind, ()) if getattr(record, name, None) is not None]
+        facts += _record_facts(game, tr, record)
         if facts:
             body.append(Markup('<p class="record-facts">{}</p>').format(Markup(" · ").join(facts)))
         if getattr(record, "stats", None):
@@ -333,11 +345,7 @@ def records_html(game: Game, section: str, tr: Translator, link: Linker) -> Mark
         if getattr(record, "keywords", None):
             body.append(Markup("<p>{}</p>").format(keyword_uses_html(game, tr, record.keywords, link)))
         if getattr(record, "faces", None):
-            faces = Markup("").join(
-                Markup("<li>{}{}</li>").format(f"{f.value}: " if f.value is not None else "",
-                                               tr.field(record, "faces", i, "name") or f.symbol or "")
-                for i, f in enumerate(record.faces))
-            body.append(Markup("<ul class=\"faces\">{}</ul>").format(faces))
+            body.append(faces_html(record, tr))
         if section == "bands":
             unit = format_value(parse_value(1, StatType.DISTANCE, record.unit), tr.lang).split("\u00a0")[1]
             body.insert(0, Markup("<p>{}\u00a0{}</p>").format(band_span(record), unit))
@@ -346,6 +354,39 @@ def records_html(game: Game, section: str, tr: Translator, link: Linker) -> Mark
                                                                      Markup("").join(body)))
     out.append(Markup("</dl>"))
     return Markup("").join(out)
+
+
+def paragraphs(text: str) -> Markup:
+    """A text field as paragraphs: a line break kept in the data (a blank line of a folded YAML
+    string) starts a new one (a die face's ЧТО: … / КОГДА: …)."""
+    parts = [p.strip() for p in text.split("\n") if p.strip()]
+    return Markup("").join(Markup("<p>{}</p>").format(p) for p in parts)
+
+
+def faces_html(die, tr: Translator) -> Markup:
+    """Each face of a die: its number, its name (or symbol) and what it does."""
+    items = []
+    for i, face in enumerate(die.faces):
+        label = (f"{format_value(face.value, tr.lang)}: " if face.value is not None else "") + \
+            (tr.field(die, "faces", i, "name") or face.symbol or "")
+        text = paragraphs(tr.field(die, "faces", i, "text")) if face.text else Markup("")
+        items.append(Markup('<li><p class="face-name">{}</p>{}</li>').format(label, text) if text
+                     else Markup("<li>{}</li>").format(label))
+    return Markup('<ul class="faces">{}</ul>').format(Markup("").join(items))
+
+
+def _record_facts(game: Game, tr: Translator, record: Record) -> list[Markup]:
+    """Facts of a record beyond its text: an action's length, a deck's side."""
+    facts = []
+    length = getattr(record, "length", None)
+    if record.kind == "action" and isinstance(length, str):
+        facts.append(Markup("{}").format(tr.ui(f"action-{length}")))
+    side = getattr(record, "side", None)
+    if record.kind == "deck" and isinstance(side, str):
+        index = next((i for i, s in enumerate(game.manifest.sides) if s.id == side), None)
+        if index is not None:
+            facts.append(Markup("{}: {}").format(field_label(tr.lang, "side"), tr.manifest("sides", index, "name")))
+    return facts
 
 
 def band_span(band) -> str:
