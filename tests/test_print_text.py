@@ -131,3 +131,31 @@ def test_every_rulebook_ends_with_its_errata_anchored_by_id(ws: Workspace):
     assert 'Source:</span> <span lang="en">Quick</span>' in entry and 'Reading:</span> <span lang="en">Fast</span>' in entry
     assert 'href="#erratum-quick-for-fast"' in html  # a reference in the text links to its entry
     assert '<a href="#appendix-errata">Errata and readings</a>' in html  # listed in the contents
+
+
+def test_no_shipped_rulebook_has_an_empty_heading_without_notes():
+    """Rock'n'Roll lists sections its source lacks (only an editor's note under each heading)."""
+    import re
+
+    from generator.diagnostics import Report
+    from generator.print.context import BuildContext
+    from generator.print.rulebook import book_html
+    from generator.project import Project
+
+    from .conftest import REPO
+
+    game = Project(REPO).load("rock-n-roll", Report(), checks=False)
+    for notes in (True, False):
+        html = book_html(BuildContext(game, "en", REPO), notes=notes)
+        chapters = re.findall(r'<section class="chapter">(.*?)</section>', html, flags=re.S)
+        empty = []
+        for chapter in chapters:
+            parts = re.split(r"<h([1-4])\b[^>]*>(.*?)</h\1>", chapter, flags=re.S)
+            # parts: text, level, title, text, level, title, text...
+            for i in range(1, len(parts), 3):
+                level, title, after = int(parts[i]), parts[i + 1], parts[i + 2]
+                following = int(parts[i + 3]) if i + 3 < len(parts) else 0
+                if not after.strip() and (following == 0 or following <= level):
+                    empty.append(title)
+        assert empty == [], notes
+        assert ("This section is listed in the table of contents" in html) == notes
