@@ -83,6 +83,13 @@ def test_the_book_says_whose_note_it_is_in_its_language(ws: Workspace):
     labels = [part.split("</p>")[0] for part in html.split('<p class="note-label">')[1:]]
     assert labels == ["Designer’s note", "Editor’s note", "Designer note"]
     assert 'class="note note-designer"' in html and 'class="note note-plain"' in html
+    from generator.i18n.translate import Translator
+    from generator.text.chapters import load_chapters
+    from generator.text.render import RenderContext, render_chapter
+
+    site = str(render_chapter(load_chapters(game.folder)[0],
+                              RenderContext(game, Translator.load(game, "ru"), "site", lambda r: None)).html)
+    assert "<summary>Примечание автора</summary>" in site and "<summary>Примечание редактора</summary>" in site
 
 
 def test_a_list_continued_after_a_box_keeps_its_numbers(ws: Workspace):
