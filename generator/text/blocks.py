@@ -311,8 +311,9 @@ def glossary_html(game: Game, tr: Translator, link: Linker) -> Markup:
 
 
 def aliases_html(keyword, tr: Translator) -> Markup:
-    """The other spellings of a keyword the source uses ("Also written: Юнит"), with their notes."""
-    if not keyword.aliases:
+    """The other spellings of a keyword the source uses ("Также пишется: Юнит"), with their notes:
+    spellings of the source's language, so printed in its own edition only."""
+    if not keyword.aliases or not tr.is_source:
         return Markup("")
     names = [Markup("{} ({})").format(a.name, tr.field(keyword, "aliases", i, "note")) if a.note else escape(a.name)
              for i, a in enumerate(keyword.aliases)]
