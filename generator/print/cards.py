@@ -156,7 +156,7 @@ def cards_html(ctx: BuildContext, faces: list[CardFace], paper: str = "a4", blee
         body, placements = bleed_pages(ctx, faces, config), []
     else:
         body, placements = sheet_pages(ctx, faces, paper, config)
-    authors = ", ".join(ctx.game.manifest.authors)
+    authors = ctx.authors
     author = f'<meta name="author" content="{Markup.escape(authors)}">' if authors else ""
     html = (f'<!DOCTYPE html><html lang="{Markup.escape(ctx.lang)}"><head><meta charset="utf-8">'
             f"<title>{Markup.escape(ctx.title)} — {ctx.env.globals['ui']('cards')}</title>{author}"
