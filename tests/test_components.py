@@ -161,3 +161,30 @@ def test_a_games_own_back_template(ws: Workspace):
     ws.edit("data/cards.yaml", "back: orders-back", "back: orders-bak")
     (d,) = ws.validate().errors
     assert d.code == "E007" and d.message == "unknown card back design 'orders-bak'" and d.hint == "did you mean 'orders-back'?"
+
+
+def test_a_games_own_counter_template_adds_macros_and_keeps_the_built_in_ones(tmp_path):
+    from generator.commands.new import scaffold
+    from generator.diagnostics import Report
+    from generator.print.context import BuildContext
+    from generator.print.counters import counters_html, pieces
+    from generator.project import Project
+
+    folder = tmp_path / "content" / "hexes"
+    scaffold(folder, "hexes", "Hexes", kind="counters")
+    (folder / "templates").mkdir(exist_ok=True)
+    (folder / "templates" / "counter.html.j2").write_text(
+        "{% macro supply(face) %}<p class=\"c-supply\">SUPPLY {{ face.text }}</p>{% endmacro %}\n", encoding="utf-8")
+    path = folder / "data" / "counters.yaml"
+    path.write_text(path.read_text(encoding="utf-8").replace(
+        "  - {id: turn, sheet: markers, text: Turn, value: 1}",
+        "  - {id: turn, sheet: markers, text: Turn, value: 1}\n"
+        "  - {id: dump, sheet: markers, template: supply, text: Dump}"), encoding="utf-8")
+    report = Report()
+    game = Project(tmp_path).load("hexes", report)
+    assert not report.diagnostics, [d.message for d in report.diagnostics]
+    html, _ = counters_html(BuildContext(game, "en", tmp_path), pieces(BuildContext(game, "en", tmp_path)))
+    assert "SUPPLY Dump" in html          # the game's own macro
+    assert 'class="c-values">6-4' in html  # the built-in unit macro, not copied into the game
+    result = run_job(Job(tmp_path, "hexes", "en", "counters", images=False))
+    assert result.error is None and not result.diagnostics
