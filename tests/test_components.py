@@ -57,6 +57,19 @@ def test_counter_sheet_layout_from_sheets_yaml():
     assert cards.gutter == 0 and len(cards.cut_xs()) == cards.cols + 1 and cards.per_sheet == 9
 
 
+def test_a_part_filled_sheet_has_cut_marks_only_beside_its_pieces():
+    spec = sheet_spec(SHEETS, "a4", parse_size("counter-1/2"), kind="counters")
+    full_rows = len(spec.cut_ys())
+    count = spec.cols + 1  # one full row and one counter in the next
+    assert len(spec.cut_ys(count)) == 4 < full_rows
+    bottom = spec.front_slot(count - 1)[1] + spec.card_h
+    assert max(max(y1, y2) for x1, y1, x2, y2 in spec.cut_marks(count) if x1 == x2) < bottom + spec.mark_gap + spec.mark_length + 0.01
+    # a single part-filled row: the fronts' columns, and on the backs their mirror image
+    fronts, backs = spec.cut_xs(3), spec.cut_xs(3, mirrored=True)
+    assert len(fronts) == len(backs) == 6
+    assert fronts[0] == round(spec.front_slot(0)[0], 4) and backs[-1] == round(spec.back_slot(0)[0] + spec.card_w, 4)
+
+
 @settings(max_examples=60, deadline=None)
 @given(w=st.floats(8, 180), h=st.floats(8, 250), paper=st.sampled_from(["a4", "letter"]),
        gutter=st.floats(0, 6))

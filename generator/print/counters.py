@@ -136,10 +136,10 @@ def counters_html(ctx: BuildContext, all_pieces: list[Piece], paper: str = "a4")
                                    "size": [spec.card_w, spec.card_h], "paper": [spec.paper_w, spec.paper_h]})
             style = f"width:{spec.paper_w}mm;height:{spec.paper_h}mm;page:{paper}"
             pages.append(Markup('<div class="sheet fronts" style="{}">{}{}</div>').format(
-                style, Markup("").join(fronts), _marks(spec)))
+                style, Markup("").join(fronts), _marks(spec, len(chunk))))
             if sheet.backs:
                 pages.append(Markup('<div class="sheet backs" style="{}">{}{}</div>').format(
-                    style, Markup("").join(backs), _marks(spec)))
+                    style, Markup("").join(backs), _marks(spec, len(chunk), mirrored=True)))
     page_rules = [f"@page {name} {{ size: {p['width']}mm {p['height']}mm; margin: 0 }}"
                   for name, p in config["papers"].items()]
     html = (f'<!DOCTYPE html><html lang="{ctx.lang}"><head><meta charset="utf-8">'
