@@ -117,7 +117,7 @@ def book_html(ctx: BuildContext, paper: str = "a4", notes: bool = True) -> str:
     html = template.render(
         title=ctx.title,
         game=ctx.game,
-        authors=", ".join(ctx.game.manifest.authors),
+        authors=ctx.authors,
         summary=ctx.tr.manifest("summary") if ctx.game.manifest.summary else "",
         chapters=chapters,
         appendix=blocks_,
