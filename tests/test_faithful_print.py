@@ -37,8 +37,8 @@ ELSEWHERE = {
 # (game, record kind, record id, field path): not in the rulebook, and why.
 KNOWN_MISSING: dict[tuple[str, str, str, str], str] = {
     ("battle-rules", "erratum", "fortification-sign", ".reading"):
-        "printed, but the PDF's text loses its → (2+ → 3+): the font subset gives the arrow no "
-        "Unicode mapping, so the reading cannot be found as text",
+        "printed, but its → (2+ → 3+) is drawn as a picture (the shipped PT fonts have no arrow, "
+        "see print/fonts.py GLYPHS), so the PDF's text reads «(2+ 3+)»",
     ("nuclear", "unit", "recruits", ".weapons.0.label"):
         "the roster's label «Лазвинтовки» for the weapon line: the roster prints the weapon's "
         "name (Лазвинтовка); not on the site either",
