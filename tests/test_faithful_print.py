@@ -20,6 +20,7 @@ from pathlib import Path
 import pytest
 
 from generator.diagnostics import Report
+from generator.print.fonts import GLYPHS
 from generator.print.jobs import Job, run_job
 from generator.project import Project
 
@@ -36,9 +37,6 @@ ELSEWHERE = {
 
 # (game, record kind, record id, field path): not in the rulebook, and why.
 KNOWN_MISSING: dict[tuple[str, str, str, str], str] = {
-    ("battle-rules", "erratum", "fortification-sign", ".reading"):
-        "printed, but its → (2+ → 3+) is drawn as a picture (the shipped PT fonts have no arrow, "
-        "see print/fonts.py GLYPHS), so the PDF's text reads «(2+ 3+)»",
     ("nuclear", "unit", "recruits", ".weapons.0.label"):
         "the roster's label «Лазвинтовки» for the weapon line: the roster prints the weapon's "
         "name (Лазвинтовка); not on the site either",
@@ -76,8 +74,10 @@ def text_inside_margins(boxes: str) -> str:
 
 def print_normal(text: str) -> str:
     """Like the site's normalisation, plus what print does to text: ligatures, a word
-    hyphenated at a line's end, the typographer's "???" for a longer run of ? or !."""
+    hyphenated at a line's end, the typographer's "???" for a longer run of ? or !, and the
+    characters the shipped fonts lack, drawn as pictures (→, ✓: no text in the PDF)."""
     text = unicodedata.normalize("NFKC", text)
+    text = "".join(c for c in text if c not in GLYPHS)
     text = re.sub(r"([?!])\1{3,}", r"\1\1\1", text)
     return normal(text)
 
