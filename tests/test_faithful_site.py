@@ -30,12 +30,6 @@ KNOWN_MISSING = {
     ("rock-n-roll", "keyword", "assets", ".aliases.0.name"),
     ("rock-n-roll", "keyword", "control-point", ".aliases.1.name"),
     ("battle-rules", "keyword", "ap", ".aliases.0.note"),
-    # a weapon line's label as the roster writes it («Лазвинтовки»), and ranges printed as
-    # numbers rather than the roster's «Н5», «Н4»
-    ("nuclear", "unit", "recruits", ".weapons.0.label"),
-    ("nuclear", "unit", "soldiers", ".weapons.0.label"),
-    ("nuclear", "weapon", "twin-lascannon", ".stats.range"),
-    ("nuclear", "weapon", "earthshaker", ".stats.range"),
 }
 
 
