@@ -217,3 +217,29 @@ def shown_in(chapters) -> tuple[set[str], set[str]]:
             elif ref.kind == "table" and ref.field is None and ref.id:
                 tables.add(ref.id)
     return sections, tables
+
+
+# The fields that hold a record's own paragraph: what a chapter prints with {{ action:move.text }}.
+TEXT_FIELDS = ("text", "definition", "summary")
+
+
+def printed_by_reference(game: Game, chapters) -> set[str]:
+    """Sections no chapter lists whole, but whose every record with text the chapters print by
+    referring to that text (`{{ action:move.text }}`): printed once, where the source prints
+    them. The rulebook adds no appendix for these, and anchors each record at its text."""
+    listed = shown_in(chapters)[0]
+    referenced: set[tuple[str, str]] = set()
+    for chapter in chapters:
+        for text, _line in chapter.references():
+            try:
+                ref = Ref.parse(text)
+            except RefError:
+                continue
+            if ref.id and ref.field in TEXT_FIELDS:
+                referenced.add((ref.kind, ref.id))
+    out = set()
+    for section, records in game.records.items():
+        with_text = [r for r in records.values() if any(getattr(r, name, None) for name in TEXT_FIELDS)]
+        if section not in listed and with_text and all((r.kind, r.id) in referenced for r in with_text):
+            out.add(section)
+    return out

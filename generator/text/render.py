@@ -18,7 +18,7 @@ from ..i18n.translate import Translator
 from . import blocks
 from .chapters import Chapter
 from .markdown import build, container_info, parser
-from .refs import Ref, RefError, resolve
+from .refs import TEXT_FIELDS, Ref, RefError, resolve
 
 Target = Literal["site", "print"]
 
@@ -38,6 +38,9 @@ class RenderContext:
     link: blocks.Linker
     # example id -> True (passed) / False (failed); missing = not checked
     examples: dict[str, bool] = field(default_factory=dict)
+    # sections whose records the chapters print by referring to their text (refs.printed_by_reference):
+    # the reference to a record's text carries the record's anchor, so links land there
+    anchored: frozenset[str] = frozenset()
 
 
 @dataclass
@@ -83,6 +86,8 @@ def _ref_html(ctx: RenderContext, text: str) -> Markup:
             value = ctx.tr.field(record, *path)
         else:
             value = resolved.text(ctx.tr.lang)
+        if record.section in ctx.anchored and resolved.ref.field in TEXT_FIELDS:
+            return Markup('<span class="value" id="{}">{}</span>').format(blocks.anchor(record), value)
         return Markup('<span class="value">{}</span>').format(value)
     if record.kind == "keyword":
         return blocks.keyword_ref_html(record, ctx.tr.field(record, "name"), ctx.tr, ctx.link)
