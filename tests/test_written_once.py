@@ -61,3 +61,13 @@ def test_a_record_the_chapters_leave_out_keeps_its_appendix(tmp_path: Path):
     ctx = BuildContext(Project(tmp_path).load("nuclear", Report()), "ru", tmp_path)
     assert "actions" not in printed_by_reference(ctx.game, ctx.chapters)
     assert 'id="appendix-actions"' in book_html(ctx)
+
+
+def test_site_links_each_record_to_the_chapter_that_prints_it(shipped_site: Path):
+    ru = shipped_site / "nuclear" / "ru"
+    assert not (ru / "glossary.html").exists()  # no second glossary beside the chapter
+    page = (ru / "units" / "death-riders.html").read_text(encoding="utf-8")
+    assert 'href="../rules-glossary.html#keyword-fast"' in page
+    assert 'id="keyword-fast"' in (ru / "rules-glossary.html").read_text(encoding="utf-8")
+    assert 'id="keyword-partial-cover"' in (ru / "terrain.html").read_text(encoding="utf-8")
+    assert 'id="action-march"' in (ru / "strategy.html").read_text(encoding="utf-8")

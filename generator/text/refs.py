@@ -223,12 +223,9 @@ def shown_in(chapters) -> tuple[set[str], set[str]]:
 TEXT_FIELDS = ("text", "definition", "summary")
 
 
-def printed_by_reference(game: Game, chapters) -> set[str]:
-    """Sections no chapter lists whole, but whose every record with text the chapters print by
-    referring to that text (`{{ action:move.text }}`): printed once, where the source prints
-    them. The rulebook adds no appendix for these, and anchors each record at its text."""
-    listed = shown_in(chapters)[0]
-    referenced: set[tuple[str, str]] = set()
+def text_references(chapters) -> dict[tuple[str, str], Any]:
+    """(kind, id) -> the first chapter that prints that record's own text by reference."""
+    found: dict[tuple[str, str], Any] = {}
     for chapter in chapters:
         for text, _line in chapter.references():
             try:
@@ -236,7 +233,17 @@ def printed_by_reference(game: Game, chapters) -> set[str]:
             except RefError:
                 continue
             if ref.id and ref.field in TEXT_FIELDS:
-                referenced.add((ref.kind, ref.id))
+                found.setdefault((ref.kind, ref.id), chapter)
+    return found
+
+
+def printed_by_reference(game: Game, chapters) -> set[str]:
+    """Sections no chapter lists whole, but whose every record with text the chapters print by
+    referring to that text (`{{ action:move.text }}`): printed once, where the source prints
+    them. The rulebook adds no appendix for these, the site no page of their own, and the
+    reference to a record's text carries its anchor."""
+    listed = shown_in(chapters)[0]
+    referenced = text_references(chapters)
     out = set()
     for section, records in game.records.items():
         with_text = [r for r in records.values() if any(getattr(r, name, None) for name in TEXT_FIELDS)]
