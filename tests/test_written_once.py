@@ -71,3 +71,16 @@ def test_site_links_each_record_to_the_chapter_that_prints_it(shipped_site: Path
     assert 'id="keyword-fast"' in (ru / "rules-glossary.html").read_text(encoding="utf-8")
     assert 'id="keyword-partial-cover"' in (ru / "terrain.html").read_text(encoding="utf-8")
     assert 'id="action-march"' in (ru / "strategy.html").read_text(encoding="utf-8")
+
+
+def test_deadzone_prints_each_action_once_where_the_source_does(tmp_path_factory):
+    root = tmp_path_factory.mktemp("once-dz")
+    (root / "content").symlink_to(REPO / "content")
+    ctx = BuildContext(Project(root).load("deadzone", Report()), "ru", root)
+    html = book_html(ctx)
+    assert "actions" in printed_by_reference(ctx.game, ctx.chapters)
+    text = _plain(html)
+    for action in ctx.game.actions.values():
+        assert text.count(" ".join(action.text.split())) == 1, action.id
+    # a record's text alone in its paragraph prints as a paragraph
+    assert '<p><span class="value" id="action-sprint">' in html

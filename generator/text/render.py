@@ -18,7 +18,7 @@ from ..i18n.translate import Translator
 from . import blocks
 from .chapters import Chapter
 from .markdown import build, container_info, parser
-from .refs import TEXT_FIELDS, Ref, RefError, resolve
+from .refs import TEXT_FIELDS, Ref, RefError, is_block, resolve
 
 Target = Literal["site", "print"]
 
@@ -110,6 +110,14 @@ def verified_mark(title: str) -> str:
     return f' <span class="verified" title="{title}" role="img" aria-label="{title}" data-overlay>{_TICK}</span>'
 
 
+def _prints_inline(ctx: RenderContext, text: str) -> bool:
+    """A reference alone in its paragraph that prints a value, not a block (a table, a list)."""
+    try:
+        return not is_block(resolve(ctx.game, Ref.parse(text)))
+    except RefError:
+        return False
+
+
 @lru_cache(maxsize=1)
 def _renderer() -> MarkdownIt:
     md = build()
@@ -119,7 +127,10 @@ def _renderer() -> MarkdownIt:
         return str(_ref_html(env["ctx"], tokens[idx].content))
 
     def substitution_block(self, tokens, idx, options, env):
-        return str(_ref_html(env["ctx"], tokens[idx].content)) + "\n"
+        html = str(_ref_html(env["ctx"], tokens[idx].content))
+        if _prints_inline(env["ctx"], tokens[idx].content):  # a record's text alone: its own paragraph
+            return f"<p>{html}</p>\n"
+        return html + "\n"
 
     def example_open(self, tokens, idx, options, env):
         ctx: RenderContext = env["ctx"]
