@@ -53,7 +53,8 @@ def procedure(id: str | Callable | None = None, errata: Iterable[str] = ()):
 
 
 def table(id: str | Callable | None = None, title: Any = None,
-          columns: Mapping[str, Any] | Callable[[Any], Mapping[str, Any]] | None = None, errata: Iterable[str] = ()):
+          columns: Mapping[str, Any] | Callable[[Any], Mapping[str, Any]] | None = None, errata: Iterable[str] = (),
+          values: Mapping[str, str] | None = None):
     """Mark `fn(game) -> list of rows (mappings)` as the probability table `id`.
 
     title: the table's title (text, or {lang: text}); default: the docstring's first line. It
@@ -61,9 +62,11 @@ def table(id: str | Callable | None = None, title: Any = None,
     columns: {column id: heading}, in the order to print; default: the rows' keys. A function
     `(game) -> {column id: heading}` where the columns follow the game's data (a die's faces).
     errata: ids of the errata whose readings the table relies on.
+    values: {column id: 'table-id.column-id'}: the column holds coded values of that data table's
+    column, and prints their names in each language (never the ids).
     """
     return _declare("table", id, title=title, columns=columns if callable(columns) else dict(columns or {}),
-                    errata=_ids(errata))
+                    errata=_ids(errata), values=dict(values or {}))
 
 
 def consistency(id: str | Callable | None = None, errata: Iterable[str] = ()):
