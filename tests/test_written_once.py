@@ -84,3 +84,13 @@ def test_deadzone_prints_each_action_once_where_the_source_does(tmp_path_factory
         assert text.count(" ".join(action.text.split())) == 1, action.id
     # a record's text alone in its paragraph prints as a paragraph
     assert '<p><span class="value" id="action-sprint">' in html
+
+
+def test_records_holding_more_than_their_text_keep_their_appendix(tmp_path_factory):
+    """Rock'n'Roll's unit chapter prints each unit's text by reference, but a unit holds more
+    (its abilities): the roster appendix stays."""
+    root = tmp_path_factory.mktemp("once-rnr")
+    (root / "content").symlink_to(REPO / "content")
+    ctx = BuildContext(Project(root).load("rock-n-roll", Report()), "ru", root)
+    assert "units" not in printed_by_reference(ctx.game, ctx.chapters)
+    assert 'id="appendix-units"' in book_html(ctx)

@@ -221,6 +221,9 @@ def shown_in(chapters) -> tuple[set[str], set[str]]:
 
 # The fields that hold a record's own paragraph: what a chapter prints with {{ action:move.text }}.
 TEXT_FIELDS = ("text", "definition", "summary")
+# Sections whose records are a name and a paragraph: a chapter can print them whole by reference
+# (a unit, a table or a card holds more than its text).
+TEXT_SECTIONS = ("actions", "keywords", "rules")
 
 
 def text_references(chapters) -> dict[tuple[str, str], Any]:
@@ -245,8 +248,11 @@ def printed_by_reference(game: Game, chapters) -> set[str]:
     listed = shown_in(chapters)[0]
     referenced = text_references(chapters)
     out = set()
-    for section, records in game.records.items():
-        with_text = [r for r in records.values() if any(getattr(r, name, None) for name in TEXT_FIELDS)]
+    for section in TEXT_SECTIONS:
+        records = game.section(section).values()
+        if any(getattr(r, "stats", None) or getattr(r, "keywords", None) for r in records):
+            continue  # the appendix prints more of these than their text
+        with_text = [r for r in records if any(getattr(r, name, None) for name in TEXT_FIELDS)]
         if section not in listed and with_text and all((r.kind, r.id) in referenced for r in with_text):
             out.add(section)
     return out
