@@ -35,16 +35,23 @@ DECIMALS = 6      # in CSV
 PERCENT_DIGITS = 1  # in the printed rows
 
 
-@dataclass(frozen=True)
-class Coded:
-    """A coded cell of a computed table: its ids, and the data table column that names them."""
+class Coded(str):
+    """A coded cell of a computed table: the ids it holds (it is that string, so procedures and
+    spreadsheets see the ids), and the data table column whose values name them for readers."""
 
-    cell: str
     table: Table
     column: int
 
+    def __new__(cls, cell: str, table: Table, column: int) -> "Coded":
+        self = super().__new__(cls, cell)
+        self.table, self.column = table, column
+        return self
+
+    def __reduce__(self):
+        return Coded, (str(self), self.table, self.column)
+
     def printed(self, tr: Any) -> str:
-        return coded_names(self.table, self.column, self.table.columns[self.column], self.cell, tr)
+        return coded_names(self.table, self.column, self.table.columns[self.column], str(self), tr)
 
 
 @dataclass
@@ -94,7 +101,7 @@ def _printed(value: Any, lang: str, tr: Any) -> Any:
         return format_number(value, "percent", lang, PERCENT_DIGITS)
     if isinstance(value, Record):
         return tr.field(value, "name") if hasattr(value, "name") else value.id
-    if isinstance(value, Coded):
+    if isinstance(value, Coded):  # before str: a coded cell prints its values' names
         return value.printed(tr)
     if value is None or isinstance(value, (str, int, float, bool)):
         return value
@@ -105,7 +112,7 @@ def _exact(value: Any) -> Any:
     if isinstance(value, Fraction):
         return show(value)
     if isinstance(value, Coded):
-        return value.cell
+        return str(value)
     if value is None or isinstance(value, (str, int, float, bool)):
         return value
     return show(freeze(value))
