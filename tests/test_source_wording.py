@@ -100,3 +100,15 @@ def test_an_as_written_form_must_hold_the_typed_values(tmp_path: Path):
     Project(tmp_path).load("battle-rules", report)
     found = [d for d in report.diagnostics if d.code == "E046"]
     assert found and "40 см (70 см)" in found[0].message and found[0].location.line > 0
+
+
+def test_an_alias_without_its_own_translation_prints_the_keywords_name(tmp_path: Path):
+    import polib
+
+    folder = _copy("nuclear", tmp_path)
+    path = folder / "locale" / "en.po"
+    catalog = polib.pofile(str(path), wrapwidth=0)
+    catalog.find("Скауты").msgstr = ""
+    catalog.save(str(path))
+    en = _row(_book(tmp_path, "nuclear", "en"), "Death Riders")
+    assert re.search(_MARKED.format(">Scout"), en) and ">Scouts<" not in en and ">Скауты<" not in en
