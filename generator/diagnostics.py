@@ -56,6 +56,8 @@ CODES: dict[str, str] = {
     "E037": "reading erratum that no procedure cites",
     "E040": "content overflows its card, cell, column or page",
     "E041": "text drawn over other text",
+    "E045": "as-written form for a stat the record does not give",
+    "E046": "as-written form does not hold the record's typed values",
     "E050": "value outside its enumeration",
     "E051": "table row lacks a column",
     "E052": "reference that prints a block stands inside a sentence or cell",

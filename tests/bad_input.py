@@ -250,6 +250,12 @@ def _value_cases() -> list[Case]:
         Case("erratum-mismatch", edit("data/errata.yaml", "    reading: Fast",
                                       "    reading: '4+'\n    record: units/scouts\n    field: stats.quality"),
              "E018", "data/units.yaml", "quality:"),
+        Case("as-written-unknown-stat", edit("data/units.yaml", "    keywords: [Quick]",
+                                             "    as_written: {moev: 15 cm}\n    keywords: [Quick]"),
+             "E045", "data/units.yaml", "as_written:"),
+        Case("as-written-other-values", edit("data/units.yaml", "    keywords: [Quick]",
+                                             "    as_written: {move: 15 cm (20 cm)}\n    keywords: [Quick]"),
+             "E046", "data/units.yaml", "as_written:"),
         Case("alias-nobody-uses", edit("data/units.yaml", "keywords: [Quick]", "keywords: [Fast]"), "W004",
              "data/keywords.yaml", "- name: Quick"),
     ]

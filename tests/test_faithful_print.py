@@ -37,13 +37,6 @@ ELSEWHERE = {
 
 # (game, record kind, record id, field path): not in the rulebook, and why.
 KNOWN_MISSING: dict[tuple[str, str, str, str], str] = {
-    ("nuclear", "unit", "recruits", ".weapons.0.label"):
-        "the roster's label «Лазвинтовки» for the weapon line: the roster prints the weapon's "
-        "name (Лазвинтовка); not on the site either",
-    ("nuclear", "unit", "soldiers", ".weapons.0.label"): "as recruits",
-    ("nuclear", "weapon", "twin-lascannon", ".stats.range"):
-        "the roster writes the range «Н5»; it prints as the typed distance, like on the site",
-    ("nuclear", "weapon", "earthshaker", ".stats.range"): "as twin-lascannon",
 }
 
 MARGIN = 45.0  # points: the running header sits above, the page number below (20 / 22 mm margins)

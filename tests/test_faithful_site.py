@@ -26,12 +26,6 @@ NOT_SOURCE = {"incomplete"}
 
 # (game, record kind, record id, field path): not on the site yet.
 KNOWN_MISSING = {
-    # a weapon line's label as the roster writes it («Лазвинтовки»), and ranges printed as
-    # numbers rather than the roster's «Н5», «Н4»
-    ("nuclear", "unit", "recruits", ".weapons.0.label"),
-    ("nuclear", "unit", "soldiers", ".weapons.0.label"),
-    ("nuclear", "weapon", "twin-lascannon", ".stats.range"),
-    ("nuclear", "weapon", "earthshaker", ".stats.range"),
 }
 
 

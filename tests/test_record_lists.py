@@ -40,7 +40,9 @@ def games():
 
 
 def test_the_shipped_rules_use_lists():
-    assert {kind for _, _, kind in shipped_lists()} >= {"dice", "actions", "units", "keywords", "terrain", "decks"}
+    # actions and glossaries print record by record where the source prints them (each text
+    # written once); tests/test_faithful_print.py finds their fields
+    assert {kind for _, _, kind in shipped_lists()} >= {"dice", "units", "terrain", "decks"}
 
 
 @pytest.mark.parametrize("lang", ["ru", "en"])

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from markupsafe import Markup
 
 from ..text import blocks
-from ..text.refs import shown_in
+from ..text.refs import printed_by_reference, shown_in
 from ..text.render import RenderContext, render_chapter, verified_mark
 from .pdf import render_document
 from .context import BuildContext, print_linker, section_mark
@@ -29,6 +29,7 @@ class AppendixBlock:
 
 def appendix(ctx: BuildContext, link) -> list[AppendixBlock]:
     sections, tables = shown_in(ctx.chapters)
+    sections |= printed_by_reference(ctx.game, ctx.chapters)
     game, tr = ctx.game, ctx.tr
     out = []
     titles = {"keywords": "glossary", "units": "units", "tables": "tables", "dice": "dice", "actions": "actions",
@@ -109,7 +110,8 @@ def _walk(box):
 
 def book_html(ctx: BuildContext, paper: str = "a4", notes: bool = True) -> str:
     link = print_linker(anchors(ctx))
-    render_ctx = RenderContext(ctx.game, ctx.tr, "print", link, ctx.examples, notes=notes)
+    render_ctx = RenderContext(ctx.game, ctx.tr, "print", link, ctx.examples, notes=notes,
+                               anchored=frozenset(printed_by_reference(ctx.game, ctx.chapters)))
     chapters = [render_chapter(ch, render_ctx, id_prefix=f"{ch.slug}--") for ch in ctx.chapters]
     chapters = [ch for ch in chapters if ch.headings]  # a chapter that held only notes, without them
     blocks_ = appendix(ctx, link)

@@ -16,7 +16,7 @@ from ..print.reference import probability_tables
 from ..diagnostics import Report
 from ..text import blocks
 from ..text.render import Heading, RenderContext, render_chapter
-from ..text.refs import shown_in
+from ..text.refs import KIND_SECTIONS, printed_by_reference, shown_in, text_references
 from .components import map_pages, side_badge
 from .datasheet import card_preview, card_sheet, unit_sheet
 from .grids import grid_html, grid_note, grid_title, odds_html
@@ -67,16 +67,20 @@ def game_pages(ctx: BuildContext, report: Report) -> list[SitePage]:
     # A chapter that prints the whole glossary ({{ list:keywords }}) is the glossary page.
     glossary_chapter = next((_page_name(ch) for ch in ctx.chapters if "keywords" in shown_in([ch])[0]), None)
     overrides = {"keyword": glossary_chapter} if glossary_chapter else {}
+    # Sections the chapters print record by record ({{ keyword:ap.definition }}): links go there.
+    by_reference = printed_by_reference(game, ctx.chapters)
+    overrides.update({f"{kind}:{rid}": _page_name(chapter) for (kind, rid), chapter in text_references(ctx.chapters).items()
+                      if KIND_SECTIONS.get(kind) in by_reference})
     chapters = []
     for chapter in ctx.chapters:
-        rctx = RenderContext(game, tr, "site", site_linker(0, overrides), ctx.examples)
+        rctx = RenderContext(game, tr, "site", site_linker(0, overrides), ctx.examples, anchored=frozenset(by_reference))
         rendered = render_chapter(chapter, rctx)
         chapters.append(rendered)
         pages.append(SitePage(_page_name(chapter), rendered.title, rendered.html,
                               [_named(h, rendered.html) for h in rendered.headings if h.level in (2, 3)],
                               kind="chapter"))
     link0 = site_linker(0, overrides)
-    if game.keywords and not glossary_chapter:
+    if game.keywords and not glossary_chapter and "keywords" not in by_reference:
         pages.append(SitePage("glossary.html", ui("glossary"), blocks.glossary_html(game, tr, link0), kind="glossary"))
     faces = fitted_faces(ctx, all_faces(ctx), report) if (game.cards or game.units or game.tables or game.dice) else []
     by_unit = {}

@@ -18,7 +18,7 @@ from ..i18n.translate import Translator
 from . import blocks
 from .chapters import Chapter
 from .markdown import NOTE_KINDS, build, container_info, parser
-from .refs import Ref, RefError, resolve
+from .refs import TEXT_FIELDS, Ref, RefError, is_block, resolve
 
 Target = Literal["site", "print"]
 
@@ -39,6 +39,9 @@ class RenderContext:
     # example id -> True (passed) / False (failed); missing = not checked
     examples: dict[str, bool] = field(default_factory=dict)
     notes: bool = True  # False: `::: note` asides are left out (`rulesmith build --no-notes`)
+    # sections whose records the chapters print by referring to their text (refs.printed_by_reference):
+    # the reference to a record's text carries the record's anchor, so links land there
+    anchored: frozenset[str] = frozenset()
 
 
 @dataclass
@@ -84,6 +87,8 @@ def _ref_html(ctx: RenderContext, text: str) -> Markup:
             value = ctx.tr.field(record, *path)
         else:
             value = resolved.text(ctx.tr.lang)
+        if record.section in ctx.anchored and resolved.ref.field in TEXT_FIELDS:
+            return Markup('<span class="value" id="{}">{}</span>').format(blocks.anchor(record), value)
         return Markup('<span class="value">{}</span>').format(value)
     if record.kind == "keyword":
         return blocks.keyword_ref_html(record, ctx.tr.field(record, "name"), ctx.tr, ctx.link)
@@ -106,6 +111,14 @@ def verified_mark(title: str) -> str:
     return f' <span class="verified" title="{title}" role="img" aria-label="{title}" data-overlay>{_TICK}</span>'
 
 
+def _prints_inline(ctx: RenderContext, text: str) -> bool:
+    """A reference alone in its paragraph that prints a value, not a block (a table, a list)."""
+    try:
+        return not is_block(resolve(ctx.game, Ref.parse(text)))
+    except RefError:
+        return False
+
+
 @lru_cache(maxsize=1)
 def _renderer() -> MarkdownIt:
     md = build()
@@ -115,7 +128,10 @@ def _renderer() -> MarkdownIt:
         return str(_ref_html(env["ctx"], tokens[idx].content))
 
     def substitution_block(self, tokens, idx, options, env):
-        return str(_ref_html(env["ctx"], tokens[idx].content)) + "\n"
+        html = str(_ref_html(env["ctx"], tokens[idx].content))
+        if _prints_inline(env["ctx"], tokens[idx].content):  # a record's text alone: its own paragraph
+            return f"<p>{html}</p>\n"
+        return html + "\n"
 
     def example_open(self, tokens, idx, options, env):
         ctx: RenderContext = env["ctx"]
