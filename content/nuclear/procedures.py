@@ -720,10 +720,28 @@ def _table_columns() -> dict:
     return columns
 
 
+def _attacker_reads(game, unit: Unit) -> list[dict]:
+    """A unit's weapons as the table reads them: its Качество, and each weapon's ББ (0 without)."""
+    quality = game.stat(unit, "quality")
+    return [{"with": game.weapons[w.weapon], "inputs": {"quality": quality},
+             "column": f"ap{props(game, game.weapons[w.weapon]).get('ap') or 0}"}
+            for w in unit.weapons if w.weapon in game.weapons]
+
+
+def _target_reads(game, unit: Unit) -> list[dict]:
+    return [{"inputs": {"defense": game.stat(unit, "defense")}}]
+
+
 @table("wounds-per-attack", errata=["damage-hits-minus-saves"],
        title={"ru": "Средние Раны за одну атаку по Качеству, Защите и ББ (кубик d6)",
               "en": "Expected wounds per attack by Quality, Defence and AP (one D6)"},
-       columns=_table_columns())
+       columns=_table_columns(), attacker=_attacker_reads, target=_target_reads,
+       assumes={"ru": "одна кость атаки: попадание на Качество или больше, затем бросок защиты на Защиту + ББ; "
+                      "непрошедшие защиту попадания — Раны. Модификаторы броска, Взрыв, Разрыв, Удар и "
+                      "Регенерация не учитываются; Раны умножьте на число атак оружия.",
+                "en": "one attack die: a hit on the Quality or more, then a save on the Defence + AP; "
+                      "hits not saved are Wounds. Roll modifiers, Blast, Rending, Impact and Regeneration "
+                      "are not counted; multiply by the weapon's attacks."})
 def wounds_per_attack(game) -> list[dict]:
     """E(Раны) of one attack die: a hit on the Quality, a failed save on the Defense + ББ."""
     faces = sides(game)

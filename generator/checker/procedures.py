@@ -53,7 +53,8 @@ def procedure(id: str | Callable | None = None, errata: Iterable[str] = ()):
 
 
 def table(id: str | Callable | None = None, title: Any = None,
-          columns: Mapping[str, Any] | Callable[[Any], Mapping[str, Any]] | None = None, errata: Iterable[str] = ()):
+          columns: Mapping[str, Any] | Callable[[Any], Mapping[str, Any]] | None = None, errata: Iterable[str] = (),
+          assumes: Any = None, attacker: Callable | None = None, target: Callable | None = None):
     """Mark `fn(game) -> list of rows (mappings)` as the probability table `id`.
 
     title: the table's title (text, or {lang: text}); default: the docstring's first line. It
@@ -61,9 +62,15 @@ def table(id: str | Callable | None = None, title: Any = None,
     columns: {column id: heading}, in the order to print; default: the rows' keys. A function
     `(game) -> {column id: heading}` where the columns follow the game's data (a die's faces).
     errata: ids of the errata whose readings the table relies on.
+    assumes: what the table takes for granted, for its readers (text, or {lang: text}); the site
+    states it under the table in each language.
+    attacker, target: `(game, unit) -> readings`, how a unit acting (attacker) or on the receiving
+    end (target) picks the table's cell; each reading is {"with": a weapon or None, "inputs":
+    {input column: value}, "column": the outcome column or None}; [] where the unit's data gives
+    no reading. The site's calculator offers units by name from these.
     """
     return _declare("table", id, title=title, columns=columns if callable(columns) else dict(columns or {}),
-                    errata=_ids(errata))
+                    errata=_ids(errata), assumes=assumes, attacker=attacker, target=target)
 
 
 def consistency(id: str | Callable | None = None, errata: Iterable[str] = ()):

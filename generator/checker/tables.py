@@ -9,7 +9,10 @@ spreadsheets) and `<id>.json`:
     {"table": id, "title": ..., "columns": [{"id", "name"}],
      "rows": [...],                 # as printed in the source language: "16,7 %", record names
      "localized": {lang: [...]},    # the same for every language of the game
-     "exact": [...]}                # record ids and exact fractions ("1/6")
+     "exact": [...],                # record ids and exact fractions ("1/6")
+     "assumes": ...,                # what the table takes for granted (text or {lang: text})
+     "units": {"attacker": {unit id: [reading]}, "target": {...}}}  # how units pick a cell:
+                                    # {"with": weapon id or null, "inputs": {column: exact}, "column": id}
 """
 
 from __future__ import annotations
@@ -40,6 +43,8 @@ class ComputedTable:
     title: Any                 # text, or {lang: text}
     columns: list[dict[str, Any]]  # {"id": ..., "name": text or {lang: text}}
     rows: list[dict[str, Any]]
+    assumes: Any = None
+    units: dict[str, dict[str, list[dict[str, Any]]]] | None = None
 
 
 def compute(game: Game, declared: Declared) -> ComputedTable:
@@ -54,7 +59,31 @@ def compute(game: Game, declared: Declared) -> ComputedTable:
     for row in rows:
         ids.extend(str(k) for k in row if str(k) not in ids)
     columns = [{"id": c, "name": names.get(c, c)} for c in ids]
-    return ComputedTable(declared.id, declared.title or declared.id, columns, [dict(r) for r in rows])
+    return ComputedTable(declared.id, declared.title or declared.id, columns, [dict(r) for r in rows],
+                         declared.extra.get("assumes"), _unit_readings(game, declared, ids))
+
+
+def _unit_readings(game: Game, declared: Declared, ids: list[str]) -> dict | None:
+    """Each unit's readings as attacker and as target (see `procedures.table`), values exact."""
+    sides = {side: declared.extra.get(side) for side in ("attacker", "target") if declared.extra.get(side)}
+    if not sides:
+        return None
+    out: dict[str, dict[str, list[dict[str, Any]]]] = {}
+    for side, fn in sides.items():
+        out[side] = {}
+        for unit in game.units.values():
+            readings = []
+            for reading in fn(game, unit) or []:
+                inputs = {str(k): _exact(v) for k, v in (reading.get("inputs") or {}).items()}
+                column = reading.get("column")
+                if any(k not in ids for k in inputs) or (column is not None and column not in ids):
+                    raise ValueError(f"table '{declared.id}': the {side} reading of '{unit.id}' names a column "
+                                     f"the table does not have ({', '.join([*inputs, column or ''])})")
+                weapon = reading.get("with")
+                readings.append({"with": getattr(weapon, "id", weapon), "inputs": inputs, "column": column})
+            if readings:
+                out[side][unit.id] = readings
+    return out
 
 
 def printed(value: Any, lang: str, tr: Any) -> Any:
@@ -108,6 +137,8 @@ def write(table: ComputedTable, folder: Path, game: Game) -> list[Path]:
         "table": table.id, "title": table.title, "columns": table.columns,
         "rows": localized[source], "localized": localized,
         "exact": [{c: _exact(row.get(c)) for c in ids} for row in table.rows],
+        **({"assumes": table.assumes} if table.assumes else {}),
+        **({"units": table.units} if table.units else {}),
     }, ensure_ascii=False, indent=2) + "\n")
     return [csv_path, json_path]
 
