@@ -128,10 +128,13 @@ def grid_title(table: dict, lang: str) -> str:
     return _text(table.get("title"), lang) or str(table.get("table", ""))
 
 
-def assumptions(table: dict, lang: str) -> str:
-    """What the table assumes, in `lang` (the procedure's `@table(assumes=...)`); "" where the
-    procedure gives no text in that language: the English docstring is never shown in its place."""
+def assumptions(table: dict, lang: str, source: str) -> str:
+    """What the table assumes, in `lang` (the procedure's `@table(assumes=...)`: {lang: text}, or
+    one text in the source language); "" where it gives none in that language (`validate` warns,
+    W019): the procedure's docstring is never shown in its place."""
     assumes = table.get("assumes")
+    if isinstance(assumes, str):
+        assumes = {source: assumes}
     if isinstance(assumes, dict):
         return " ".join(str(assumes.get(lang) or "").split())
     return ""
@@ -144,7 +147,7 @@ def grid_note(ctx, table: dict) -> Markup:
     if game.dice:
         parts.append(Markup("<strong>{}:</strong> {}.").format(
             ui("dice"), ", ".join(tr.field(d, "name") for d in game.dice.values())))
-    text = assumptions(table, ctx.lang)
+    text = assumptions(table, ctx.lang, game.manifest.source_language)
     if text:
         parts.append(Markup("<strong>{}:</strong> {}").format(ui("assumptions"), text))
     return Markup(" ").join(parts)
