@@ -243,8 +243,12 @@ def test_calculator_unit_against_target_by_keyboard(browser, server):
       const d = JSON.parse(c.querySelector('script[type="application/json"]').textContent);
       return d.cells['4+|4+'][c.querySelector('select.calc-outcome').selectedIndex][0]; }""")
     assert calc.locator("output").inner_text() == cell
+    assert calc.locator(".calc-total").inner_text() == "Кубиков атаки у оружия: 2; в сумме: 0,67 (2/3)"
     calc.locator("select[data-column=defense]").select_option("2+")  # by hand
     assert target.input_value() == "" and attacker.input_value() != ""
+    assert calc.locator(".calc-total").inner_text() != ""  # the attacker's data still holds
+    calc.locator("select[data-column=quality]").select_option("2+")
+    assert attacker.input_value() == "" and calc.locator(".calc-total").inner_text() == ""
     assert page.evaluate("document.documentElement.scrollWidth") <= 375
     assert errors == []
     context.close()

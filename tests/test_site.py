@@ -292,7 +292,9 @@ def test_calculator_offers_units_by_name_in_the_page_language(shipped_site: Path
     aimed = next(int(i) for i, unit, label in options if label == target and unit == "soldiers")
     assert '<label>' in calc and ('Атакующий' if lang == "ru" else 'Attacker') in calc
     reading, target_reading = data["attacker"][chosen], data["target"][aimed]
-    assert reading == {"inputs": {"quality": "4+"}, "outcome": 0}  # lasgun: no AP
+    assert reading["inputs"] == {"quality": "4+"} and reading["outcome"] == 0  # lasgun: no AP
+    assert reading["times"] == 5  # five veterans, one attack each: the weapon's expected wounds add up
+    assert reading["totals"]["4+|4+"] == ["1,25" if lang == "ru" else "1.25", "5/4"]
     assert target_reading == {"inputs": {"defense": "4+"}, "outcome": -1}
     exact = json.loads((shipped_site.parent / "nuclear/tables/wounds-per-attack.json").read_text(encoding="utf-8"))
     row = next(r for r in exact["exact"] if r["quality"] == "4+" and r["defense"] == "4+")

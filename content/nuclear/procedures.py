@@ -19,7 +19,7 @@ from typing import Literal
 from generator.checker import ProcedureError, consistency, exact, procedure, table, threshold
 from generator.checks.keywords import KeywordIndex, parse_use
 from generator.model import Action, Terrain, Unit, Weapon
-from generator.values import Span, StatType, Target, is_unstated, parse_value
+from generator.values import Span, StatType, Target, UnstatedError, is_unstated, parse_value
 
 Rank = Literal["green", "experienced", "veteran", "elite"]
 RANKS: tuple[str, ...] = ("green", "experienced", "veteran", "elite")  # «Зеленые, Опытные, Ветераны, Элита»
@@ -721,11 +721,20 @@ def _table_columns() -> dict:
 
 
 def _attacker_reads(game, unit: Unit) -> list[dict]:
-    """A unit's weapons as the table reads them: its Качество, and each weapon's ББ (0 without)."""
+    """A unit's weapons as the table reads them: its Качество, each weapon's ББ (0 without), and
+    the weapon's attack dice at full strength (`weapon_dice`), where the roster gives its models."""
     quality = game.stat(unit, "quality")
-    return [{"with": game.weapons[w.weapon], "inputs": {"quality": quality},
-             "column": f"ap{props(game, game.weapons[w.weapon]).get('ap') or 0}"}
-            for w in unit.weapons if w.weapon in game.weapons]
+    reads = []
+    for entry in unit.weapons:
+        weapon = game.weapons[entry.weapon]
+        try:
+            count = entry.count if entry.count is not None else models_of(game, unit)
+            times = count * game.stat(weapon, "attacks")
+        except (ProcedureError, UnstatedError, TypeError):  # the roster does not give the unit's models
+            times = None
+        reads.append({"with": weapon, "inputs": {"quality": quality},
+                      "column": f"ap{props(game, weapon).get('ap') or 0}", "times": times})
+    return reads
 
 
 def _target_reads(game, unit: Unit) -> list[dict]:

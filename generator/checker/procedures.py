@@ -66,7 +66,8 @@ def table(id: str | Callable | None = None, title: Any = None,
     states it under the table in each language.
     attacker, target: `(game, unit) -> readings`, how a unit acting (attacker) or on the receiving
     end (target) picks the table's cell; each reading is {"with": a weapon or None, "inputs":
-    {input column: value}, "column": the outcome column or None}; [] where the unit's data gives
+    {input column: value}, "column": the outcome column or None, and optionally "times": how many
+    such dice the unit rolls where a cell is an expectation per die}; [] where the unit's data gives
     no reading. The site's calculator offers units by name from these.
     """
     return _declare("table", id, title=title, columns=columns if callable(columns) else dict(columns or {}),

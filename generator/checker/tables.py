@@ -12,7 +12,8 @@ spreadsheets) and `<id>.json`:
      "exact": [...],                # record ids and exact fractions ("1/6")
      "assumes": ...,                # what the table takes for granted (text or {lang: text})
      "units": {"attacker": {unit id: [reading]}, "target": {...}}}  # how units pick a cell:
-                                    # {"with": weapon id or null, "inputs": {column: exact}, "column": id}
+                                    # {"with": weapon id or null, "inputs": {column: exact}, "column": id,
+                                    #  "times": how many the unit rolls, where the cells are per die}
 """
 
 from __future__ import annotations
@@ -80,7 +81,9 @@ def _unit_readings(game: Game, declared: Declared, ids: list[str]) -> dict | Non
                     raise ValueError(f"table '{declared.id}': the {side} reading of '{unit.id}' names a column "
                                      f"the table does not have ({', '.join([*inputs, column or ''])})")
                 weapon = reading.get("with")
-                readings.append({"with": getattr(weapon, "id", weapon), "inputs": inputs, "column": column})
+                times = reading.get("times")
+                readings.append({"with": getattr(weapon, "id", weapon), "inputs": inputs, "column": column,
+                                 **({"times": times} if isinstance(times, int) and not isinstance(times, bool) else {})})
             if readings:
                 out[side][unit.id] = readings
     return out

@@ -11,7 +11,7 @@ from fractions import Fraction
 
 from markupsafe import Markup
 
-from .matchups import readings_of, unit_choices
+from .matchups import readings_of, totals, unit_choices
 
 _EXACT = re.compile(r"^\d+(/\d+)?$")
 
@@ -106,14 +106,18 @@ def calculator_html(table, inputs, chances, rows, exact, lang: str, ui, units: d
              for r, e in zip(rows, exact)}
     data = {"cells": cells}
     for side, found in units.items():
-        data[side] = [{"inputs": c.inputs, "outcome": c.outcome} for c in found]
+        data[side] = [{"inputs": c.inputs, "outcome": c.outcome,
+                       **({"times": c.times, "totals": totals(c, cells, [i["id"] for i in inputs], lang)}
+                          if c.times else {})} for c in found]
     data = json.dumps(data, ensure_ascii=False).replace("</", "<\\/")
     return Markup('<form class="calculator" aria-labelledby="calc-{0}-title prob-{0}" data-pagefind-ignore>'
                   '<p class="calc-title" id="calc-{0}-title"><strong>{1}</strong></p>{2}'
                   '<label>{3} <select class="calc-outcome">{4}</select></label>'
-                  '<p><output aria-live="polite"></output> <span class="calc-exact"></span></p>'
+                  '<p><output aria-live="polite"></output> <span class="calc-exact"></span></p>{6}'
                   '<script type="application/json">{5}</script></form>').format(
-        tid, ui("calculator"), Markup("").join(choices), ui("probabilities"), outcome, Markup(data))
+        tid, ui("calculator"), Markup("").join(choices), ui("probabilities"), outcome, Markup(data),
+        Markup('<p class="calc-total" data-text="{}" aria-live="polite"></p>').format(ui("calc-total"))
+        if any(c.times for c in units.get("attacker", [])) else "")
 
 
 def _flat(table: dict, rows: list[dict], title: str, lang: str) -> Markup:

@@ -15,6 +15,7 @@ class Choice:
     label: str          # the unit's name, with the weapon or the value that tells readings apart
     inputs: dict        # input column id -> the value as the calculator's list shows it
     outcome: int        # index of the outcome column, -1 when this side does not choose it
+    times: int | None = None  # dice the unit rolls, where a cell is an expectation per die
 
 
 def _exact_to_shown(table: dict, rows: list[dict]) -> dict[str, dict[str, str]]:
@@ -61,9 +62,11 @@ def unit_choices(ctx, table: dict, rows: list[dict], inputs: list[dict], chances
                     label += " — " + ", ".join(f"{_name(names[k], ctx.lang)} {shown[k][str(v)]}"
                                                for k, v in (reading.get("inputs") or {}).items())
                 column = reading.get("column")
+                times = reading.get("times")
                 choices.append(Choice(unit_id, label,
                                       {k: shown[k][str(v)] for k, v in (reading.get("inputs") or {}).items()},
-                                      outcome_ids.index(column) if column is not None else -1))
+                                      outcome_ids.index(column) if column is not None else -1,
+                                      times if isinstance(times, int) and times > 0 else None))
         if choices:
             out[side] = choices
     return out if out.get("attacker") or out.get("target") else {}
@@ -79,3 +82,25 @@ def readings_of(table: dict, unit_id: str) -> list[str]:
     """The sides ("attacker", "target") a unit can take in a table's calculator."""
     declared = table.get("units") or {}
     return [side for side in ("attacker", "target") if unit_id in (declared.get(side) or {})]
+
+
+def totals(choice: Choice, cells: dict, input_ids: list[str], lang: str) -> dict[str, list[str]]:
+    """For an attacker that rolls `times` dice: each cell its inputs and outcome pick, times
+    `times` (an expectation adds up die by die), as shown ("2,5") and exact ("5/2")."""
+    from fractions import Fraction
+
+    from ..checker.calc import format_number
+
+    if not choice.times or choice.outcome < 0:
+        return {}
+    out = {}
+    for key, row in cells.items():
+        values = key.split("|")
+        if any(values[input_ids.index(k)] != v for k, v in choice.inputs.items()):
+            continue
+        exact = row[choice.outcome][1]
+        if not exact:
+            continue
+        total = Fraction(exact) * choice.times
+        out[key] = [format_number(total, "decimal", lang, 2), format_number(total, "fraction", lang)]
+    return out

@@ -112,11 +112,19 @@
       var outcome = calc.querySelector("select.calc-outcome");
       var out = calc.querySelector("output");
       var exact = calc.querySelector(".calc-exact");
+      var total = calc.querySelector(".calc-total");
       function update() {
         var key = inputs.map(function (s) { return s.value; }).join("|");
         var cell = (data.cells[key] || [])[outcome.selectedIndex];
         out.textContent = cell ? cell[0] : "–";
         exact.textContent = cell && cell[1] && cell[1].indexOf("/") > 0 ? "(" + cell[1] + ")" : "";
+        if (total) {  // the attacker's weapon rolls `times` such dice: the sum, computed at build time
+          var attacker = units.filter(function (s) { return s.dataset.side === "attacker"; })[0];
+          var chosen = attacker ? reading(attacker) : null;
+          var sum = chosen && chosen.totals && agrees(attacker) ? chosen.totals[key] : null;
+          total.textContent = sum ? total.dataset.text.replace("{times}", chosen.times)
+            .replace("{total}", sum[0] + (sum[1].indexOf("/") > 0 ? " (" + sum[1] + ")" : "")) : "";
+        }
       }
       function reading(select) {
         return select.value === "" ? null : data[select.dataset.side][Number(select.value)];
