@@ -3,10 +3,10 @@ Chromium): no critical or serious violation on any page, in each of four variant
 light, desktop dark, 375 px phone light, 375 px phone dark. The five shipped games and the
 hex-and-counter test game (its counters and map pages) are checked.
 
-One browser and one tab do it all: each page is loaded once at the phone's width (where the
-site's script closes the menu, as on a phone) and checked in the phone's light and dark
-schemes, then widened to the desktop (the menu open, as a desktop load leaves it) and checked
-in both schemes there. axe runs with the WCAG 2.0/2.1 A and AA rules and best practices, and
+One browser and two tabs do it all (axe runs in both at once). Each page is loaded once at the
+phone's width (where the site's script closes the menu, as on a phone) and checked in the
+phone's light and dark schemes, then widened to the desktop (the menu open, as a desktop load
+leaves it) and checked in both schemes there. axe runs with the WCAG 2.0/2.1 A and AA rules and best practices, and
 reports violations only. `.ci/run` installs axe-core into tests/axe/ with npm.
 """
 
@@ -37,32 +37,46 @@ def all_pages(site: Path) -> list[str]:
     return sorted(p.relative_to(site).as_posix() for p in site.rglob("*.html"))
 
 
+TABS = 2  # pages checked side by side: each tab's renderer runs its axe on its own core
+
+
 @pytest.fixture(scope="module")
-def axe_page(browser):  # noqa: F811
+def axe_tabs(browser):  # noqa: F811
     need("axe-core", AXE.exists(), "npm install --prefix tests/axe (.ci/run does)")
     context = browser.new_context(viewport=PHONE)
     context.add_init_script(path=str(AXE))
-    page = context.new_page()
-    yield page
+    tabs = [context.new_page() for _ in range(TABS)]
+    yield tabs
     context.close()
 
 
-def check_all_variants(page, base: str, paths: list[str]) -> dict[str, list[str]]:
-    """{variant: problems} over `paths`, each page loaded once."""
+@pytest.fixture
+def axe_page(axe_tabs):
+    return axe_tabs[0]
+
+
+def check_all_variants(tabs, base: str, paths: list[str]) -> dict[str, list[str]]:
+    """{variant: problems} over `paths`, each page loaded once, `len(tabs)` pages at a time."""
     problems: dict[str, list[str]] = {name: [] for name, _v, _s in VARIANTS}
-    for path in paths:
-        page.set_viewport_size(PHONE)
-        page.emulate_media(color_scheme="light")
-        page.goto(f"{base}/{path}", wait_until="load")
+    start = "() => { window.__axe = (%s)(); }" % SCRIPT
+    for i in range(0, len(paths), len(tabs)):
+        batch = list(zip(tabs, paths[i:i + len(tabs)]))
+        for tab, path in batch:
+            tab.set_viewport_size(PHONE)
+            tab.emulate_media(color_scheme="light")
+            tab.goto(f"{base}/{path}", wait_until="load")
         for name, viewport, scheme in VARIANTS:
-            if viewport is DESKTOP and page.viewport_size != DESKTOP:
-                page.set_viewport_size(DESKTOP)
-                page.evaluate("() => { const m = document.querySelector('.sidebar details.menu'); if (m) m.open = true; }")
-            page.emulate_media(color_scheme=scheme)
-            for v in page.evaluate(SCRIPT):
-                shown = "\n      ".join(v["nodes"][:5])
-                more = f" (+{len(v['nodes']) - 5} more)" if len(v["nodes"]) > 5 else ""
-                problems[name].append(f"{path}: {v['impact']} {v['id']} ({v['help']}){more}\n      {shown}")
+            for tab, _path in batch:
+                if tab.viewport_size != viewport:
+                    tab.set_viewport_size(viewport)
+                    tab.evaluate("() => { const m = document.querySelector('.sidebar details.menu'); if (m) m.open = true; }")
+                tab.emulate_media(color_scheme=scheme)
+                tab.evaluate(start)  # axe runs in every tab at once
+            for tab, path in batch:
+                for v in tab.evaluate("() => window.__axe"):
+                    shown = "\n      ".join(v["nodes"][:5])
+                    more = f" (+{len(v['nodes']) - 5} more)" if len(v["nodes"]) > 5 else ""
+                    problems[name].append(f"{path}: {v['impact']} {v['id']} ({v['help']}){more}\n      {shown}")
     return problems
 
 
@@ -71,12 +85,12 @@ def _report(problems: dict[str, list[str]]) -> str:
                      for name, found in problems.items() if found)
 
 
-def test_no_serious_accessibility_violations_in_any_variant(axe_page, server):  # noqa: F811
+def test_no_serious_accessibility_violations_in_any_variant(axe_tabs, server):  # noqa: F811
     base, site = server
     paths = all_pages(site)
     assert len(paths) > 300
     started = time.perf_counter()
-    problems = check_all_variants(axe_page, base, paths)
+    problems = check_all_variants(axe_tabs, base, paths)
     seconds = time.perf_counter() - started
     print(f"\naxe: {len(paths)} pages × {len(VARIANTS)} variants in {seconds:.0f} s")
     assert not any(problems.values()), _report(problems)
@@ -109,11 +123,11 @@ def counter_game_site(tmp_path_factory):
     httpd.shutdown()
 
 
-def test_counter_game_pages_in_every_variant(axe_page, counter_game_site):
+def test_counter_game_pages_in_every_variant(axe_tabs, counter_game_site):
     base, site = counter_game_site
     paths = all_pages(site)
     assert "river-line/ru/counters.html" in paths and "river-line/en/map-valley.html" in paths
-    problems = check_all_variants(axe_page, base, paths)
+    problems = check_all_variants(axe_tabs, base, paths)
     assert not any(problems.values()), _report(problems)
 
 

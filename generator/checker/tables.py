@@ -29,6 +29,7 @@ from typing import Any, Mapping
 from .. import outputs
 from ..game import Game
 from ..model import Record
+from ..values import UnstatedError
 from .calc import format_number
 from .distribution import freeze
 from .expect import show
@@ -74,7 +75,11 @@ def _unit_readings(game: Game, declared: Declared, ids: list[str]) -> dict | Non
         out[side] = {}
         for unit in game.units.values():
             readings = []
-            for reading in fn(game, unit) or []:
+            try:
+                found = list(fn(game, unit) or [])
+            except UnstatedError:  # a value the unit's reading needs is not in the source
+                found = []
+            for reading in found:
                 inputs = {str(k): _exact(v) for k, v in (reading.get("inputs") or {}).items()}
                 column = reading.get("column")
                 if any(k not in ids for k in inputs) or (column is not None and column not in ids):
