@@ -232,8 +232,12 @@ def test_calculator_unit_against_target_by_keyboard(browser, server):
     target = calc.locator("select[data-side=target]")
     target.focus()
     assert target.evaluate("s => document.activeElement === s")
-    target.select_option(label="Рота ветеранов")  # what Enter/arrows on a focused list do
-    assert calc.locator("select[data-column=defense]").input_value() == "4+"
+    page.keyboard.press("ArrowUp")  # the list before: Батальон Новобранцев, Defence 5+
+    assert target.locator("option:checked").inner_text() == "Батальон Новобранцев"
+    assert calc.locator("select[data-column=defense]").input_value() == "5+"
+    assert calc.locator("output").inner_text() == "11,1\u00a0%"  # 6+ hits 1/6, a 5+ save fails 2/3: 1/9
+    page.keyboard.press("Shift+Tab")
+    assert page.evaluate("document.activeElement.dataset.side") == "attacker"
     attacker = calc.locator("select[data-side=attacker]")
     attacker.select_option(label="Взвод Леман Руссов — Боевая пушка")
     quality, outcome = calc.locator("select[data-column=quality]").input_value(), calc.locator("select.calc-outcome")
@@ -241,9 +245,9 @@ def test_calculator_unit_against_target_by_keyboard(browser, server):
     cell = page.evaluate("""() => {
       const c = document.querySelector('form.calculator');
       const d = JSON.parse(c.querySelector('script[type="application/json"]').textContent);
-      return d.cells['4+|4+'][c.querySelector('select.calc-outcome').selectedIndex][0]; }""")
-    assert calc.locator("output").inner_text() == cell
-    assert calc.locator(".calc-total").inner_text() == "Кубиков атаки у оружия: 2; в сумме: 0,67 (2/3)"
+      return d.cells['4+|5+'][c.querySelector('select.calc-outcome').selectedIndex][0]; }""")
+    assert calc.locator("output").inner_text() == cell == "41,7\u00a0%"  # hit 1/2, AP 1: a 6+ save fails 5/6
+    assert calc.locator(".calc-total").inner_text() == "Кубиков атаки у оружия: 2; в сумме: 0,83 (5/6)"
     calc.locator("select[data-column=defense]").select_option("2+")  # by hand
     assert target.input_value() == "" and attacker.input_value() != ""
     assert calc.locator(".calc-total").inner_text() != ""  # the attacker's data still holds
