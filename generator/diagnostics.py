@@ -59,6 +59,7 @@ CODES: dict[str, str] = {
     "E050": "value outside its enumeration",
     "E051": "table row lacks a column",
     "E052": "reference that prints a block stands inside a sentence or cell",
+    "E055": "table cell is not one of its column's values",
     "E060": "map place outside the grid, or hexside between cells that are not neighbours",
     "E061": "image missing, outside the game folder, or not PNG, SVG or JPEG",
     "W001": "erratum not referenced by any record",

@@ -51,6 +51,17 @@ def run_cli(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess:
                           cwd=cwd or REPO)
 
 
+@pytest.fixture(autouse=True)
+def unconfined_outputs():
+    """Each test starts with writes unconfined: a build earlier in the session confines them to
+    its own project's output/ (a process-wide setting), which is not this test's."""
+    from generator import outputs
+
+    outputs.confine_to(None)
+    yield
+    outputs.confine_to(None)
+
+
 @pytest.fixture
 def ws(tmp_path: Path) -> Workspace:
     return Workspace(tmp_path)

@@ -215,3 +215,22 @@ def test_large_decks_render_in_chunks_joined_into_one_pdf(demo: Workspace):
     assert joined.metadata.title == whole.metadata.title and joined.trailer["/Root"]["/Lang"] == "en"
     for a, b in zip(joined.pages, whole.pages):
         assert a.mediabox == b.mediabox and a.extract_text() == b.extract_text()
+
+
+def test_authors_are_credited_in_each_language(demo: Workspace):
+    import polib
+    from click.testing import CliRunner
+
+    from generator.cli import cli
+
+    demo.edit("game.yaml", "authors: [Jane Designer]", "authors: [Jane Designer (rules)]")
+    runner = CliRunner()
+    assert runner.invoke(cli, ["--root", str(demo.root), "i18n", "update", "ru"]).exit_code == 0
+    po_path = demo.root / "content/demo/locale/ru.po"
+    po = polib.pofile(str(po_path))
+    entry = po.find("Jane Designer (rules)")
+    assert entry is not None, "authors are not offered for translation"
+    entry.msgstr = "Джейн Дизайнер (правила)"
+    po.save(str(po_path))
+    assert PdfReader(build(demo, "rulebook", "ru").files[0]).metadata.author == "Джейн Дизайнер (правила)"
+    assert PdfReader(build(demo, "rulebook", "en").files[0]).metadata.author == "Jane Designer (rules)"

@@ -209,3 +209,20 @@ def test_rendered_examples_are_marked_verified_and_hide_check_blocks(frames):
     unchecked = html[html.index('id="rule-attack-move-order"'):]
     assert 'class="verified"' not in unchecked[:unchecked.index("</p>")]
     assert "procedure:" not in html and "```" not in html
+
+
+def test_the_damage_table_prints_words_in_both_languages_never_ids(frames, procs, tmp_path):
+    from generator.checker.tables import compute, write
+    from generator.i18n.translate import Translator
+    from generator.text.blocks import table_html
+
+    write(compute(frames, procs.tables["damage-per-die"]), tmp_path, frames)
+    data = json.loads((tmp_path / "damage-per-die.json").read_text())
+    ids = {"frame", "terrain", "none", "barricade", "any", "melee", "directed", "artillery"}
+    for lang, words in (("ru", {"Фрейм", "Террейн", "без Баррикад", "Фрейм-Баррикада"}),
+                        ("en", {"Frame", "Terrain", "no Barricade", "Barricade Frame"})):
+        cells = {str(v) for row in data["localized"][lang] for v in row.values()}
+        assert not cells & ids and words <= cells, (lang, cells & ids)
+        html = table_html(frames.tables["damage-profiles"], Translator.load(frames, lang))
+        assert not any(f"<td>{i}" in html for i in ids), lang
+        assert all(f"<td>{w}" in html for w in words), lang

@@ -57,6 +57,19 @@ def test_counter_sheet_layout_from_sheets_yaml():
     assert cards.gutter == 0 and len(cards.cut_xs()) == cards.cols + 1 and cards.per_sheet == 9
 
 
+def test_a_part_filled_sheet_has_cut_marks_only_beside_its_pieces():
+    spec = sheet_spec(SHEETS, "a4", parse_size("counter-1/2"), kind="counters")
+    full_rows = len(spec.cut_ys())
+    count = spec.cols + 1  # one full row and one counter in the next
+    assert len(spec.cut_ys(count)) == 4 < full_rows
+    bottom = spec.front_slot(count - 1)[1] + spec.card_h
+    assert max(max(y1, y2) for x1, y1, x2, y2 in spec.cut_marks(count) if x1 == x2) < bottom + spec.mark_gap + spec.mark_length + 0.01
+    # a single part-filled row: the fronts' columns, and on the backs their mirror image
+    fronts, backs = spec.cut_xs(3), spec.cut_xs(3, mirrored=True)
+    assert len(fronts) == len(backs) == 6
+    assert fronts[0] == round(spec.front_slot(0)[0], 4) and backs[-1] == round(spec.back_slot(0)[0] + spec.card_w, 4)
+
+
 @settings(max_examples=60, deadline=None)
 @given(w=st.floats(8, 180), h=st.floats(8, 250), paper=st.sampled_from(["a4", "letter"]),
        gutter=st.floats(0, 6))
@@ -161,3 +174,30 @@ def test_a_games_own_back_template(ws: Workspace):
     ws.edit("data/cards.yaml", "back: orders-back", "back: orders-bak")
     (d,) = ws.validate().errors
     assert d.code == "E007" and d.message == "unknown card back design 'orders-bak'" and d.hint == "did you mean 'orders-back'?"
+
+
+def test_a_games_own_counter_template_adds_macros_and_keeps_the_built_in_ones(tmp_path):
+    from generator.commands.new import scaffold
+    from generator.diagnostics import Report
+    from generator.print.context import BuildContext
+    from generator.print.counters import counters_html, pieces
+    from generator.project import Project
+
+    folder = tmp_path / "content" / "hexes"
+    scaffold(folder, "hexes", "Hexes", kind="counters")
+    (folder / "templates").mkdir(exist_ok=True)
+    (folder / "templates" / "counter.html.j2").write_text(
+        "{% macro supply(face) %}<p class=\"c-supply\">SUPPLY {{ face.text }}</p>{% endmacro %}\n", encoding="utf-8")
+    path = folder / "data" / "counters.yaml"
+    path.write_text(path.read_text(encoding="utf-8").replace(
+        "  - {id: turn, sheet: markers, text: Turn, value: 1}",
+        "  - {id: turn, sheet: markers, text: Turn, value: 1}\n"
+        "  - {id: dump, sheet: markers, template: supply, text: Dump}"), encoding="utf-8")
+    report = Report()
+    game = Project(tmp_path).load("hexes", report)
+    assert not report.diagnostics, [d.message for d in report.diagnostics]
+    html, _ = counters_html(BuildContext(game, "en", tmp_path), pieces(BuildContext(game, "en", tmp_path)))
+    assert "SUPPLY Dump" in html          # the game's own macro
+    assert 'class="c-values">6-4' in html  # the built-in unit macro, not copied into the game
+    result = run_job(Job(tmp_path, "hexes", "en", "counters", images=False))
+    assert result.error is None and not result.diagnostics

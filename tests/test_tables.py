@@ -105,3 +105,79 @@ def test_a_block_reference_inside_a_sentence_is_an_error(ws: Workspace):
     _, report = load(ws)
     [error] = report.diagnostics
     assert error.code == "E052" and error.location.line == line_of(path, "Roll on")
+
+
+CODED = ("      - {id: result, name: Result}\n",
+         "      - {id: result, name: Result}\n      - id: sky\n        name: Sky\n        values:\n"
+         "          - {id: wet, name: Wet weather}\n          - {id: dry, name: Dry weather}\n")
+
+
+def _coded(ws: Workspace) -> None:
+    ws.edit("data/tables.yaml", *CODED)
+    ws.edit("data/tables.yaml", 'shorter."}', 'shorter.", sky: wet}')
+    ws.edit("data/tables.yaml", "result: Clear skies.}", "result: Clear skies., sky: \"wet, dry\"}")
+
+
+def test_a_coded_column_prints_its_values_names_never_the_ids(ws: Workspace):
+    _coded(ws)
+    game, report = load(ws)
+    assert not report.diagnostics, [d.message for d in report.diagnostics]
+    html = table_html(game.tables["weather"], Translator.load(game, "en"))
+    assert "<td>Wet weather</td>" in html and "<td>Wet weather, Dry weather</td>" in html
+    assert ">wet<" not in html and "dry<" not in html
+
+
+def test_a_computed_table_names_coded_values_from_a_data_table(ws: Workspace, tmp_path):
+    import json
+
+    from generator.checker.procedures import load_procedures
+    from generator.checker.tables import compute, write
+
+    _coded(ws)
+    ws.write("procedures.py", '''\
+from generator.checker import table
+
+
+@table("skies", columns={"sky": "Sky", "n": "Count"}, values={"sky": "weather.sky"})
+def skies(game):
+    return [{"sky": "wet", "n": 1}, {"sky": "dry", "n": 2}]
+''')
+    game, report = load(ws)
+    assert not report.diagnostics
+    declared = load_procedures(game.folder).tables["skies"]
+    write(compute(game, declared), tmp_path, game)
+    data = json.loads((tmp_path / "skies.json").read_text())
+    assert [r["sky"] for r in data["localized"]["en"]] == ["Wet weather", "Dry weather"]
+    assert [r["sky"] for r in data["exact"]] == ["wet", "dry"]  # the CSV and exact rows keep the ids
+
+
+def test_a_computed_table_naming_a_column_without_values_is_refused(ws: Workspace):
+    from generator.checker.procedures import load_procedures
+    from generator.checker.tables import compute
+
+    ws.write("procedures.py", '''\
+from generator.checker import table
+
+
+@table("skies", values={"sky": "weather.result"})
+def skies(game):
+    return [{"sky": "wet"}]
+''')
+    game, _ = load(ws)
+    try:
+        compute(game, load_procedures(game.folder).tables["skies"])
+    except ValueError as exc:
+        assert "weather.result" in str(exc)
+    else:
+        raise AssertionError("a column without values was accepted")
+
+
+def test_a_parameter_the_game_leaves_open_prints_a_dash_and_its_note(ws: Workspace):
+    from generator.text.blocks import parameters_html
+
+    ws.edit("game.yaml", "    value: 10\n    unit: points\n",
+            "    value: null\n    unit: points\n    note: Agreed before play.\n")
+    game, report = load(ws)
+    assert not report.diagnostics
+    html = parameters_html(game, Translator.load(game, "en"))
+    assert "None" not in html and "—" in html and "Agreed before play." in html

@@ -160,6 +160,7 @@ def attack(game, dice, attack: int | None, band: Band, defence: int = 0, highlig
 
 
 @table("damage-per-die", errata=["barricade-dice-order"],
+       values={"target": f"{PROFILES}.target", "cover": f"{PROFILES}.cover"},
        title={"ru": "Урон одной кости по типу атаки и укрытию (кость считается шестигранной: число граней текст не называет)",
               "en": "Damage per die by attack type and cover (the die is taken as six-sided: the text does not give its faces)"},
        columns={"target": {"ru": "Цель", "en": "Target"}, "band": {"ru": "Тип атаки", "en": "Attack type"},

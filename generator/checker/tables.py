@@ -28,7 +28,8 @@ from typing import Any, Mapping
 
 from .. import outputs
 from ..game import Game
-from ..model import Record
+from ..model import Record, Table
+from ..text.blocks import coded_names
 from ..values import UnstatedError
 from .calc import format_number
 from .distribution import freeze
@@ -37,6 +38,25 @@ from .procedures import MODULE, Declared, error_line, load_procedures
 
 DECIMALS = 6      # in CSV
 PERCENT_DIGITS = 1  # in the printed rows
+
+
+class Coded(str):
+    """A coded cell of a computed table: the ids it holds (it is that string, so procedures and
+    spreadsheets see the ids), and the data table column whose values name them for readers."""
+
+    table: Table
+    column: int
+
+    def __new__(cls, cell: str, table: Table, column: int) -> "Coded":
+        self = super().__new__(cls, cell)
+        self.table, self.column = table, column
+        return self
+
+    def __reduce__(self):
+        return Coded, (str(self), self.table, self.column)
+
+    def printed(self, tr: Any) -> str:
+        return coded_names(self.table, self.column, self.table.columns[self.column], str(self), tr)
 
 
 @dataclass
@@ -61,8 +81,22 @@ def compute(game: Game, declared: Declared) -> ComputedTable:
     for row in rows:
         ids.extend(str(k) for k in row if str(k) not in ids)
     columns = [{"id": c, "name": names.get(c, c)} for c in ids]
-    return ComputedTable(declared.id, declared.title or declared.id, columns, [dict(r) for r in rows],
+    coded = {column: _coded_column(game, declared.id, column, where)
+             for column, where in (declared.extra.get("values") or {}).items()}
+    rows = [{k: Coded(v, *coded[k]) if k in coded and isinstance(v, str) else v for k, v in r.items()} for r in rows]
+    return ComputedTable(declared.id, declared.title or declared.id, columns, rows,
                          declared.extra.get("assumes"), _unit_readings(game, declared, ids))
+
+
+def _coded_column(game: Game, table_id: str, column: str, where: str) -> tuple[Table, int]:
+    """The data table column 'table-id.column-id' whose values name a computed column's cells."""
+    data_id, _, column_id = where.partition(".")
+    data = game.tables.get(data_id)
+    index = next((i for i, c in enumerate(data.columns) if c.id == column_id and c.values), None) if data else None
+    if index is None:
+        raise ValueError(f"table '{table_id}': values of column '{column}' name '{where}', which is not a "
+                         "data table column with values")
+    return data, index
 
 
 def _unit_readings(game: Game, declared: Declared, ids: list[str]) -> dict | None:
@@ -104,6 +138,8 @@ def _printed(value: Any, lang: str, tr: Any) -> Any:
         return format_number(value, "percent", lang, PERCENT_DIGITS)
     if isinstance(value, Record):
         return tr.field(value, "name") if hasattr(value, "name") else value.id
+    if isinstance(value, Coded):  # before str: a coded cell prints its values' names
+        return value.printed(tr)
     if value is None or isinstance(value, (str, int, float, bool)):
         return value
     return show(freeze(value))
@@ -112,6 +148,8 @@ def _printed(value: Any, lang: str, tr: Any) -> Any:
 def _exact(value: Any) -> Any:
     if isinstance(value, Fraction):
         return show(value)
+    if isinstance(value, Coded):
+        return str(value)
     if value is None or isinstance(value, (str, int, float, bool)):
         return value
     return show(freeze(value))

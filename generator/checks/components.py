@@ -40,9 +40,10 @@ def check_image(game: Game, report: Report, where, path: str) -> None:
 
 def _templates(game: Game) -> set[str]:
     names = set(BUILTIN_TEMPLATES)
-    own = game.folder / "templates" / "counter.html.j2"
-    if own.is_file():
-        names |= set(re.findall(r"\{%-?\s*macro\s+([A-Za-z_][\w]*)\s*\(", own.read_text(encoding="utf-8")))
+    for folder in (game.folder / "templates", game.folder.parent.parent / "templates"):  # the game's, the project's
+        own = folder / "counter.html.j2"
+        if own.is_file():
+            names |= set(re.findall(r"\{%-?\s*macro\s+([A-Za-z_][\w]*)\s*\(", own.read_text(encoding="utf-8")))
     return names
 
 

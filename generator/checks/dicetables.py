@@ -8,6 +8,7 @@ import re
 from ..diagnostics import Report, did_you_mean
 from ..game import Game
 from ..model import Table
+from ..model.tables import coded_ids
 from ..text.refs import Ref, RefError, is_block, resolve
 from ..values import Span, StatType, parse_value
 
@@ -51,8 +52,23 @@ def _check_columns(game: Game, table: Table, report: Report) -> None:
                        "give every column a cell: '-' where the source has none, 'unstated' where it "
                        "does not give the value")
         for key, cell in row.items():
-            if isinstance(cell, str):
+            column = next((c for c in table.columns if c.id == key), None)
+            if column is not None and column.values:
+                _check_coded(game, table, i, column, cell, report)
+            elif isinstance(cell, str):
                 _check_cell_refs(game, table, i, key, cell, report)
+
+
+def _check_coded(game: Game, table: Table, row: int, column, cell, report: Report) -> None:
+    """A coded column's cell holds ids of its declared values ('-' where the source has none)."""
+    if cell == "-" or cell is None:
+        return
+    known = [v.id for v in column.values]
+    for part in coded_ids(str(cell)):
+        if part not in known:
+            report.add("E055", f"table '{table.id}', row {row + 1}, {column.id}: '{part}' is not one of the "
+                       f"column's values", game.origin(table).location("rows", row, column.id),
+                       did_you_mean(part, known) or f"values: {', '.join(known)}")
 
 
 def _check_cell_refs(game: Game, table: Table, row: int, key: str, cell: str, report: Report) -> None:

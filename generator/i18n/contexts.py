@@ -30,6 +30,11 @@ class ContextFile(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
     contexts: dict[str, str | None] = {}
 
+    @field_validator("contexts", mode="before")
+    @classmethod
+    def _empty(cls, value):
+        return {} if value is None else value  # 'contexts:' with every line removed
+
     @field_validator("contexts")
     @classmethod
     def _places(cls, value):

@@ -55,6 +55,10 @@ def _walk(value: Any, model: type[BaseModel] | None, path: tuple) -> Iterator[tu
             if isinstance(field_value, str):
                 if is_translatable(info):
                     yield path + (name,), field_value
+            elif (isinstance(field_value, tuple) and is_translatable(info)
+                  and all(isinstance(item, str) for item in field_value)):  # e.g. authors: [..]
+                for i, item in enumerate(field_value):
+                    yield path + (name, i), item
             else:
                 yield from _walk(field_value, None, path + (name,))
     elif isinstance(value, (list, tuple)):
@@ -66,9 +70,10 @@ def _walk(value: Any, model: type[BaseModel] | None, path: tuple) -> Iterator[tu
 
 
 def _table_cells(record) -> Iterator[tuple[tuple, str]]:
+    coded = {c.id for c in getattr(record, "columns", ()) if c.values}  # their values' names are the messages
     for i, row in enumerate(getattr(record, "rows", ())):
         for key, cell in row.items():
-            if key != "roll" and isinstance(cell, str):
+            if key != "roll" and key not in coded and isinstance(cell, str):
                 yield ("rows", i, key), cell
 
 

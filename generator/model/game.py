@@ -109,7 +109,8 @@ class GameManifest(Frozen):
     title: dict[str, str] = Field(description="the title in each language, keyed by language code")
     source_language: str = "ru"
     languages: tuple[str, ...] = Field(default=("en",), description="target languages, translated through locale/LANG.po")
-    authors: tuple[str, ...] = ()
+    authors: tuple[Text, ...] = Field(default=(), description="as the book credits them; translated like "
+                                      "other text, e.g. a role in brackets")
     edition: str | None = None
     summary: Text | None = None
     components: tuple[Component, ...] = ()

@@ -9,9 +9,29 @@ from typing import Annotated
 from .base import Frozen, OrUnstated, Record, Scalar, Text
 
 
+class ColumnValue(Frozen):
+    """One coded value of a column: cells hold the id, readers see the name."""
+
+    id: str
+    name: Text
+
+
 class Column(Frozen):
     id: str
     name: Text
+    values: tuple[ColumnValue, ...] = Field(
+        default=(),
+        description="coded values: each cell holds one id (or several, comma-separated) and prints "
+                    "the value's name in every language",
+    )
+
+    def value(self, id: str) -> ColumnValue | None:
+        return next((v for v in self.values if v.id == id), None)
+
+
+def coded_ids(cell: str) -> list[str]:
+    """The value ids a coded cell holds: 'directed, artillery' -> ['directed', 'artillery']."""
+    return [part.strip() for part in cell.split(",") if part.strip()]
 
 
 class Table(Record):

@@ -76,9 +76,9 @@ def _slot(x: float, y: float, w: float, h: float, inner: Markup) -> Markup:
         round(x, 3), round(y, 3), w, h, inner)
 
 
-def _marks(spec: SheetSpec) -> Markup:
+def _marks(spec: SheetSpec, count: int | None = None, mirrored: bool = False) -> Markup:
     out = []
-    for x1, y1, x2, y2 in spec.cut_marks():
+    for x1, y1, x2, y2 in spec.cut_marks(count, mirrored):
         if x1 == x2:
             out.append(f'<div class="cut" style="left:{x1 - 0.1:.3f}mm;top:{y1:.3f}mm;width:0.2mm;height:{y2 - y1:.3f}mm"></div>')
         else:
@@ -156,7 +156,7 @@ def cards_html(ctx: BuildContext, faces: list[CardFace], paper: str = "a4", blee
         body, placements = bleed_pages(ctx, faces, config), []
     else:
         body, placements = sheet_pages(ctx, faces, paper, config)
-    authors = ", ".join(ctx.game.manifest.authors)
+    authors = ctx.authors
     author = f'<meta name="author" content="{Markup.escape(authors)}">' if authors else ""
     html = (f'<!DOCTYPE html><html lang="{Markup.escape(ctx.lang)}"><head><meta charset="utf-8">'
             f"<title>{Markup.escape(ctx.title)} — {ctx.env.globals['ui']('cards')}</title>{author}"

@@ -51,6 +51,11 @@ class BuildContext:
         return Translator.load(self.game, self.lang)
 
     @cached_property
+    def authors(self) -> str:
+        """The credits as this language writes them ('Дракон (перевод)' -> 'Дракон (translation)')."""
+        return ", ".join(self.tr.manifest("authors", i) for i in range(len(self.game.manifest.authors)))
+
+    @cached_property
     def chapters(self) -> list[Chapter]:
         return load_chapters(self.game.folder)
 

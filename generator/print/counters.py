@@ -86,9 +86,21 @@ def font_pt(config: dict, size: tuple[float, float]) -> float:
     return round(config["counter"]["base_font_pt_per_mm"] * min(size), 2)
 
 
+def counter_macro(ctx: BuildContext, name: str):
+    """The macro that draws a counter face: the game's own counter.html.j2 first, then the
+    project's, then Rulesmith's, so a game's file holds only the macros it adds or changes."""
+    cache = ctx.__dict__.setdefault("_counter_macros", {})
+    if not cache:
+        cache["modules"] = [ctx.env.from_string((folder / "counter.html.j2").read_text(encoding="utf-8")).module
+                            for folder in ctx.templates if (folder / "counter.html.j2").is_file()]
+    for module in cache["modules"]:
+        if hasattr(module, name):
+            return getattr(module, name)
+    raise ValueError(f"no counter template '{name}' in {', '.join(str(f) for f in ctx.templates)}")
+
+
 def counter_html(ctx: BuildContext, piece_face: dict, sheet: CounterSheet, size, config: dict, index: int) -> Markup:
-    macros = ctx.env.get_template("counter.html.j2").module
-    draw = getattr(macros, piece_face["template"])
+    draw = counter_macro(ctx, piece_face["template"])
     band = Markup('<div class="band"></div>') if piece_face["band"] else Markup("")
     return Markup('<div class="counter t-{} corners-{}" data-counter="{}" style="background:{};color:{};font-size:{}pt">'
                   '{}{}</div>').format(piece_face["template"], sheet.corners, index, piece_face["colour"],
@@ -124,10 +136,10 @@ def counters_html(ctx: BuildContext, all_pieces: list[Piece], paper: str = "a4")
                                    "size": [spec.card_w, spec.card_h], "paper": [spec.paper_w, spec.paper_h]})
             style = f"width:{spec.paper_w}mm;height:{spec.paper_h}mm;page:{paper}"
             pages.append(Markup('<div class="sheet fronts" style="{}">{}{}</div>').format(
-                style, Markup("").join(fronts), _marks(spec)))
+                style, Markup("").join(fronts), _marks(spec, len(chunk))))
             if sheet.backs:
                 pages.append(Markup('<div class="sheet backs" style="{}">{}{}</div>').format(
-                    style, Markup("").join(backs), _marks(spec)))
+                    style, Markup("").join(backs), _marks(spec, len(chunk), mirrored=True)))
     page_rules = [f"@page {name} {{ size: {p['width']}mm {p['height']}mm; margin: 0 }}"
                   for name, p in config["papers"].items()]
     html = (f'<!DOCTYPE html><html lang="{ctx.lang}"><head><meta charset="utf-8">'

@@ -67,25 +67,35 @@ class SheetSpec:
         row, col = divmod(index, self.cols)
         return self._x(self.cols - 1 - col), self._y(row)
 
-    def cut_xs(self) -> list[float]:
-        """Every vertical cut line: each piece's left and right edge (shared without a gutter)."""
-        edges = {round(self._x(c), 4) for c in range(self.cols)} | {round(self._x(c) + self.card_w, 4) for c in range(self.cols)}
+    def cut_xs(self, count: int | None = None, mirrored: bool = False) -> list[float]:
+        """Every vertical cut line: each piece's left and right edge (shared without a gutter).
+        With `count` pieces on the sheet, only the columns they occupy (on a sheet of backs,
+        `mirrored`, the columns mirror the fronts')."""
+        cols = range(self.cols)
+        if count is not None and count < self.cols:
+            cols = range(self.cols - count, self.cols) if mirrored else range(count)
+        edges = {round(self._x(c), 4) for c in cols} | {round(self._x(c) + self.card_w, 4) for c in cols}
         return sorted(edges)
 
-    def cut_ys(self) -> list[float]:
-        edges = {round(self._y(r), 4) for r in range(self.rows)} | {round(self._y(r) + self.card_h, 4) for r in range(self.rows)}
+    def cut_ys(self, count: int | None = None) -> list[float]:
+        rows = self.used_rows(count)
+        edges = {round(self._y(r), 4) for r in range(rows)} | {round(self._y(r) + self.card_h, 4) for r in range(rows)}
         return sorted(edges)
 
-    def cut_marks(self) -> list[tuple[float, float, float, float]]:
-        """Cut mark lines (x1, y1, x2, y2) in mm, at every cut line, outside the card area."""
+    def used_rows(self, count: int | None = None) -> int:
+        return self.rows if count is None else max(1, min(self.rows, -(-count // self.cols)))
+
+    def cut_marks(self, count: int | None = None, mirrored: bool = False) -> list[tuple[float, float, float, float]]:
+        """Cut mark lines (x1, y1, x2, y2) in mm, at every cut line, outside the card area. With
+        `count`, for a sheet holding that many pieces: no marks beside or below empty rows."""
         length = max(1.0, min(self.mark_length, min(self.left, self.top) - self.mark_gap - 1))
         grid_r = self.left + self.grid_w
-        grid_b = self.top + self.grid_h
+        grid_b = self._y(self.used_rows(count) - 1) + self.card_h
         lines = []
-        for x in self.cut_xs():
+        for x in self.cut_xs(count, mirrored):
             lines.append((x, self.top - self.mark_gap - length, x, self.top - self.mark_gap))
             lines.append((x, grid_b + self.mark_gap, x, grid_b + self.mark_gap + length))
-        for y in self.cut_ys():
+        for y in self.cut_ys(count):
             lines.append((self.left - self.mark_gap - length, y, self.left - self.mark_gap, y))
             lines.append((grid_r + self.mark_gap, y, grid_r + self.mark_gap + length, y))
         return lines

@@ -59,11 +59,7 @@ def sheet_html(ctx: BuildContext, wide: frozenset[str] = frozenset(), moved: fro
         if section == "parameters":
             if not game.manifest.parameters:
                 continue
-            rows = Markup("").join(
-                Markup("<tr><td>{}</td><td>{}</td></tr>").format(tr.manifest("parameters", i, "name"),
-                                                                 _param_value(p))
-                for i, p in enumerate(game.manifest.parameters))
-            html = Markup('<table class="data-table"><tbody>{}</tbody></table>').format(rows)
+            html = blocks.parameters_html(game, tr)
             sections.append({"title": ui("parameters"), "id": "parameters", "html": html, "src": "game.yaml:1"})
             continue
         if section == "probabilities":
@@ -84,7 +80,7 @@ def sheet_html(ctx: BuildContext, wide: frozenset[str] = frozenset(), moved: fro
         section["moved"] = section["id"] in moved
     template = ctx.env.get_template("reference.html.j2")
     return template.render(title=ctx.title, sections=sections,
-                           authors=", ".join(game.manifest.authors), css=Markup(ctx.css("reference.css")))
+                           authors=ctx.authors, css=Markup(ctx.css("reference.css")))
 
 
 def fit_reference(ctx: BuildContext):
@@ -139,11 +135,3 @@ def _probability_html(table: dict, lang: str) -> Markup:
                                                      for c in table["columns"]))
         for row in rows)
     return Markup('<table class="data-table prob"><thead><tr>{}</tr></thead><tbody>{}</tbody></table>').format(head, body)
-
-
-def _param_value(param) -> str:
-    """The number, with its unit only where the unit is a distance (other units are ids)."""
-    from ..values import UNIT_WORDS
-
-    unit = (param.unit or "").lower()
-    return f"{param.value} {param.unit}" if unit in UNIT_WORDS else f"{param.value}"

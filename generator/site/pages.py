@@ -140,10 +140,8 @@ def game_pages(ctx: BuildContext, report: Report) -> list[SitePage]:
             html.append(blocks.records_html(game, section, tr, link0))
             heads.append(_h(2, f"section-{section}", ui(section)))
         if game.manifest.parameters:
-            rows = Markup("").join(Markup("<tr><th scope=\"row\">{}</th><td>{}</td></tr>").format(
-                tr.manifest("parameters", i, "name"), p.value) for i, p in enumerate(game.manifest.parameters))
-            html.append(Markup('<h2 id="section-parameters">{}</h2><table class="data-table"><tbody>{}</tbody></table>')
-                        .format(ui("parameters"), rows))
+            html.append(Markup('<h2 id="section-parameters">{}</h2>{}')
+                        .format(ui("parameters"), blocks.parameters_html(game, tr, row_heads=True)))
             heads.append(_h(2, "section-parameters", ui("parameters")))
         pages.append(SitePage("reference.html", ui("reference"), Markup("").join(html), heads, kind="reference"))
     if game.errata:

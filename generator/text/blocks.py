@@ -11,6 +11,7 @@ from markupsafe import Markup, escape
 from ..game import Game
 from ..i18n.translate import Translator
 from ..model import Record, Table, Unit
+from ..model.tables import coded_ids
 from ..values import StatType, Unstated, format_value, parse_value, unstated_note
 
 Linker = Callable[[Record], str | None]
@@ -102,6 +103,39 @@ def _no_link(record: Record) -> None:
     return None
 
 
+def parameter_value(param) -> str:
+    """A parameter as printed: the number, with its unit where the unit is a distance (other
+    units are ids); a dash where the game leaves the number open."""
+    from ..values import UNIT_WORDS
+
+    if param.value is None:
+        return "—"
+    unit = (param.unit or "").lower()
+    return f"{format_value(param.value)} {param.unit}" if unit in UNIT_WORDS else format_value(param.value)
+
+
+def parameters_html(game: Game, tr: Translator, row_heads: bool = False) -> Markup:
+    """The game's parameters as a two-column table; an open value says why in its note."""
+    cell = Markup('<th scope="row">{}</th>') if row_heads else Markup("<td>{}</td>")
+    rows = []
+    for i, param in enumerate(game.manifest.parameters):
+        value = Markup("{}").format(parameter_value(param))
+        if param.value is None and param.note:
+            value += Markup(' <span class="param-note">{}</span>').format(tr.manifest("parameters", i, "note"))
+        rows.append(Markup("<tr>{}<td>{}</td></tr>").format(cell.format(tr.manifest("parameters", i, "name")), value))
+    return Markup('<table class="data-table"><tbody>{}</tbody></table>').format(Markup("").join(rows))
+
+
+def coded_names(table: Table, index: int, column, cell: str, tr: Translator) -> str:
+    """A coded cell as readers see it: each value id replaced by the value's name."""
+    names = []
+    for part in coded_ids(cell):
+        value = column.value(part)
+        names.append(part if value is None else tr.field(table, "columns", index, "values",
+                                                          column.values.index(value), "name"))
+    return ", ".join(names)
+
+
 def table_html(table: Table, tr: Translator, link: Linker | None = None) -> Markup:
     columns = [(c.id, tr.field(table, "columns", table.columns.index(c), "name")) for c in table.columns]
     if table.dice and not any(c == "roll" for c, _ in columns):
@@ -112,11 +146,14 @@ def table_html(table: Table, tr: Translator, link: Linker | None = None) -> Mark
     out.append(Markup("<caption>{}{}</caption>").format(tr.field(table, "name"), draft_badge(table, tr)))
     out.append(Markup("<thead><tr>") + Markup("").join(Markup("<th scope=\"col\">{}</th>").format(n) for _, n in columns)
                + Markup("</tr></thead><tbody>"))
+    coded = {c.id: (table.columns.index(c), c) for c in table.columns if c.values}
     for i, row in enumerate(table.rows):
         cells = []
         for key, _ in columns:
             value = row.get(key)
-            if isinstance(value, str) and key != "roll":
+            if key in coded and isinstance(value, str) and value != "-":
+                text = coded_names(table, *coded[key], value, tr)
+            elif isinstance(value, str) and key != "roll":
                 text = inline_refs_html(tr.game, tr, tr.field(table, "rows", i, key), link or _no_link)
             else:
                 text = _cell(value)
@@ -274,20 +311,24 @@ def unit_details(game: Game, tr: Translator, unit: Unit, link: Linker) -> Markup
         out.append(Markup('<p class="unit-keywords">{}</p>').format(keyword_uses_html(game, tr, unit.keywords, link)))
     if unit.weapons:
         rows = []
-        wstats = stat_columns(game, "weapon", [game.weapons[w.weapon] for w in unit.weapons if w.weapon in game.weapons])
+        carried = [game.weapons[w.weapon] for w in unit.weapons if w.weapon in game.weapons]
+        wstats = stat_columns(game, "weapon", carried)
+        with_keywords = any(w.keywords for w in carried)  # no empty column when no weapon has any
         for entry in unit.weapons:
             weapon = game.weapons.get(entry.weapon)
             if weapon is None:
                 continue
             count = f"{format_value(entry.count)}× " if entry.count or isinstance(entry.count, Unstated) else ""
             cells = Markup("").join(Markup("<td>{}</td>").format(stat_text(game, weapon, s.id, tr.lang)) for s in wstats)
-            rows.append(Markup('<tr><th scope="row">{}{}</th>{}<td>{}</td></tr>').format(
-                count, tr.field(weapon, "name"), cells, keyword_uses_html(game, tr, weapon.keywords, link)))
+            if with_keywords:
+                cells += Markup("<td>{}</td>").format(keyword_uses_html(game, tr, weapon.keywords, link))
+            rows.append(Markup('<tr><th scope="row">{}{}</th>{}</tr>').format(count, tr.field(weapon, "name"), cells))
         head = Markup("").join(Markup('<th scope="col">{}</th>').format(
             tr.manifest("stats", game.manifest.stats.index(s), "name")) for s in wstats)
-        out.append(Markup('<table class="weapons"><thead><tr><th scope="col">{}</th>{}<th scope="col">{}</th></tr></thead>'
-                          '<tbody>{}</tbody></table>').format(tr.ui("weapons"), head, tr.ui("keywords"),
-                                                              Markup("").join(rows)))
+        if with_keywords:
+            head += Markup('<th scope="col">{}</th>').format(tr.ui("keywords"))
+        out.append(Markup('<table class="weapons"><thead><tr><th scope="col">{}</th>{}</tr></thead>'
+                          '<tbody>{}</tbody></table>').format(tr.ui("weapons"), head, Markup("").join(rows)))
     for i, ability in enumerate(unit.abilities):
         out.append(Markup('<p class="ability"><strong>{}.</strong> {}</p>').format(
             tr.field(unit, "abilities", i, "name"), tr.field(unit, "abilities", i, "text")))
