@@ -147,3 +147,23 @@ def test_axe_catches_a_violation(axe_page, server):  # noqa: F811
     axe_page.emulate_media(color_scheme="dark")
     dark = {v["id"] for v in axe_page.evaluate(SCRIPT)}
     assert "color-contrast" in dark and "color-contrast" not in light
+
+
+def test_each_variant_is_checked_in_its_own_width_and_scheme(axe_tabs, server):  # noqa: F811
+    """A text too faint only in the dark scheme fails both dark variants; one too faint only on a
+    light phone fails that variant alone."""
+    base, site = server
+    probe = (site / "nuclear/en/index.html").read_text(encoding="utf-8").replace("</main>", """
+<style>@media (prefers-color-scheme: dark) { .dark-faint { color: #222 !important; } }
+@media (max-width: 40em) and (prefers-color-scheme: light) { .phone-faint { color: #eee !important; } }</style>
+<p class="dark-faint">Faint in the dark</p><p class="phone-faint">Faint on a light phone</p></main>""")
+    context = axe_tabs[0].context
+    context.route("**/nuclear/en/probe.html", lambda route: route.fulfill(body=probe, content_type="text/html"))
+    try:
+        problems = check_all_variants(axe_tabs, base, ["nuclear/en/probe.html"])
+    finally:
+        context.unroute("**/nuclear/en/probe.html")
+    failing = {name: " ".join(found) for name, found in problems.items()}
+    assert ".dark-faint" in failing["desktop-dark"] and ".dark-faint" in failing["phone-dark"]
+    assert ".phone-faint" in failing["phone-light"]
+    assert failing["desktop-light"] == ""
