@@ -85,7 +85,7 @@ def compute(game: Game, declared: Declared) -> ComputedTable:
              for column, where in (declared.extra.get("values") or {}).items()}
     rows = [{k: Coded(v, *coded[k]) if k in coded and isinstance(v, str) else v for k, v in r.items()} for r in rows]
     return ComputedTable(declared.id, declared.title or declared.id, columns, rows,
-                         declared.extra.get("assumes"), _unit_readings(game, declared, ids))
+                         declared.extra.get("assumes"), _unit_readings(game, declared, ids, rows))
 
 
 def _coded_column(game: Game, table_id: str, column: str, where: str) -> tuple[Table, int]:
@@ -99,12 +99,13 @@ def _coded_column(game: Game, table_id: str, column: str, where: str) -> tuple[T
     return data, index
 
 
-def _unit_readings(game: Game, declared: Declared, ids: list[str]) -> dict | None:
+def _unit_readings(game: Game, declared: Declared, ids: list[str], rows: list[dict]) -> dict | None:
     """Each unit's readings as attacker and as target (see `procedures.table`), values exact."""
     sides = {side: declared.extra.get(side) for side in ("attacker", "target") if declared.extra.get(side)}
     if not sides:
         return None
     out: dict[str, dict[str, list[dict[str, Any]]]] = {}
+    held = {c: {str(_exact(row.get(c))) for row in rows} for c in ids}
     for side, fn in sides.items():
         out[side] = {}
         for unit in game.units.values():
@@ -119,6 +120,10 @@ def _unit_readings(game: Game, declared: Declared, ids: list[str]) -> dict | Non
                 if any(k not in ids for k in inputs) or (column is not None and column not in ids):
                     raise ValueError(f"table '{declared.id}': the {side} reading of '{unit.id}' names a column "
                                      f"the table does not have ({', '.join([*inputs, column or ''])})")
+                lacking = [f"{k} {v}" for k, v in inputs.items() if str(v) not in held[k]]
+                if lacking:
+                    raise ValueError(f"table '{declared.id}': the {side} reading of '{unit.id}' gives "
+                                     f"{', '.join(lacking)}, which no row of the table has")
                 weapon = reading.get("with")
                 times = reading.get("times")
                 readings.append({"with": getattr(weapon, "id", weapon), "inputs": inputs, "column": column,
