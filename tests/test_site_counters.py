@@ -58,10 +58,15 @@ def test_counters_page_by_side_in_each_language(river_site: Path, lang, north, s
         item = re.search(rf'<li class="counter-item" id="counter-{counter["id"]}">(.*?)</li>', main, re.S)
         assert item, counter["id"]
         assert item.group(1).count('<div class="counter t-') == 2
-        assert item.group(1).count(f'<p class="counter-side">{front}</p>') == 1
+        assert item.group(1).count(f'<p class="counter-side">{front}') == 1
     north_part = main[main.index('id="side-north"'):main.index('id="side-south"')]
     assert north_part.count('class="counter-item"') == 21  # 20 units and the northern Control marker
     assert "background:#a9c4e2" in north_part and "background:#e6b49a" in north_part  # Control's back is south's
+    sides = re.findall(r'<p class="counter-side">([^<]*)</p>', main[main.index('id="counter-n01"'):])
+    assert sides[:2] == [f"{front}: 6-4", ("Back" if lang == "en" else "Оборотная сторона") + ": 3-4"]
+    control = main[main.index('id="counter-control-north"'):]
+    assert re.findall(r'<p class="counter-side">([^<]*)</p>', control)[1].endswith(south + " " + (
+        "Control" if lang == "en" else re.search(r'<p class="c-text">([^<]*)</p>', control).group(1)))
     nav = text[text.index('<nav class="sidebar"'):text.index("</nav>", text.index('<nav class="sidebar"'))]
     assert 'href="counters.html"' in nav and 'href="map-valley.html"' in nav
     index = (river_site / lang / "index.html").read_text(encoding="utf-8")

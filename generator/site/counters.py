@@ -23,17 +23,18 @@ def _face(ctx: BuildContext, piece, side_face: dict, config: dict, index: int, l
         round(w * SCALE, 2), round(h * SCALE, 2), w, h, SCALE, drawn, label)
 
 
+def _label(word: str, face: dict, side: str | None) -> str:
+    """"Back: 3-4", "Back: Out of supply", "Back: Northern League": what the side shows, in words."""
+    values = "-".join(str(v) for v in (face.get("strength"), face.get("movement")) if v is not None)
+    shown = [part for part in (side, face.get("text"), values, None if values else face.get("value")) if part]
+    return f"{word}: {' '.join(str(p) for p in shown)}" if shown else word
+
+
 def _caption(ctx: BuildContext, counter) -> str:
-    """What the counter is: its name, else its text or designation, and its values."""
+    """What the counter is: its name, else its text or designation (the faces say their values)."""
     tr = ctx.tr
-    name = (tr.field(counter, "name") if counter.name else "") or (tr.field(counter, "text") if counter.text else "") \
+    return (tr.field(counter, "name") if counter.name else "") or (tr.field(counter, "text") if counter.text else "") \
         or (tr.field(counter, "designation") if counter.designation else "") or counter.id
-    values = "-".join(str(v) for v in (counter.strength, counter.movement) if v is not None)
-    if values:
-        name += f" ({values})"
-    elif counter.value is not None:
-        name += f" ({counter.value})"
-    return name
 
 
 def counters_page(ctx: BuildContext) -> Markup | None:
@@ -53,15 +54,19 @@ def counters_page(ctx: BuildContext) -> Markup | None:
     rest = [p for p in all_pieces if p.counter.side not in known]
     if rest:
         groups.append(("markers", ui("markers"), None, rest))
+    side_names = {side.id: ctx.tr.manifest("sides", i, "name") for i, side in sides}
     html = []
     for anchor, title, colour, group in groups:
         swatch = Markup('<span class="side-swatch" style="background:{}"></span> ').format(colour) if colour else ""
         items = []
         for piece in group:
             index = all_pieces.index(piece)
-            faces = [_face(ctx, piece, piece.front, config, index, ui("front"))]
+            faces = [_face(ctx, piece, piece.front, config, index, _label(ui("front"), piece.front, None))]
             if piece.counter.back is not None or piece.sheet.backs:
-                faces.append(_face(ctx, piece, piece.back, config, index, ui("back-side")))
+                turned = piece.counter.back.side if piece.counter.back is not None and \
+                    "side" in piece.counter.back.model_fields_set else None
+                faces.append(_face(ctx, piece, piece.back, config, index,
+                                   _label(ui("back-side"), piece.back, side_names.get(turned))))
             items.append(Markup('<li class="counter-item" id="counter-{}"><figure><div class="counter-pair">{}</div>'
                                 '<figcaption>{}</figcaption></figure></li>').format(
                 piece.counter.id, Markup("").join(faces), _caption(ctx, piece.counter)))
