@@ -97,3 +97,12 @@ def test_counter_faces_are_whole_on_desktop_and_phone(river_site: Path):
             assert errors == []
             page.close()
         browser.close()
+
+
+def test_counter_game_links_resolve_and_pages_parse(river_site: Path):
+    from .test_site import link_problems
+
+    problems = link_problems(river_site.parent)
+    assert not problems, "\n".join(problems[:20])
+    for path in river_site.rglob("*.html"):
+        html5lib.HTMLParser(strict=True).parse(path.read_text(encoding="utf-8"))
