@@ -79,6 +79,7 @@ CODES: dict[str, str] = {
     "W010": "no interface catalog for a language: interface words print in English",
     "W011": "interface catalog override of a word that does not exist",
     "W012": "message context for a place that holds no translatable text",
+    "W019": "probability table does not say what it assumes in a language of the game",
     "W030": "counter text below the legible size or outside the counter",
 }
 

@@ -392,6 +392,10 @@ def _procedure_cases() -> list[Case]:
         Case("procedure-cites-unknown-erratum",
              procedures(PROCEDURES.replace('@procedure("roll")', '@procedure("roll", errata=["no-such-reading"])')),
              "E036", "procedures.py", "no-such-reading"),
+        Case("table-assumes-nothing-in-ru", steps(TRANSLATED, procedures(
+            PROCEDURES.replace("consistency, procedure", "consistency, procedure, table")
+            + '\n\n@table("odds", assumes={"en": "one die"})\ndef odds(game):\n    return []\n')),
+             "W019", "procedures.py", "@table"),
         Case("reading-cited-by-nothing", steps(procedures(PROCEDURES), edit(
             "data/errata.yaml", "    reading: Fast\n", "    reading: Fast\n    category: reading\n")),
              "E037", "data/errata.yaml", "quick-for-fast"),

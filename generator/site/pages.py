@@ -18,6 +18,7 @@ from ..text import blocks
 from ..text.render import Heading, RenderContext, render_chapter
 from ..text.refs import KIND_SECTIONS, printed_by_reference, shown_in, text_references
 from .components import map_pages, side_badge
+from .counters import counter_headings, counters_page
 from .datasheet import card_preview, card_sheet, unit_sheet
 from .grids import grid_html, grid_note, grid_title, odds_html
 from .links import site_linker
@@ -25,7 +26,7 @@ from .markup import for_search, mark_quotations, scroll_tables
 
 
 # Page names the site generates itself; a chapter with one of these names gets a prefix.
-RESERVED = {"index", "glossary", "units", "cards", "tables", "reference", "errata"}
+RESERVED = {"index", "glossary", "units", "cards", "tables", "reference", "errata", "counters"}
 
 
 @dataclass
@@ -131,7 +132,7 @@ def game_pages(ctx: BuildContext, report: Report) -> list[SitePage]:
     if game.tables or probs:
         html = [blocks.table_html(t, tr) for t in game.tables.values()]
         for table in probs:
-            html.append(grid_html(table, ctx.lang, grid_note(ctx, table), ui))
+            html.append(grid_html(table, ctx.lang, grid_note(ctx, table), ui, ctx))
         heads = [_h(2, f"table-{t.id}", tr.field(t, "name")) for t in game.tables.values()]
         heads += [_h(2, f"prob-{t.get('table', '')}", grid_title(t, ctx.lang)) for t in probs]
         pages.append(SitePage("tables.html", ui("tables"), Markup("").join(html), heads, kind="tables"))
@@ -157,6 +158,10 @@ def game_pages(ctx: BuildContext, report: Report) -> list[SitePage]:
                       '<th scope="col">{}</th></tr></thead><tbody>{}</tbody></table>').format(
             ui("errata"), ui("source"), ui("reading"), rows)
         pages.append(SitePage("errata.html", ui("errata"), body, kind="errata"))
+    counters = counters_page(ctx)
+    if counters is not None:
+        pages.append(SitePage("counters.html", ui("counters"), counters,
+                              [_h(2, anchor, title) for anchor, title in counter_headings(ctx)], kind="counters"))
     for path, title, body in map_pages(ctx):
         pages.append(SitePage(path, title, body, kind="map"))
     pages.insert(0, landing_page(ctx, chapters, pages))
