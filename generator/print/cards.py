@@ -94,41 +94,39 @@ def sheet_pages(ctx: BuildContext, faces: list[CardFace], paper: str, config: di
     by_size: dict[str, list[CardFace]] = {}
     for face in faces:
         by_size.setdefault(face.size, []).extend([face] * face.copies)
+    specs = {size: sheet_spec(config, paper, cards[0].mm) for size, cards in by_size.items()}
+    total = sum(math.ceil(len(cards) / specs[size].per_sheet) for size, cards in by_size.items())
+    ui = ctx.env.globals["ui"]
     for size, cards in by_size.items():
-        spec = sheet_spec(config, paper, cards[0].mm)
+        spec = specs[size]
         for start in range(0, len(cards), spec.per_sheet):
             chunk = cards[start:start + spec.per_sheet]
             fronts, backs = [], []
+            number = len(pages) // 2 + 1
             for k, face in enumerate(chunk):
                 fx, fy = spec.front_slot(k)
                 bx, by = spec.back_slot(k)
                 fronts.append(_slot(fx, fy, spec.card_w, spec.card_h, macros.front(face, ctx.title)))
                 backs.append(_slot(bx, by, spec.card_w, spec.card_h, macros.back(face, ctx.title, back_svg(ctx, face))))
-                placements.append({"card": face.id, "deck": face.deck, "sheet": len(pages) // 2 + 1,
+                placements.append({"card": face.id, "deck": face.deck, "sheet": number,
                                    "front": [fx, fy], "back": [bx, by], "size": [spec.card_w, spec.card_h],
                                    "paper": [spec.paper_w, spec.paper_h]})
             style = f"width:{spec.paper_w}mm;height:{spec.paper_h}mm;page:{paper}"
-            pages.append(Markup('<div class="sheet fronts" style="{}">{}{}{}</div>').format(
-                style, Markup("").join(fronts), _marks(spec), _note(spec, "sheet-fronts")))
-            pages.append(Markup('<div class="sheet backs" style="{}">{}{}{}</div>').format(
-                style, Markup("").join(backs), _marks(spec), _note(spec, "sheet-backs")))
-    ui = ctx.env.globals["ui"]
-    total = len(pages) // 2
-    html = str(Markup("").join(pages))
-    for n in range(1, total + 1):  # number the printing notes now that the count is known
-        for key in ("sheet-fronts", "sheet-backs"):
-            html = html.replace(f"@@{key}@@", str(Markup.escape(ui(key).format(n=n, total=total))), 1)
-    return Markup(html), placements
+            for side, slots in (("fronts", fronts), ("backs", backs)):
+                note = ui(f"sheet-{side}").format(n=number, total=total)  # how to print this sheet
+                pages.append(Markup('<div class="sheet {}" style="{}">{}{}{}</div>').format(
+                    side, style, Markup("").join(slots), _marks(spec), _note(spec, note)))
+    return Markup("").join(pages), placements
 
 
-def _note(spec: SheetSpec, key: str) -> Markup:
+def _note(spec: SheetSpec, text: str) -> Markup:
     """How to print this sheet, just below the card grid: in the middle column (or the first,
     when an even number of columns puts a cut mark in the middle), clear of the marks."""
     column = spec.cols // 2 if spec.cols % 2 else 0
     left = spec.left + column * spec.card_w + 2
     top = spec.top + spec.rows * spec.card_h + spec.mark_gap + 0.6
-    return Markup('<p class="sheet-note" style="left:{}mm;top:{}mm;width:{}mm">@@{}@@</p>').format(
-        round(left, 3), round(top, 3), round(spec.card_w - 4, 3), key)
+    return Markup('<p class="sheet-note" style="left:{}mm;top:{}mm;width:{}mm">{}</p>').format(
+        round(left, 3), round(top, 3), round(spec.card_w - 4, 3), text)
 
 
 def bleed_pages(ctx: BuildContext, faces: list[CardFace], config: dict) -> Markup:
@@ -165,26 +163,37 @@ def cards_html(ctx: BuildContext, faces: list[CardFace], paper: str = "a4", blee
     return html, placements
 
 
-def card_sheets(ctx: BuildContext, report: Report, paper: str = "a4", drafts: bool = True):
+def card_sheets(ctx: BuildContext, report: Report, paper: str = "a4", drafts: bool = True,
+                out: Path | None = None):
     """Fitted faces, sheet HTML, card placements, and None (the sheets are laid out when
-    written); without `drafts`, cards marked incomplete are left out."""
+    written); without `drafts`, cards marked incomplete are left out. The sheets are laid out
+    a chunk at a time to find the long cards that still overflow there; with `out` (where the
+    PDF goes), each chunk of the final layout is also checked and written then, for
+    `write_sheets` to join, so that no sheet is laid out twice."""
     faces = [f for f in all_faces(ctx) if drafts or not f.draft]
     if not faces:
         return [], "", [], None
-    from .fitting import fitted_faces
-
-    from .fitting import _split
+    from .fitting import _split, fitted_faces
+    from .sheets import chunk_count, discard_chunks, keep_chunk, parts
 
     faces = fitted_faces(ctx, faces, report, split_long=True)  # each card laid out once, then remembered
     for _round in range(3):
         faces = [replace(f, index=i) for i, f in enumerate(faces)]
         html, placements = cards_html(ctx, faces, paper)
         # the sheets themselves: a long card that still overflows there continues on a second card
-        document, _ = render_document(html, ctx.game.folder, ctx.roots, keep=True)
-        long = [i for i in overflows(document) if len(faces[i].parts) > 1]
+        whole = chunk_count(html) == 1
+        long: list[int] = []
+        for first, part in parts(html):
+            document, fetcher = render_document(part, ctx.game.folder, ctx.roots, keep=whole)
+            long += [i for i in overflows(document) if len(faces[i].parts) > 1]
+            if out is not None and not whole:
+                keep_chunk(part, first, out, ctx.game.folder, ctx.roots, document, fetcher)
+            del document
         if not long:
             break
-        for i in reversed(long):
+        if out is not None:
+            discard_chunks(out)
+        for i in sorted(set(long), reverse=True):
             faces[i:i + 1] = fitted_faces(ctx, _split(faces[i], faces[i].font_pt), report, split_long=True)
     return faces, html, placements, None
 

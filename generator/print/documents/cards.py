@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from ..cards import card_sheets, cards_html, write_placements
 from ..images import faces_html, write_card_images
-from ..sheets import write_sheets
+from ..sheets import discard_chunks, write_sheets
 from . import Document, Rendered
 
 
@@ -18,15 +18,17 @@ class CardSheets(Document):
         return {"paper": job.paper, "bleed": job.bleed, "images": job.images, "drafts": job.drafts}
 
     def render(self, ctx, job, report, previous):
-        faces, html, placements, _ = card_sheets(ctx, report, paper=job.paper, drafts=job.drafts)
+        out = ctx.output_dir()
+        faces, html, placements, _ = card_sheets(ctx, report, paper=job.paper, drafts=job.drafts,
+                                                 out=out / "cards.pdf")
         if not faces:
             return Rendered(source=self.source_hash(""), unchanged=previous == self.source_hash(""))
         bleed_html = cards_html(ctx, faces, bleed=True)[0] if job.bleed else ""
         images_html = faces_html(ctx, faces) if job.images else ""
         source = self.source_hash(html, bleed_html, images_html, placements)
         if source == previous:
+            discard_chunks(out / "cards.pdf")
             return Rendered(source=source, unchanged=True, cards=len(placements))
-        out = ctx.output_dir()
         res = write_sheets(html, out / "cards.pdf", ctx.game.folder, ctx.roots)
         report.diagnostics += res.diagnostics
         write_placements(out / "cards.json", placements)
