@@ -86,10 +86,11 @@ def _marks(spec: SheetSpec) -> Markup:
     return Markup("".join(out))
 
 
-def sheet_pages(ctx: BuildContext, faces: list[CardFace], paper: str, config: dict) -> tuple[Markup, list[dict]]:
-    """Pages of fronts, each followed by its page of backs; plus where every card went."""
+def sheet_pages(ctx: BuildContext, faces: list[CardFace], paper: str, config: dict) -> tuple[list[str], list[dict]]:
+    """Pages of fronts, each followed by its page of backs; plus where every card went. Pages
+    stay separate strings until the document is put together, once."""
     macros = ctx.env.get_template("card.html.j2").module
-    pages: list[Markup] = []
+    pages: list[str] = []
     placements: list[dict] = []
     by_size: dict[str, list[CardFace]] = {}
     for face in faces:
@@ -114,9 +115,9 @@ def sheet_pages(ctx: BuildContext, faces: list[CardFace], paper: str, config: di
             style = f"width:{spec.paper_w}mm;height:{spec.paper_h}mm;page:{paper}"
             for side, slots in (("fronts", fronts), ("backs", backs)):
                 note = ui(f"sheet-{side}").format(n=number, total=total)  # how to print this sheet
-                pages.append(Markup('<div class="sheet {}" style="{}">{}{}{}</div>').format(
-                    side, style, Markup("").join(slots), _marks(spec), _note(spec, note)))
-    return Markup("").join(pages), placements
+                pages.append(str(Markup('<div class="sheet {}" style="{}">{}{}{}</div>').format(
+                    side, style, Markup("").join(slots), _marks(spec), _note(spec, note))))
+    return pages, placements
 
 
 def _note(spec: SheetSpec, text: str) -> Markup:
@@ -129,17 +130,17 @@ def _note(spec: SheetSpec, text: str) -> Markup:
         round(left, 3), round(top, 3), round(spec.card_w - 4, 3), text)
 
 
-def bleed_pages(ctx: BuildContext, faces: list[CardFace], config: dict) -> Markup:
+def bleed_pages(ctx: BuildContext, faces: list[CardFace], config: dict) -> list[str]:
     """One card per page at trim size, 3 mm bleed around it (the card's background runs into it)."""
     macros = ctx.env.get_template("card.html.j2").module
     out = []
     for face in faces:
         w, h = face.mm
         style = f"width:{w}mm;height:{h}mm;page:card-{face.size_key}"
-        out.append(Markup('<div class="sheet bleed" style="{}">{}</div>').format(style, macros.front(face, ctx.title)))
-        out.append(Markup('<div class="sheet bleed" style="{}">{}</div>').format(
-            style, macros.back(face, ctx.title, back_svg(ctx, face))))
-    return Markup("").join(out)
+        out.append(str(Markup('<div class="sheet bleed" style="{}">{}</div>').format(style, macros.front(face, ctx.title))))
+        out.append(str(Markup('<div class="sheet bleed" style="{}">{}</div>').format(
+            style, macros.back(face, ctx.title, back_svg(ctx, face)))))
+    return out
 
 
 def cards_html(ctx: BuildContext, faces: list[CardFace], paper: str = "a4", bleed: bool = False
@@ -156,11 +157,13 @@ def cards_html(ctx: BuildContext, faces: list[CardFace], paper: str = "a4", blee
         body, placements = sheet_pages(ctx, faces, paper, config)
     authors = ", ".join(ctx.game.manifest.authors)
     author = f'<meta name="author" content="{Markup.escape(authors)}">' if authors else ""
-    html = (f'<!DOCTYPE html><html lang="{Markup.escape(ctx.lang)}"><head><meta charset="utf-8">'
+    head = (f'<!DOCTYPE html><html lang="{Markup.escape(ctx.lang)}"><head><meta charset="utf-8">'
             f"<title>{Markup.escape(ctx.title)} — {ctx.env.globals['ui']('cards')}</title>{author}"
             f'<meta name="generator" content="Rulesmith"><style>{ctx.env.globals["fonts_css"]}\n'
-            + "\n".join(page_rules) + "\n" + ctx.css("cards.css") + "</style></head><body>" + str(body) + "</body></html>")
-    return html, placements
+            + "\n".join(page_rules) + "\n" + ctx.css("cards.css") + "</style></head><body>")
+    body.insert(0, head)
+    body.append("</body></html>")
+    return "".join(body), placements  # one copy of a large deck's pages, made once
 
 
 def card_sheets(ctx: BuildContext, report: Report, paper: str = "a4", drafts: bool = True,

@@ -33,26 +33,37 @@ def chunk_pages(per_chunk: int | None = None) -> int:
 
 def split_pages(html: str) -> tuple[str, list[str], str]:
     """(head, page divs, tail) of a document whose body is a run of `<div class="sheet ...">`."""
+    head, starts, tail = _page_starts(html)
+    return html[:head], [html[a:b] for a, b in zip(starts, [*starts[1:], tail])], html[tail:]
+
+
+def _page_starts(html: str) -> tuple[int, list[int], int]:
+    """Where the body starts, where each page starts, where the body ends: positions only,
+    so that a large document is not copied to be cut up."""
     start = html.index("<body>") + len("<body>")
     end = html.rindex("</body>")
-    pages = [p for p in PAGE.split(html[start:end]) if p]
-    return html[:start], pages, html[end:]
+    starts = [m.start() for m in PAGE.finditer(html, start, end)]
+    if start < (starts[0] if starts else end):  # anything before the first page goes with it
+        starts.insert(0, start)
+    return start, starts, end
 
 
 def parts(html: str, per_chunk: int | None = None) -> Iterator[tuple[int, str]]:
     """(number of its first page, HTML) of each chunk of the document, made one at a time;
     a document that fits in one chunk is its own only part."""
     n = chunk_pages(per_chunk)
-    head, pages, tail = split_pages(html)
-    if len(pages) <= n:
+    body, starts, end = _page_starts(html)
+    if len(starts) <= n:
         yield 1, html
         return
-    for start in range(0, len(pages), n):
-        yield start + 1, head + "".join(pages[start:start + n]) + tail
+    head, tail = html[:body], html[end:]
+    for k in range(0, len(starts), n):
+        stop = starts[k + n] if k + n < len(starts) else end
+        yield k + 1, head + html[starts[k]:stop] + tail
 
 
 def chunk_count(html: str, per_chunk: int | None = None) -> int:
-    pages = len(PAGE.findall(html, html.index("<body>")))
+    pages = len(_page_starts(html)[1])
     n = chunk_pages(per_chunk)
     return 1 if pages <= n else -(-pages // n)
 
