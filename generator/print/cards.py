@@ -15,6 +15,7 @@ from .context import BuildContext, source_mark
 from .fonts import fit_text
 from .layout import SheetSpec, load_sheets, sheet_spec
 from .pdf import render_document
+from .sheets import SheetsHtml
 
 PX_PER_MM = 96 / 25.4
 
@@ -86,11 +87,34 @@ def _marks(spec: SheetSpec) -> Markup:
     return Markup("".join(out))
 
 
-def sheet_pages(ctx: BuildContext, faces: list[CardFace], paper: str, config: dict) -> tuple[list[str], list[dict]]:
-    """Pages of fronts, each followed by its page of backs; plus where every card went. Pages
-    stay separate strings until the document is put together, once."""
+BACK_ART = "\x00back-art\x00"  # stands for a card's back art while its back is laid out
+
+
+class _Backs:
+    """Card backs in three pieces: what is the card's own (its slot, its source line), its
+    back art, and the closing tags. The art is one string for every card whose art is the
+    same, so a large deck holds each distinct back once."""
+
+    def __init__(self, ctx: BuildContext, macros):
+        self.ctx, self.macros, self.art = ctx, macros, {}
+
+    def pieces(self, face: CardFace, wrap) -> tuple[str, ...]:
+        art = str(back_svg(self.ctx, face))
+        art = self.art.setdefault(art, art)
+        around = str(wrap(self.macros.back(face, self.ctx.title, Markup(BACK_ART))))
+        if around.count(BACK_ART) != 1:  # a back template that does not show its art once
+            return (str(wrap(self.macros.back(face, self.ctx.title, Markup(art)))),)
+        before, after = around.split(BACK_ART)
+        return before, art, after
+
+
+def sheet_pages(ctx: BuildContext, faces: list[CardFace], paper: str, config: dict
+                ) -> tuple[list[tuple[str, ...]], list[dict]]:
+    """Pages of fronts, each followed by its page of backs, each page in pieces (see
+    SheetsHtml); plus where every card went."""
     macros = ctx.env.get_template("card.html.j2").module
-    pages: list[str] = []
+    backs_of = _Backs(ctx, macros)
+    pages: list[tuple[str, ...]] = []
     placements: list[dict] = []
     by_size: dict[str, list[CardFace]] = {}
     for face in faces:
@@ -100,23 +124,25 @@ def sheet_pages(ctx: BuildContext, faces: list[CardFace], paper: str, config: di
     ui = ctx.env.globals["ui"]
     for size, cards in by_size.items():
         spec = specs[size]
+        marks = str(_marks(spec))
+        style = f"width:{spec.paper_w}mm;height:{spec.paper_h}mm;page:{paper}"
         for start in range(0, len(cards), spec.per_sheet):
             chunk = cards[start:start + spec.per_sheet]
-            fronts, backs = [], []
+            fronts: list[str] = []
+            backs: list[str] = []
             number = len(pages) // 2 + 1
             for k, face in enumerate(chunk):
                 fx, fy = spec.front_slot(k)
                 bx, by = spec.back_slot(k)
-                fronts.append(_slot(fx, fy, spec.card_w, spec.card_h, macros.front(face, ctx.title)))
-                backs.append(_slot(bx, by, spec.card_w, spec.card_h, macros.back(face, ctx.title, back_svg(ctx, face))))
+                fronts.append(str(_slot(fx, fy, spec.card_w, spec.card_h, macros.front(face, ctx.title))))
+                backs += backs_of.pieces(face, lambda inner, bx=bx, by=by: _slot(bx, by, spec.card_w, spec.card_h, inner))
                 placements.append({"card": face.id, "deck": face.deck, "sheet": number,
                                    "front": [fx, fy], "back": [bx, by], "size": [spec.card_w, spec.card_h],
                                    "paper": [spec.paper_w, spec.paper_h]})
-            style = f"width:{spec.paper_w}mm;height:{spec.paper_h}mm;page:{paper}"
             for side, slots in (("fronts", fronts), ("backs", backs)):
                 note = ui(f"sheet-{side}").format(n=number, total=total)  # how to print this sheet
-                pages.append(str(Markup('<div class="sheet {}" style="{}">{}{}{}</div>').format(
-                    side, style, Markup("").join(slots), _marks(spec), _note(spec, note))))
+                opening = str(Markup('<div class="sheet {}" style="{}">').format(side, style))
+                pages.append((opening, *slots, marks, str(_note(spec, note)), "</div>"))
     return pages, placements
 
 
@@ -130,40 +156,47 @@ def _note(spec: SheetSpec, text: str) -> Markup:
         round(left, 3), round(top, 3), round(spec.card_w - 4, 3), text)
 
 
-def bleed_pages(ctx: BuildContext, faces: list[CardFace], config: dict) -> list[str]:
+def bleed_pages(ctx: BuildContext, faces: list[CardFace], config: dict) -> list[tuple[str, ...]]:
     """One card per page at trim size, 3 mm bleed around it (the card's background runs into it)."""
     macros = ctx.env.get_template("card.html.j2").module
+    backs_of = _Backs(ctx, macros)
     out = []
     for face in faces:
         w, h = face.mm
         style = f"width:{w}mm;height:{h}mm;page:card-{face.size_key}"
-        out.append(str(Markup('<div class="sheet bleed" style="{}">{}</div>').format(style, macros.front(face, ctx.title))))
-        out.append(str(Markup('<div class="sheet bleed" style="{}">{}</div>').format(
-            style, macros.back(face, ctx.title, back_svg(ctx, face)))))
+        opening = str(Markup('<div class="sheet bleed" style="{}">').format(style))
+        out.append((opening, str(macros.front(face, ctx.title)), "</div>"))
+        out.append((opening, *backs_of.pieces(face, lambda inner: inner), "</div>"))
     return out
 
 
-def cards_html(ctx: BuildContext, faces: list[CardFace], paper: str = "a4", bleed: bool = False
-               ) -> tuple[str, list[dict]]:
-    """The card sheets (or bleed pages) for faces whose font sizes are already set."""
+def sheets_document(ctx: BuildContext, faces: list[CardFace], paper: str = "a4", bleed: bool = False
+                    ) -> tuple[SheetsHtml, list[dict]]:
+    """The card sheets (or bleed pages) for faces whose font sizes are already set, as pages
+    kept in pieces (a deck of thousands of cards is never one string)."""
     config = sheets_config(ctx)
     page_rules = [f"@page {name} {{ size: {p['width']}mm {p['height']}mm; margin: 0 }}"
                   for name, p in config["papers"].items()]
     for key, (w, h) in {f.size_key: f.mm for f in faces}.items():
         page_rules.append(f"@page card-{key} {{ size: {w}mm {h}mm; margin: 0; bleed: {config['bleed']}mm; marks: crop; }}")
     if bleed:
-        body, placements = bleed_pages(ctx, faces, config), []
+        pages, placements = bleed_pages(ctx, faces, config), []
     else:
-        body, placements = sheet_pages(ctx, faces, paper, config)
+        pages, placements = sheet_pages(ctx, faces, paper, config)
     authors = ", ".join(ctx.game.manifest.authors)
     author = f'<meta name="author" content="{Markup.escape(authors)}">' if authors else ""
     head = (f'<!DOCTYPE html><html lang="{Markup.escape(ctx.lang)}"><head><meta charset="utf-8">'
             f"<title>{Markup.escape(ctx.title)} — {ctx.env.globals['ui']('cards')}</title>{author}"
             f'<meta name="generator" content="Rulesmith"><style>{ctx.env.globals["fonts_css"]}\n'
             + "\n".join(page_rules) + "\n" + ctx.css("cards.css") + "</style></head><body>")
-    body.insert(0, head)
-    body.append("</body></html>")
-    return "".join(body), placements  # one copy of a large deck's pages, made once
+    return SheetsHtml(head, pages, "</body></html>"), placements
+
+
+def cards_html(ctx: BuildContext, faces: list[CardFace], paper: str = "a4", bleed: bool = False
+               ) -> tuple[str, list[dict]]:
+    """The card sheets (or bleed pages) as one HTML string."""
+    document, placements = sheets_document(ctx, faces, paper, bleed)
+    return str(document), placements
 
 
 def card_sheets(ctx: BuildContext, report: Report, paper: str = "a4", drafts: bool = True,
@@ -182,7 +215,7 @@ def card_sheets(ctx: BuildContext, report: Report, paper: str = "a4", drafts: bo
     faces = fitted_faces(ctx, faces, report, split_long=True)  # each card laid out once, then remembered
     for _round in range(3):
         faces = [replace(f, index=i) for i, f in enumerate(faces)]
-        html, placements = cards_html(ctx, faces, paper)
+        html, placements = sheets_document(ctx, faces, paper)
         # the sheets themselves: a long card that still overflows there continues on a second card
         whole = chunk_count(html) == 1
         long: list[int] = []

@@ -31,6 +31,29 @@ def chunk_pages(per_chunk: int | None = None) -> int:
     return max(2, n - n % 2)
 
 
+@dataclass
+class SheetsHtml:
+    """A document of sheet pages kept in pieces, never as one string: every page is a tuple of
+    strings, and a piece many pages show (a deck's back art) is one string they all share.
+    A deck of 10,000 cards then holds its backs once, not 10,000 times."""
+
+    head: str
+    pages: list[tuple[str, ...]]
+    tail: str
+
+    def __str__(self) -> str:
+        return self.head + "".join("".join(page) for page in self.pages) + self.tail
+
+    def digest(self) -> str:
+        """The hash of str(self), made without putting the document together."""
+        h = hashlib.sha256(self.head.encode("utf-8"))
+        for page in self.pages:
+            for piece in page:
+                h.update(piece.encode("utf-8"))
+        h.update(self.tail.encode("utf-8"))
+        return h.hexdigest()
+
+
 def split_pages(html: str) -> tuple[str, list[str], str]:
     """(head, page divs, tail) of a document whose body is a run of `<div class="sheet ...">`."""
     head, starts, tail = _page_starts(html)
@@ -48,10 +71,17 @@ def _page_starts(html: str) -> tuple[int, list[int], int]:
     return start, starts, end
 
 
-def parts(html: str, per_chunk: int | None = None) -> Iterator[tuple[int, str]]:
+def parts(html: str | SheetsHtml, per_chunk: int | None = None) -> Iterator[tuple[int, str]]:
     """(number of its first page, HTML) of each chunk of the document, made one at a time;
     a document that fits in one chunk is its own only part."""
     n = chunk_pages(per_chunk)
+    if isinstance(html, SheetsHtml):
+        if len(html.pages) <= n:
+            yield 1, str(html)
+            return
+        for k in range(0, len(html.pages), n):
+            yield k + 1, html.head + "".join("".join(page) for page in html.pages[k:k + n]) + html.tail
+        return
     body, starts, end = _page_starts(html)
     if len(starts) <= n:
         yield 1, html
@@ -62,8 +92,8 @@ def parts(html: str, per_chunk: int | None = None) -> Iterator[tuple[int, str]]:
         yield k + 1, head + html[starts[k]:stop] + tail
 
 
-def chunk_count(html: str, per_chunk: int | None = None) -> int:
-    pages = len(_page_starts(html)[1])
+def chunk_count(html: str | SheetsHtml, per_chunk: int | None = None) -> int:
+    pages = len(html.pages) if isinstance(html, SheetsHtml) else len(_page_starts(html)[1])
     n = chunk_pages(per_chunk)
     return 1 if pages <= n else -(-pages // n)
 
@@ -120,12 +150,12 @@ def discard_chunks(out: Path) -> None:
         shutil.rmtree(folder, ignore_errors=True)
 
 
-def write_sheets(html: str, out: Path, base_url: Path, roots: list[Path], per_chunk: int | None = None
+def write_sheets(html: str | SheetsHtml, out: Path, base_url: Path, roots: list[Path], per_chunk: int | None = None
                  ) -> PdfResult:
     """Write `html` to `out`: whole when small, else chunk by chunk, joined. Every chunk is
     checked; with an overflow or overlap anywhere the PDF goes to NAME.layout-errors.pdf."""
     if chunk_count(html, per_chunk) == 1:
-        return write_pdf(html, out, base_url, roots)
+        return write_pdf(str(html), out, base_url, roots)
     try:
         chunks = [_ready.pop(_key(part, base_url), None) or lay_out_chunk(part, first, out, base_url, roots)
                   for first, part in parts(html, per_chunk)]
