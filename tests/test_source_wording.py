@@ -44,6 +44,9 @@ def test_alias_prints_as_the_source_writes_it_with_an_erratum_mark(shipped: Path
     assert re.search(_MARKED.format("Быстрые"), ru) and re.search(_MARKED.format("Скауты"), ru)
     assert "Быстрый<" not in ru  # not the glossary's canonical spelling
     assert 'aria-label="' in ru.split("erratum-mark", 1)[1].split(">", 1)[0]
+    # in print the mark links to the erratum in the book's errata appendix
+    book = _book(shipped, "nuclear", "ru")
+    assert 'class="erratum-mark" href="#erratum-fast-spelling"' in ru and 'id="erratum-fast-spelling"' in book
     en = _row(_book(shipped, "nuclear", "en"), "Death Riders")
     assert re.search(_MARKED.format("Fast"), en) and re.search(_MARKED.format("Scouts"), en)
     # a plain use of the same keyword carries no mark
