@@ -351,10 +351,10 @@ def test_offline_files_and_install_manifest(shipped_site: Path):
 
 
 def test_a_card_the_sheets_continue_shows_both_printed_cards(shipped_site: Path):
-    # deadzone's Command die is too long for one card even at the smallest text: the sheets print
-    # it on two cards, and the site's preview shows those two (never one card cut off)
-    for lang in ("ru", "en"):
+    # deadzone's Command die in English is too long for one card even at the smallest text: the
+    # sheets print it on two cards, and the site's preview shows those two (never one cut off);
+    # in Russian it fits on one
+    for lang, cards in (("en", 2), ("ru", 1)):
         text = (shipped_site / "deadzone" / lang / "cards" / "die-command.html").read_text(encoding="utf-8")
         preview = text[text.index('<div class="card-preview"'):]
-        assert preview.count('<figure class="card-figure"') == 2, lang
-        assert "(1)</h2>" in preview or "(1)" in preview, lang
+        assert preview.count('<figure class="card-figure"') == cards, lang
