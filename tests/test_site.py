@@ -243,6 +243,8 @@ def test_sidebar_lists_each_page_once(shipped_site: Path):
         sidebar = text[text.index('<nav class="sidebar"'):text.index("</nav>", text.index('<nav class="sidebar"'))]
         hrefs = re.findall(r'href="([^"]+)"', sidebar)
         assert len(hrefs) == len(set(hrefs)), (path, hrefs)
+        labels = re.findall(r'<a [^>]*>([^<]+)</a>', sidebar)  # and no two entries read the same
+        assert len(labels) == len(set(labels)), (path, labels)
 
 
 def test_bare_section_numbers_get_their_words_in_contents(shipped_site: Path):
@@ -346,3 +348,13 @@ def test_offline_files_and_install_manifest(shipped_site: Path):
     assert "units/leman-russ.html" in pages_listed
     script = (shipped_site / "assets/site.js").read_text(encoding="utf-8")
     assert 'window.location.protocol === "http:"' in script  # never registered from file://
+
+
+def test_a_card_the_sheets_continue_shows_both_printed_cards(shipped_site: Path):
+    # deadzone's Command die in English is too long for one card even at the smallest text: the
+    # sheets print it on two cards, and the site's preview shows those two (never one cut off);
+    # in Russian it fits on one
+    for lang, cards in (("en", 2), ("ru", 1)):
+        text = (shipped_site / "deadzone" / lang / "cards" / "die-command.html").read_text(encoding="utf-8")
+        preview = text[text.index('<div class="card-preview"'):]
+        assert preview.count('<figure class="card-figure"') == cards, lang

@@ -52,11 +52,13 @@ def card_sheet(ctx: BuildContext, face: CardFace, link) -> Markup:
     return Markup('<section class="datasheet">{}</section>').format(Markup("").join(parts))
 
 
-def card_preview(ctx: BuildContext, face: CardFace, caption: str) -> Markup:
+def card_preview(ctx: BuildContext, faces: list[CardFace], caption: str) -> Markup:
     """The printed card, for looking at and printing: the datasheet above already says it all,
-    so screen readers and search skip it."""
+    so screen readers and search skip it. A card the sheets continue on a second card shows
+    both, as printed (never one card with its text cut off)."""
     macros = ctx.env.get_template("card.html.j2").module
-    w, h = face.mm
-    return Markup('<div class="card-preview" data-pagefind-ignore="all"><p class="preview-caption">{}</p>'
-                  '<figure class="card-figure" aria-hidden="true" style="width:{}mm;height:{}mm">{}</figure></div>'
-                  ).format(caption, w, h, macros.front(face, ctx.title))
+    figures = Markup("").join(
+        Markup('<figure class="card-figure" aria-hidden="true" style="width:{}mm;height:{}mm">{}</figure>').format(
+            face.mm[0], face.mm[1], macros.front(face, ctx.title)) for face in faces)
+    return Markup('<div class="card-preview" data-pagefind-ignore="all"><p class="preview-caption">{}</p>{}</div>'
+                  ).format(caption, figures)

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from markupsafe import Markup
 
 from ..print.cardfaces import all_faces
-from ..print.fitting import fitted_faces
+from ..print.fitting import fitted_faces, printed_parts
 from ..print.context import BuildContext
 from ..print.reference import probability_tables
 from ..diagnostics import Report
@@ -83,7 +83,11 @@ def game_pages(ctx: BuildContext, report: Report) -> list[SitePage]:
     link0 = site_linker(0, overrides)
     if game.keywords and not glossary_chapter and "keywords" not in by_reference:
         pages.append(SitePage("glossary.html", ui("glossary"), blocks.glossary_html(game, tr, link0), kind="glossary"))
-    faces = fitted_faces(ctx, all_faces(ctx), report) if (game.cards or game.units or game.tables or game.dice) else []
+    has_cards = game.cards or game.units or game.tables or game.dice
+    faces = fitted_faces(ctx, all_faces(ctx), Report()) if has_cards else []  # a page per card
+    # previews as the sheets print them (the fitting is remembered: nothing is laid out twice);
+    # a card too long even so is reported here
+    printed = printed_parts(fitted_faces(ctx, all_faces(ctx), report, split_long=True)) if has_cards else {}
     by_unit = {}
     for face in faces:
         card = game.cards.get(face.id) if face.deck != "datasheets" else None
@@ -99,7 +103,8 @@ def game_pages(ctx: BuildContext, report: Report) -> list[SitePage]:
             body = [Markup('<p class="crumb"><a href="../units.html">{}</a></p>').format(ui("units")),
                     unit_sheet(ctx, unit, link1), odds_html(ctx, unit, probs, ui)]
             if unit.id in by_unit:
-                body.append(card_preview(ctx, by_unit[unit.id], ui("card-preview")))
+                face = by_unit[unit.id]
+                body.append(card_preview(ctx, printed.get(face.id, [face]), ui("card-preview")))
             body.insert(1, side_badge(ctx, unit.side))
             pages.append(SitePage(f"units/{unit.id}.html", tr.field(unit, "name"), Markup("").join(body),
                                   nav=False, kind="unit"))
@@ -126,7 +131,7 @@ def game_pages(ctx: BuildContext, report: Report) -> list[SitePage]:
             if face.draft:
                 body.append(Markup('<p class="draft-reason"><span class="draft">{}</span> {}</p>').format(
                     ui("draft"), face.draft))
-            body += [card_sheet(ctx, face, site_linker(1, overrides)), card_preview(ctx, face, ui("card-preview"))]
+            body += [card_sheet(ctx, face, site_linker(1, overrides)), card_preview(ctx, printed.get(face.id, [face]), ui("card-preview"))]
             pages.append(SitePage(f"cards/{face.id}.html", face.title, Markup("").join(body), nav=False, kind="card"))
     probs = probability_tables(ctx)
     if game.tables or probs:
