@@ -278,7 +278,7 @@ def test_game_reads_offline_after_the_first_visit(browser, server):
 
 def test_works_from_file_url(page, shipped_site):
     page.goto((shipped_site / "nuclear/en/rules-glossary.html").as_uri())
-    assert page.locator("dt", has_text="Regeneration").is_visible()
+    assert page.locator("#keyword-regeneration").is_visible()
     assert page.evaluate("getComputedStyle(document.querySelector('.top')).display") == "flex"  # CSS loaded
     assert "served over HTTP" in page.locator(".search-offline").inner_text()
     assert page.evaluate("navigator.serviceWorker ? navigator.serviceWorker.controller : null") is None

@@ -45,8 +45,8 @@ class SitePage:
     @property
     def search_kind(self) -> str:
         """What a search result on this page is, for its label: rule, unit, keyword or card."""
-        if self.kind == "chapter" and '<dl class="glossary">' in self.body:
-            return "keyword"
+        if self.kind == "chapter" and ('<dl class="glossary">' in self.body or self.body.count('id="keyword-') >= 3):
+            return "keyword"  # the glossary: a list of keywords, or a chapter that defines them one by one
         return {"unit": "unit", "units": "unit", "glossary": "keyword", "card": "card", "cards": "card"}.get(
             self.kind, "rule")
 
