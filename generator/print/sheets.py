@@ -173,31 +173,7 @@ def write_sheets(html: str | SheetsHtml, out: Path, base_url: Path, roots: list[
 
 def join(chunks: list[Chunk], path: Path) -> None:
     """One PDF of the chunk files, in order, with the first chunk's title, author and language.
-    qpdf (pikepdf) copies the pages across and reads their content from the chunk files as it
-    writes, so the joined document is never all in memory; the file identifier is a hash of
-    the content, so the same chunks give the same bytes."""
-    try:
-        import pikepdf
-    except ImportError:  # pypdf holds the whole joined document in memory, but works
-        return _join_with_pypdf(chunks, path)
-    sources = []
-    try:
-        with pikepdf.Pdf.new() as pdf:
-            for chunk in chunks:
-                source = pikepdf.Pdf.open(chunk.pdf)
-                sources.append(source)
-                pdf.pages.extend(source.pages)
-            first = sources[0]
-            pdf.docinfo = pdf.copy_foreign(first.docinfo)
-            if "/Lang" in first.Root:
-                pdf.Root.Lang = first.Root.Lang
-            pdf.save(path, deterministic_id=True)
-    finally:
-        for source in sources:
-            source.close()
-
-
-def _join_with_pypdf(chunks: list[Chunk], path: Path) -> None:
+    pypdf reads each chunk file only while appending it; the joined document is written once."""
     from pypdf import PdfReader, PdfWriter
     from pypdf.generic import NameObject
 
