@@ -2,8 +2,8 @@
 so a deck of thousands of cards is laid out a few dozen sheets at a time. Each chunk is
 checked (overflow, overlap, text size, fonts), written to its own small PDF beside the
 output, and forgotten; the chunk files are then joined into one PDF with pypdf, one file
-at a time. Laying out follows the chunk size, not the deck size; the join does not yet. Small documents are rendered
-whole, as before."""
+at a time. Laying out follows the chunk size, not the deck size; the join does not yet.
+Small documents are rendered whole, as before."""
 
 from __future__ import annotations
 
