@@ -173,9 +173,32 @@ def write_sheets(html: str | SheetsHtml, out: Path, base_url: Path, roots: list[
 
 def join(chunks: list[Chunk], path: Path) -> None:
     """One PDF of the chunk files, in order, with the first chunk's title, author and language.
-    pypdf reads each chunk file only while appending it and writes the joined document once,
-    but holds all of it until then: the one step whose memory follows the deck (about 250 MB
-    more at 10,000 cards)."""
+    qpdf (pikepdf) copies the pages across and writes the joined document once; the file
+    identifier is a hash of the content, so the same chunks give the same bytes. Joining
+    2,240 pages: pikepdf 4 s and 290 MB, pypdf 44 s and 450 MB. Either way the join holds
+    the whole document: the one step whose memory follows the deck."""
+    try:
+        import pikepdf
+    except ImportError:  # pypdf holds the whole joined document in memory, but works
+        return _join_with_pypdf(chunks, path)
+    sources = []
+    try:
+        with pikepdf.Pdf.new() as pdf:
+            for chunk in chunks:
+                source = pikepdf.Pdf.open(chunk.pdf)
+                sources.append(source)
+                pdf.pages.extend(source.pages)
+            first = sources[0]
+            pdf.docinfo = pdf.copy_foreign(first.docinfo)
+            if "/Lang" in first.Root:
+                pdf.Root.Lang = first.Root.Lang
+            pdf.save(path, deterministic_id=True)
+    finally:
+        for source in sources:
+            source.close()
+
+
+def _join_with_pypdf(chunks: list[Chunk], path: Path) -> None:
     from pypdf import PdfReader, PdfWriter
     from pypdf.generic import NameObject
 
