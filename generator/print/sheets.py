@@ -2,8 +2,8 @@
 so a deck of thousands of cards is laid out a few dozen sheets at a time. Each chunk is
 checked (overflow, overlap, text size, fonts), written to its own small PDF beside the
 output, and forgotten; the chunk files are then joined into one PDF with pypdf, one file
-at a time. Memory follows the chunk size, not the deck size. Small documents are rendered
-whole, as before."""
+at a time. Laying out follows the chunk size, not the deck size; the join does not yet.
+Small documents are rendered whole, as before."""
 
 from __future__ import annotations
 
@@ -173,9 +173,10 @@ def write_sheets(html: str | SheetsHtml, out: Path, base_url: Path, roots: list[
 
 def join(chunks: list[Chunk], path: Path) -> None:
     """One PDF of the chunk files, in order, with the first chunk's title, author and language.
-    qpdf (pikepdf) copies the pages across and reads their content from the chunk files as it
-    writes, so the joined document is never all in memory; the file identifier is a hash of
-    the content, so the same chunks give the same bytes."""
+    qpdf (pikepdf) copies the pages across and writes the joined document once; the file
+    identifier is a hash of the content, so the same chunks give the same bytes. Joining
+    2,240 pages: pikepdf 4 s and 290 MB, pypdf 44 s and 450 MB. Either way the join holds
+    the whole document: the one step whose memory follows the deck."""
     try:
         import pikepdf
     except ImportError:  # pypdf holds the whole joined document in memory, but works
