@@ -43,7 +43,7 @@ def html_for(job: Job) -> str:
         return rulebook_html(ctx)
     if job.kind == "reference":
         return reference_html(ctx)
-    return card_sheets(ctx, Report())[1]
+    return str(card_sheets(ctx, Report())[1])
 
 
 def bare(html: str, base: Path) -> float:

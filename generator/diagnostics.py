@@ -56,6 +56,8 @@ CODES: dict[str, str] = {
     "E037": "reading erratum that no procedure cites",
     "E040": "content overflows its card, cell, column or page",
     "E041": "text drawn over other text",
+    "E045": "as-written form for a stat the record does not give",
+    "E046": "as-written form does not hold the record's typed values",
     "E050": "value outside its enumeration",
     "E051": "table row lacks a column",
     "E052": "reference that prints a block stands inside a sentence or cell",
@@ -77,6 +79,7 @@ CODES: dict[str, str] = {
     "W010": "no interface catalog for a language: interface words print in English",
     "W011": "interface catalog override of a word that does not exist",
     "W012": "message context for a place that holds no translatable text",
+    "W019": "probability table does not say what it assumes in a language of the game",
     "W030": "counter text below the legible size or outside the counter",
 }
 

@@ -329,3 +329,38 @@ def format_value(value: Value, lang: str = "en") -> str:
     if isinstance(value, float) and lang == "ru":
         return str(value).replace(".", ",")
     return str(value)
+
+
+# A stat as the source writes it may join its values with a slash or put one in brackets
+# ("40 см (60 см)", "2+ / 5+"): the separators are the source's, the values are typed.
+_WRITTEN_SEPARATOR = re.compile(r"(\s*[/()]\s*)")
+
+
+def written_parts(text: str) -> list[str]:
+    """'40 см (60 см)' -> ['40 см', ' (', '60 см', ')']: values and the separators between them."""
+    return [part for part in _WRITTEN_SEPARATOR.split(text.strip()) if part]
+
+
+def is_separator(part: str) -> bool:
+    return bool(_WRITTEN_SEPARATOR.fullmatch(part))
+
+
+def written_values(text: str, kind: StatType, unit: DistanceUnit | None = None) -> list[Value]:
+    """The typed values a written form holds: '40 см (60 см)' -> [40 cm, 60 cm]. ValueError
+    (saying which part) where a part is not a value of the type."""
+    return [parse_value(part.strip(), kind, unit) for part in written_parts(text) if not is_separator(part)]
+
+
+def format_written(text: str, kind: StatType, unit: DistanceUnit | None, lang: str) -> str | None:
+    """The written form in another language: each value printed for `lang`, the source's
+    separators kept ('40 см (60 см)' -> '40 cm (60 cm)'); None if a part is not a value."""
+    out = []
+    for part in written_parts(text):
+        if is_separator(part):
+            out.append(part)
+            continue
+        try:
+            out.append(format_value(parse_value(part.strip(), kind, unit), lang))
+        except ValueError:
+            return None
+    return "".join(out)

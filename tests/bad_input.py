@@ -250,6 +250,12 @@ def _value_cases() -> list[Case]:
         Case("erratum-mismatch", edit("data/errata.yaml", "    reading: Fast",
                                       "    reading: '4+'\n    record: units/scouts\n    field: stats.quality"),
              "E018", "data/units.yaml", "quality:"),
+        Case("as-written-unknown-stat", edit("data/units.yaml", "    keywords: [Quick]",
+                                             "    as_written: {moev: 15 cm}\n    keywords: [Quick]"),
+             "E045", "data/units.yaml", "as_written:"),
+        Case("as-written-other-values", edit("data/units.yaml", "    keywords: [Quick]",
+                                             "    as_written: {move: 15 cm (20 cm)}\n    keywords: [Quick]"),
+             "E046", "data/units.yaml", "as_written:"),
         Case("alias-nobody-uses", edit("data/units.yaml", "keywords: [Quick]", "keywords: [Fast]"), "W004",
              "data/keywords.yaml", "- name: Quick"),
     ]
@@ -276,6 +282,7 @@ def _markdown_cases() -> list[Case]:
         Case("md-reference-malformed", write(md, "# Rules\n\n{{ unit }}\n"), "E019", md, 3),
         Case("md-no-title", write(md, "Text without a title.\n"), "E020", md, 1),
         Case("md-unknown-container", write(md, "# Rules\n\n::: warning\nA.\n:::\n"), "E021", md, 3),
+        Case("md-unknown-note-kind", write(md, "# Rules\n\n::: note reader\nA.\n:::\n"), "E021", md, 3),
         Case("md-example-without-id", write(md, "# Rules\n\n::: example\nA.\n:::\n"), "E021", md, 3),
         Case("md-check-outside-example", write(md, "# Rules\n\n```check\nprocedure: roll\nexpect: {hits: 1}\n```\n"),
              "E030", md, 3),
@@ -385,6 +392,10 @@ def _procedure_cases() -> list[Case]:
         Case("procedure-cites-unknown-erratum",
              procedures(PROCEDURES.replace('@procedure("roll")', '@procedure("roll", errata=["no-such-reading"])')),
              "E036", "procedures.py", "no-such-reading"),
+        Case("table-assumes-nothing-in-ru", steps(TRANSLATED, procedures(
+            PROCEDURES.replace("consistency, procedure", "consistency, procedure, table")
+            + '\n\n@table("odds", assumes={"en": "one die"})\ndef odds(game):\n    return []\n')),
+             "W019", "procedures.py", "@table"),
         Case("reading-cited-by-nothing", steps(procedures(PROCEDURES), edit(
             "data/errata.yaml", "    reading: Fast\n", "    reading: Fast\n    category: reading\n")),
              "E037", "data/errata.yaml", "quick-for-fast"),

@@ -177,9 +177,10 @@ def test_phone_reader_finds_unit_keywords_and_odds_in_three_taps(browser, server
     assert page.evaluate("document.documentElement.scrollWidth") <= 375
     page.screenshot(path=str(tmp_path / "phone-unit.png"), full_page=True)
     page.locator("main a.odds-link").first.tap()  # 3
-    page.wait_for_url("**/nuclear/en/tables.html?quality=*")
+    page.wait_for_url("**/nuclear/en/tables.html?attacker=leman-russ*")
     calc = page.locator("form.calculator").first
     assert calc.locator("select[data-column=quality]").input_value() == "4+"
+    assert calc.locator("select[data-side=attacker] option:checked").inner_text().startswith("Leman Russ Platoon")
     assert "%" in calc.locator("output").inner_text()
     assert calc.is_visible()
     assert page.evaluate("document.documentElement.scrollWidth") <= 375
@@ -211,6 +212,50 @@ def test_calculator_reads_the_grid(page, server):
     calc.locator("select.calc-outcome").select_option("AP 1")
     assert calc.locator("output").inner_text() == "44.4%"
     assert calc.locator(".calc-exact").inner_text() == "(4/9)"
+
+
+def test_calculator_unit_against_target_by_keyboard(browser, server):
+    """Choose the attacker and the target by keyboard on a 375 px phone: the inputs follow the
+    units' data and the output shows the precomputed cell; setting an input by hand lets go of
+    the unit it no longer matches."""
+    base, _ = server
+    context = browser.new_context(viewport={"width": 375, "height": 740}, is_mobile=True, has_touch=True)
+    page = context.new_page()
+    errors = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    page.goto(f"{base}/nuclear/ru/tables.html?attacker=recruits&target=soldiers#prob-wounds-per-attack")
+    calc = page.locator("form.calculator").first
+    assert calc.locator("select[data-column=quality]").input_value() == "6+"
+    assert calc.locator("select[data-column=defense]").input_value() == "4+"
+    assert calc.locator("output").inner_text() == "8,3\u00a0%" and calc.locator(".calc-exact").inner_text() == "(1/12)"
+    target = calc.locator("select[data-side=target]")
+    target.focus()
+    assert target.evaluate("s => document.activeElement === s")
+    page.keyboard.press("ArrowUp")  # the list before: Батальон Новобранцев, Defence 5+
+    assert target.locator("option:checked").inner_text() == "Батальон Новобранцев"
+    assert calc.locator("select[data-column=defense]").input_value() == "5+"
+    assert calc.locator("output").inner_text() == "11,1\u00a0%"  # 6+ hits 1/6, a 5+ save fails 2/3: 1/9
+    page.keyboard.press("Shift+Tab")
+    assert page.evaluate("document.activeElement.dataset.side") == "attacker"
+    attacker = calc.locator("select[data-side=attacker]")
+    attacker.select_option(label="Взвод Леман Руссов — Боевая пушка")
+    quality, outcome = calc.locator("select[data-column=quality]").input_value(), calc.locator("select.calc-outcome")
+    assert quality == "4+" and outcome.input_value() != "ББ 0"  # the cannon's AP picks the column
+    cell = page.evaluate("""() => {
+      const c = document.querySelector('form.calculator');
+      const d = JSON.parse(c.querySelector('script[type="application/json"]').textContent);
+      return d.cells['4+|5+'][c.querySelector('select.calc-outcome').selectedIndex][0]; }""")
+    assert calc.locator("output").inner_text() == cell == "41,7\u00a0%"  # hit 1/2, AP 1: a 6+ save fails 5/6
+    assert calc.locator(".calc-total").inner_text() == "Кубиков атаки у оружия: 2; в сумме: 0,83 (5/6)"
+    calc.locator("select[data-column=defense]").select_option("2+")  # by hand
+    assert target.input_value() == "" and attacker.input_value() != ""
+    assert calc.locator(".calc-total").inner_text() != ""  # the attacker's data still holds
+    calc.locator("select[data-column=quality]").select_option("2+")
+    assert attacker.input_value() == "" and calc.locator(".calc-total").inner_text() == ""
+    assert page.evaluate("document.documentElement.scrollWidth") <= 375
+    assert errors == []
+    context.close()
 
 
 def test_game_reads_offline_after_the_first_visit(browser, server):

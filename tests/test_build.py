@@ -47,7 +47,7 @@ def test_rulebook_a4_metadata_outline_fonts(demo: Workspace):
     assert "Introduction" in titles and "The end" in titles
     text = "\n".join(p.extract_text() for p in reader.pages)
     assert "Contents" in text and "Introduction" in text and f"2 / {len(reader.pages)}" in text
-    assert "Designer only." not in text  # notes stay out of print
+    assert "Designer only." in text  # notes print as labelled asides (unless --no-notes)
     assert "15" in text and "10" in text  # stat and parameter references resolved
     for p in reader.pages:
         for font in (p["/Resources"].get("/Font") or {}).values():

@@ -387,7 +387,7 @@ def test_changed_quality_fails_the_examples_that_use_it(copy: Path):
     failed = {e["id"] for e in report["examples"] if e["result"] == "fail"}
     assert {"combat-resolution", "melee-resolution", "terrain-properties", "central-base",
             "weapon-notation"} <= failed
-    assert "fast-slow-movement" not in failed and "deadly-no-spill" not in failed
+    assert "fast-movement" not in failed and "slow-movement" not in failed and "deadly-no-spill" not in failed
 
 
 def test_changed_weapon_property_fails_blast(copy: Path):

@@ -26,16 +26,6 @@ NOT_SOURCE = {"incomplete"}
 
 # (game, record kind, record id, field path): not on the site yet.
 KNOWN_MISSING = {
-    # alternative spellings of a keyword (aliases) are not shown in the glossary
-    ("rock-n-roll", "keyword", "assets", ".aliases.0.name"),
-    ("rock-n-roll", "keyword", "control-point", ".aliases.1.name"),
-    ("battle-rules", "keyword", "ap", ".aliases.0.note"),
-    # a weapon line's label as the roster writes it («Лазвинтовки»), and ranges printed as
-    # numbers rather than the roster's «Н5», «Н4»
-    ("nuclear", "unit", "recruits", ".weapons.0.label"),
-    ("nuclear", "unit", "soldiers", ".weapons.0.label"),
-    ("nuclear", "weapon", "twin-lascannon", ".stats.range"),
-    ("nuclear", "weapon", "earthshaker", ".stats.range"),
 }
 
 

@@ -110,6 +110,16 @@ def test_option_change_rebuilds_that_document_only(copy: Workspace):
     assert not {"demo/en/reference.pdf", "demo/en/cards.pdf", "demo/en/cards.json"} & changed
 
 
+def test_no_notes_is_an_option_of_the_rulebook(copy: Workspace):
+    copy.write("rules/09-notes.md", "# Open questions\n\n::: note designer\nStill to decide.\n:::\n")
+    run_build(copy.root)
+    before = snapshot(copy.root)
+    run_build(copy.root, notes=False)
+    changed = rewritten(before, snapshot(copy.root))
+    assert "demo/en/rulebook.pdf" in changed
+    assert not {"demo/en/reference.pdf", "demo/en/cards.pdf", "site/demo/en/index.html"} & changed
+
+
 @pytest.mark.parametrize("what", ["fonts_hash", "rulesmith_version"])
 def test_font_or_version_change_rebuilds_every_document(copy: Workspace, monkeypatch, what: str):
     import generator.print.fitting as fitting

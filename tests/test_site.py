@@ -243,6 +243,8 @@ def test_sidebar_lists_each_page_once(shipped_site: Path):
         sidebar = text[text.index('<nav class="sidebar"'):text.index("</nav>", text.index('<nav class="sidebar"'))]
         hrefs = re.findall(r'href="([^"]+)"', sidebar)
         assert len(hrefs) == len(set(hrefs)), (path, hrefs)
+        labels = re.findall(r'<a [^>]*>([^<]+)</a>', sidebar)  # and no two entries read the same
+        assert len(labels) == len(set(labels)), (path, labels)
 
 
 def test_bare_section_numbers_get_their_words_in_contents(shipped_site: Path):
@@ -269,7 +271,68 @@ def test_probability_tables_are_grids_with_a_calculator(shipped_site: Path):
     data = json.loads(re.search(r'<script type="application/json">(.*?)</script>', calc).group(1))
     assert data["cells"]["3+|4+"][1] == ["44.4%", "4/9"]
     unit = (shipped_site / "nuclear/en/units/leman-russ.html").read_text(encoding="utf-8")
-    assert 'href="../tables.html?quality=4%2B#prob-wounds-per-attack"' in unit
+    assert 'href="../tables.html?attacker=leman-russ#prob-wounds-per-attack"' in unit
+    assert 'href="../tables.html?target=leman-russ#prob-wounds-per-attack"' in unit
+
+
+def _calculator(path: Path, table: str) -> tuple[str, dict]:
+    text = path.read_text(encoding="utf-8")
+    start = text.index(f'aria-labelledby="calc-{table}-title')
+    calc = text[start:text.index("</form>", start)]
+    return calc, json.loads(re.search(r'<script type="application/json">(.*?)</script>', calc).group(1))
+
+
+@pytest.mark.parametrize("lang, attacker, target", [
+    ("ru", "Рота ветеранов — Лазвинтовка", "Батальон солдат"),
+    ("en", "Veteran Company — Lasgun", "Line Battalion")])
+def test_calculator_offers_units_by_name_in_the_page_language(shipped_site: Path, lang, attacker, target):
+    """Nuclear: the attacker (unit and weapon) sets Quality and the AP column, the target its
+    Defence; the cell those pick is the one the procedure computed."""
+    calc, data = _calculator(shipped_site / f"nuclear/{lang}/tables.html", "wounds-per-attack")
+    options = re.findall(r'<option value="(\d+)" data-unit="([\w-]+)">([^<]+)</option>', calc)
+    chosen = next(int(i) for i, unit, label in options if label == attacker and unit == "veterans")
+    aimed = next(int(i) for i, unit, label in options if label == target and unit == "soldiers")
+    assert '<label>' in calc and ('Атакующий' if lang == "ru" else 'Attacker') in calc
+    reading, target_reading = data["attacker"][chosen], data["target"][aimed]
+    assert reading["inputs"] == {"quality": "4+"} and reading["outcome"] == 0  # lasgun: no AP
+    assert reading["times"] == 5  # five veterans, one attack each: the weapon's expected wounds add up
+    assert reading["totals"]["4+|4+"] == ["1,25" if lang == "ru" else "1.25", "5/4"]
+    assert target_reading == {"inputs": {"defense": "4+"}, "outcome": -1}
+    exact = json.loads((shipped_site.parent / "nuclear/tables/wounds-per-attack.json").read_text(encoding="utf-8"))
+    row = next(r for r in exact["exact"] if r["quality"] == "4+" and r["defense"] == "4+")
+    assert data["cells"]["4+|4+"][0][1] == row["ap0"] == "1/4"
+
+
+def test_calculator_reads_battle_rules_units(shipped_site: Path):
+    """Battle rules: Accuracy and Damage from the attacker, the Save column from the target;
+    snipers' «1+ / 0» gives one reading (erratum snipers-damage-zero), a unit without Accuracy none."""
+    calc, data = _calculator(shipped_site / "battle-rules/en/tables.html", "kill-chance")
+    options = re.findall(r'<option value="(\d+)" data-unit="([\w-]+)">([^<]+)</option>', calc)
+    attackers = [(int(i), unit) for i, unit, _label in options[:len(data["attacker"])]]
+    snipers = [i for i, unit in attackers if unit == "snipers"]
+    assert len(snipers) == 1 and data["attacker"][snipers[0]]["inputs"] == {"accuracy": "1+", "damage": "1+"}
+    targets = options[len(data["attacker"]):]
+    scouts = next(int(i) for i, unit, _label in targets if unit == "scouts")
+    assert data["target"][scouts] == {"inputs": {}, "outcome": 3}  # Save 4+
+
+
+def test_assumptions_are_in_the_page_language(shipped_site: Path):
+    """Each probability table states its assumptions in the page's language: never the
+    procedure's English docstring or English text on a Russian page."""
+    from generator.checker.procedures import load_procedures
+
+    for game in ("nuclear", "battle-rules", "deadzone", "frames", "rock-n-roll"):
+        ru = (shipped_site / f"{game}/ru/tables.html").read_text(encoding="utf-8")
+        en = (shipped_site / f"{game}/en/tables.html").read_text(encoding="utf-8")
+        tables = load_procedures(Path(__file__).parents[1] / "content" / game).tables
+        assert tables
+        for declared in tables.values():
+            doc = " ".join((declared.fn.__doc__ or "").split())
+            assumes = declared.extra["assumes"]
+            assert doc[:40] not in ru and doc[:40] not in en
+            assert assumes["en"][:40] not in ru, (game, declared.id)
+            assert assumes["ru"][:40] in ru and assumes["en"][:40] in en
+            assert re.search(r"[а-яё]", assumes["ru"]) and not re.search(r"[а-яё]", assumes["en"][:40])
 
 
 def test_offline_files_and_install_manifest(shipped_site: Path):
@@ -285,3 +348,13 @@ def test_offline_files_and_install_manifest(shipped_site: Path):
     assert "units/leman-russ.html" in pages_listed
     script = (shipped_site / "assets/site.js").read_text(encoding="utf-8")
     assert 'window.location.protocol === "http:"' in script  # never registered from file://
+
+
+def test_a_card_the_sheets_continue_shows_both_printed_cards(shipped_site: Path):
+    # deadzone's Command die in English is too long for one card even at the smallest text: the
+    # sheets print it on two cards, and the site's preview shows those two (never one cut off);
+    # in Russian it fits on one
+    for lang, cards in (("en", 2), ("ru", 1)):
+        text = (shipped_site / "deadzone" / lang / "cards" / "die-command.html").read_text(encoding="utf-8")
+        preview = text[text.index('<div class="card-preview"'):]
+        assert preview.count('<figure class="card-figure"') == cards, lang

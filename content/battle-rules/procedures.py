@@ -507,7 +507,30 @@ def _kill_rows(game, fortified: bool) -> list[dict]:
     return rows
 
 
+def _attacker_reads(game, unit: Unit) -> list[dict]:
+    """A unit's Accuracy and Damage; one reading per Damage value where the table gives two (the
+    rules do not say which applies); none for a unit without Accuracy or Damage («-»)."""
+    values = game.stat(unit, "damage")
+    values = values if isinstance(values, tuple) else (values,)
+    accuracy = _target(game, unit, "accuracy")
+    return [{"inputs": {"accuracy": Target(accuracy), "damage": value}}
+            for value in values if accuracy is not None and value is not None
+            and 1 <= value.number <= sides_of(game)]  # snipers' «0»: erratum snipers-damage-zero
+
+
+def _target_reads(game, unit: Unit) -> list[dict]:
+    return [{"column": _save_column(save_of(game, unit))}]
+
+
+KILL_ASSUMES = {
+    "ru": "одна дистанционная атака: попадание на Меткость или больше, урон на Урон или больше, затем "
+          "спас-бросок на Мораль/броню цели; значение «-» — без спас-броска. Кубик шестигранный.",
+    "en": "one ranged attack: a hit on the Accuracy or more, damage on the Damage or more, then a save "
+          "on the target's Save; «-» means no save. The die is six-sided."}
+
+
 @table("kill-chance", errata=["dice-sides-reading"], columns=_kill_columns,
+       attacker=_attacker_reads, target=_target_reads, assumes=KILL_ASSUMES,
        title={"ru": "Вероятность, что одна дистанционная атака попадёт, нанесёт урон и не будет компенсирована "
                     "(на шестигранном кубике: число граней текст не называет)",
               "en": "Chance that one ranged attack hits, damages and is not saved "
@@ -518,6 +541,11 @@ def kill_chance_table(game) -> list[dict]:
 
 
 @table("kill-chance-fortified", errata=["fortification-sign", "dice-sides-reading"], columns=_kill_columns,
+       attacker=_attacker_reads, target=_target_reads,
+       assumes={"ru": KILL_ASSUMES["ru"] + " Цель за укреплением: для урона нужно на 1 больше (2+ → 3+); "
+                      "6+ становится 7+, что на шестигранном кубике не выпадает.",
+                "en": KILL_ASSUMES["en"] + " The target is behind a fortification: damage needs one more "
+                      "(2+ → 3+); 6+ becomes 7+, which a six-sided die cannot roll."},
        title={"ru": "То же по цели за укреплением (урон на 1 больше, 2+ → 3+; шестигранный кубик)",
               "en": "The same against a target behind a fortification (Damage one more, 2+ → 3+; six-sided die)"})
 def kill_chance_fortified_table(game) -> list[dict]:

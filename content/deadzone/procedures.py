@@ -336,7 +336,13 @@ def shooting(game, dice, shoot: Target | None, survive: Target | None, clean_sho
        columns={"survive": {"ru": "Выживание цели", "en": "Target's Survive"},
                 "survive_dice": {"ru": "Кости Выживания", "en": "Survive dice"},
                 "shoot_dice": {"ru": "Кости Стрельбы", "en": "Shoot dice"},
-                **{f"shoot_{t}": {"ru": f"Стрельба {t}+", "en": f"Shoot {t}+"} for t in range(3, 8)}})
+                **{f"shoot_{t}": {"ru": f"Стрельба {t}+", "en": f"Shoot {t}+"} for t in range(3, 8)}},
+       assumes={"ru": "стрелок бросает от 1 до 5 костей на Стрельбу от 3+ до 7+, цель — кости Выживания на "
+                      "Выживание от 3+ до 7+; каждая 8 добавляет кость обеим сторонам; попадание, если "
+                      "успехов у стрелка больше.",
+                "en": "the shooter rolls 1 to 5 dice on Shoot 3+ to 7+, the target its Survive dice on "
+                      "Survive 3+ to 7+; each 8 adds a die on both sides; a hit when the shooter has more "
+                      "successes."})
 def shooting_hit(game) -> list[dict]:
     """P(hit): the shooter rolls 1–5 dice on Shoot 3+ to 7+ against survive-test-dice dice on
     Survive 3+ to 7+; an 8 adds a die on both sides."""

@@ -165,7 +165,11 @@ def attack(game, dice, attack: int | None, band: Band, defence: int = 0, highlig
               "en": "Damage per die by attack type and cover (the die is taken as six-sided: the text does not give its faces)"},
        columns={"target": {"ru": "Цель", "en": "Target"}, "band": {"ru": "Тип атаки", "en": "Attack type"},
                 "cover": {"ru": "Укрытие", "en": "Cover"}, "target_damage": {"ru": "Урон цели", "en": "Target damaged"},
-                "cover_damage": {"ru": "Урон укрытию", "en": "Cover damaged"}, "miss": {"ru": "Промах", "en": "Miss"}})
+                "cover_damage": {"ru": "Урон укрытию", "en": "Cover damaged"}, "miss": {"ru": "Промах", "en": "Miss"}},
+       assumes={"ru": "одна кость урона по каждой строке таблицы урона, пока укрытие стоит; кость "
+                      "шестигранная.",
+                "en": "one damage die for every line of the damage table, while the cover stands; the die "
+                      "is six-sided."})
 def damage_per_die(game) -> list[dict]:
     """Each damage die's chances while the cover stands, for every line of the damage table."""
     rows = []

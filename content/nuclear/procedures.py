@@ -19,7 +19,7 @@ from typing import Literal
 from generator.checker import ProcedureError, consistency, exact, procedure, table, threshold
 from generator.checks.keywords import KeywordIndex, parse_use
 from generator.model import Action, Terrain, Unit, Weapon
-from generator.values import Span, StatType, Target, is_unstated, parse_value
+from generator.values import Span, StatType, Target, UnstatedError, is_unstated, parse_value
 
 Rank = Literal["green", "experienced", "veteran", "elite"]
 RANKS: tuple[str, ...] = ("green", "experienced", "veteran", "elite")  # «Зеленые, Опытные, Ветераны, Элита»
@@ -720,10 +720,37 @@ def _table_columns() -> dict:
     return columns
 
 
+def _attacker_reads(game, unit: Unit) -> list[dict]:
+    """A unit's weapons as the table reads them: its Качество, each weapon's ББ (0 without), and
+    the weapon's attack dice at full strength (`weapon_dice`), where the roster gives its models."""
+    quality = game.stat(unit, "quality")
+    reads = []
+    for entry in unit.weapons:
+        weapon = game.weapons[entry.weapon]
+        try:
+            count = entry.count if entry.count is not None else models_of(game, unit)
+            times = count * game.stat(weapon, "attacks")
+        except (ProcedureError, UnstatedError, TypeError):  # the roster does not give the unit's models
+            times = None
+        reads.append({"with": weapon, "inputs": {"quality": quality},
+                      "column": f"ap{props(game, weapon).get('ap') or 0}", "times": times})
+    return reads
+
+
+def _target_reads(game, unit: Unit) -> list[dict]:
+    return [{"inputs": {"defense": game.stat(unit, "defense")}}]
+
+
 @table("wounds-per-attack", errata=["damage-hits-minus-saves"],
        title={"ru": "Средние Раны за одну атаку по Качеству, Защите и ББ (кубик d6)",
               "en": "Expected wounds per attack by Quality, Defence and AP (one D6)"},
-       columns=_table_columns())
+       columns=_table_columns(), attacker=_attacker_reads, target=_target_reads,
+       assumes={"ru": "одна кость атаки: попадание на Качество или больше, затем бросок защиты на Защиту + ББ; "
+                      "непрошедшие защиту попадания — Раны. Модификаторы броска, Взрыв, Разрыв, Удар и "
+                      "Регенерация не учитываются; Раны умножьте на число атак оружия.",
+                "en": "one attack die: a hit on the Quality or more, then a save on the Defence + AP; "
+                      "hits not saved are Wounds. Roll modifiers, Blast, Rending, Impact and Regeneration "
+                      "are not counted; multiply by the weapon's attacks."})
 def wounds_per_attack(game) -> list[dict]:
     """E(Раны) of one attack die: a hit on the Quality, a failed save on the Defense + ББ."""
     faces = sides(game)

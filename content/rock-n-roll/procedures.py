@@ -372,7 +372,13 @@ RD_SHOWN = range(0, 4)  # the table's layout: RD 0–3 poured
 
 @table("kill-chance", title={"ru": "Шанс уничтожить цель по шансу атаки (на шестигранной кости Д6)",
                            "en": "Kill chance by attack chance (on a six-sided die, D6)"},
-       columns=COLUMNS)
+       columns=COLUMNS,
+       assumes={"ru": "для каждого шанса атаки от 2+ до 6+ и от 0 до 3 влитых RD: один бросок, с одним "
+                      "перебросом, с ROCK’N’ROLL (и шанс, что он убьёт атакующего), две кости и их варианты. "
+                      "Шанс атаки ни одного юнита в тексте правил не указан.",
+                "en": "for each attack chance 2+ to 6+ and 0 to 3 RD poured: one roll, with one reroll, with "
+                      "ROCK'N'ROLL (and the chance it kills the attacker), two dice and their variants. No "
+                      "unit's attack chance is given in the rules text."})
 def kill_chance(game) -> list[dict]:
     """P(kill) for each attack chance 2+..6+ and RD 0–3 poured: one roll, with one reroll, with
     ROCK'N'ROLL (and the chance it kills the attacker), a double attack and its variants."""

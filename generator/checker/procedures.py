@@ -54,7 +54,8 @@ def procedure(id: str | Callable | None = None, errata: Iterable[str] = ()):
 
 def table(id: str | Callable | None = None, title: Any = None,
           columns: Mapping[str, Any] | Callable[[Any], Mapping[str, Any]] | None = None, errata: Iterable[str] = (),
-          values: Mapping[str, str] | None = None):
+          values: Mapping[str, str] | None = None, assumes: Any = None, attacker: Callable | None = None,
+          target: Callable | None = None):
     """Mark `fn(game) -> list of rows (mappings)` as the probability table `id`.
 
     title: the table's title (text, or {lang: text}); default: the docstring's first line. It
@@ -64,9 +65,16 @@ def table(id: str | Callable | None = None, title: Any = None,
     errata: ids of the errata whose readings the table relies on.
     values: {column id: 'table-id.column-id'}: the column holds coded values of that data table's
     column, and prints their names in each language (never the ids).
+    assumes: what the table takes for granted, for its readers (text, or {lang: text}); the site
+    states it under the table in each language.
+    attacker, target: `(game, unit) -> readings`, how a unit acting (attacker) or on the receiving
+    end (target) picks the table's cell; each reading is {"with": a weapon or None, "inputs":
+    {input column: value}, "column": the outcome column or None, and optionally "times": how many
+    such dice the unit rolls where a cell is an expectation per die}; [] where the unit's data gives
+    no reading. The site's calculator offers units by name from these.
     """
     return _declare("table", id, title=title, columns=columns if callable(columns) else dict(columns or {}),
-                    errata=_ids(errata), values=dict(values or {}))
+                    errata=_ids(errata), values=dict(values or {}), assumes=assumes, attacker=attacker, target=target)
 
 
 def consistency(id: str | Callable | None = None, errata: Iterable[str] = ()):

@@ -9,7 +9,11 @@ spreadsheets) and `<id>.json`:
     {"table": id, "title": ..., "columns": [{"id", "name"}],
      "rows": [...],                 # as printed in the source language: "16,7 %", record names
      "localized": {lang: [...]},    # the same for every language of the game
-     "exact": [...]}                # record ids and exact fractions ("1/6")
+     "exact": [...],                # record ids and exact fractions ("1/6")
+     "assumes": ...,                # what the table takes for granted (text or {lang: text})
+     "units": {"attacker": {unit id: [reading]}, "target": {...}}}  # how units pick a cell:
+                                    # {"with": weapon id or null, "inputs": {column: exact}, "column": id,
+                                    #  "times": how many the unit rolls, where the cells are per die}
 """
 
 from __future__ import annotations
@@ -26,6 +30,7 @@ from .. import outputs
 from ..game import Game
 from ..model import Record, Table
 from ..text.blocks import coded_names
+from ..values import UnstatedError
 from .calc import format_number
 from .distribution import freeze
 from .expect import show
@@ -60,6 +65,8 @@ class ComputedTable:
     title: Any                 # text, or {lang: text}
     columns: list[dict[str, Any]]  # {"id": ..., "name": text or {lang: text}}
     rows: list[dict[str, Any]]
+    assumes: Any = None
+    units: dict[str, dict[str, list[dict[str, Any]]]] | None = None
 
 
 def compute(game: Game, declared: Declared) -> ComputedTable:
@@ -77,7 +84,8 @@ def compute(game: Game, declared: Declared) -> ComputedTable:
     coded = {column: _coded_column(game, declared.id, column, where)
              for column, where in (declared.extra.get("values") or {}).items()}
     rows = [{k: Coded(v, *coded[k]) if k in coded and isinstance(v, str) else v for k, v in r.items()} for r in rows]
-    return ComputedTable(declared.id, declared.title or declared.id, columns, rows)
+    return ComputedTable(declared.id, declared.title or declared.id, columns, rows,
+                         declared.extra.get("assumes"), _unit_readings(game, declared, ids, rows))
 
 
 def _coded_column(game: Game, table_id: str, column: str, where: str) -> tuple[Table, int]:
@@ -89,6 +97,40 @@ def _coded_column(game: Game, table_id: str, column: str, where: str) -> tuple[T
         raise ValueError(f"table '{table_id}': values of column '{column}' name '{where}', which is not a "
                          "data table column with values")
     return data, index
+
+
+def _unit_readings(game: Game, declared: Declared, ids: list[str], rows: list[dict]) -> dict | None:
+    """Each unit's readings as attacker and as target (see `procedures.table`), values exact."""
+    sides = {side: declared.extra.get(side) for side in ("attacker", "target") if declared.extra.get(side)}
+    if not sides:
+        return None
+    out: dict[str, dict[str, list[dict[str, Any]]]] = {}
+    held = {c: {str(_exact(row.get(c))) for row in rows} for c in ids}
+    for side, fn in sides.items():
+        out[side] = {}
+        for unit in game.units.values():
+            readings = []
+            try:
+                found = list(fn(game, unit) or [])
+            except UnstatedError:  # a value the unit's reading needs is not in the source
+                found = []
+            for reading in found:
+                inputs = {str(k): _exact(v) for k, v in (reading.get("inputs") or {}).items()}
+                column = reading.get("column")
+                if any(k not in ids for k in inputs) or (column is not None and column not in ids):
+                    raise ValueError(f"table '{declared.id}': the {side} reading of '{unit.id}' names a column "
+                                     f"the table does not have ({', '.join([*inputs, column or ''])})")
+                lacking = [f"{k} {v}" for k, v in inputs.items() if str(v) not in held[k]]
+                if lacking:
+                    raise ValueError(f"table '{declared.id}': the {side} reading of '{unit.id}' gives "
+                                     f"{', '.join(lacking)}, which no row of the table has")
+                weapon = reading.get("with")
+                times = reading.get("times")
+                readings.append({"with": getattr(weapon, "id", weapon), "inputs": inputs, "column": column,
+                                 **({"times": times} if isinstance(times, int) and not isinstance(times, bool) else {})})
+            if readings:
+                out[side][unit.id] = readings
+    return out
 
 
 def printed(value: Any, lang: str, tr: Any) -> Any:
@@ -146,6 +188,8 @@ def write(table: ComputedTable, folder: Path, game: Game) -> list[Path]:
         "table": table.id, "title": table.title, "columns": table.columns,
         "rows": localized[source], "localized": localized,
         "exact": [{c: _exact(row.get(c)) for c in ids} for row in table.rows],
+        **({"assumes": table.assumes} if table.assumes else {}),
+        **({"units": table.units} if table.units else {}),
     }, ensure_ascii=False, indent=2) + "\n")
     return [csv_path, json_path]
 

@@ -27,6 +27,11 @@ def _norm(name: str) -> str:
     return " ".join(name.replace("ё", "е").replace("Ё", "Е").split()).casefold()
 
 
+def same_name(a: str, b: str) -> bool:
+    """Two spellings of one name, as keyword uses match them (case and ё/е aside)."""
+    return _norm(a) == _norm(b)
+
+
 @dataclass
 class KeywordIndex:
     """Finds a keyword by id, name or declared alias (case and ё/е insensitive)."""

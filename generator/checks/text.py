@@ -9,7 +9,7 @@ from urllib.parse import unquote, urlparse
 from ..diagnostics import Location, Report
 from ..game import Game
 from ..text.chapters import Chapter, chapter_files, load_chapter
-from ..text.markdown import CONTAINERS, container_info
+from ..text.markdown import CONTAINERS, NOTE_KINDS, container_info
 from ..text.refs import Ref, RefError, is_block, resolve
 from ..yamlsource import control_character, line_of_offset, unreadable
 
@@ -65,6 +65,11 @@ def _check_chapter(game: Game, chapter: Chapter, seen: dict[str, Location], repo
                        Location(chapter.path, line, 1),
                        "put it alone in its own paragraph (a blank line before and after), or refer to one "
                        "record ({{ kind:id }}) in the sentence")
+    for token in chapter.tokens:
+        kind = container_info(token.info)[1] if token.type == "container_note_open" else ""
+        if kind and kind not in NOTE_KINDS and token.map:
+            report.add("E021", f"unknown kind of note '{kind}'", Location(chapter.path, token.map[0] + 1, 1),
+                       f"write '::: note' followed by one of: {', '.join(NOTE_KINDS)} (or nothing)")
     for example_id, line in examples(chapter):
         where = Location(chapter.path, line, 1)
         if not re.match(r"^[a-z0-9][a-z0-9-]*$", example_id):

@@ -41,12 +41,13 @@ def _kinds(value: str | None) -> list[str]:
               help="Page size of the rulebook.")
 @click.option("--bleed", is_flag=True, help="Also write cards-bleed.pdf: one card per page with 3 mm bleed.")
 @click.option("--no-drafts", is_flag=True, help="Leave cards marked incomplete (DRAFT) out of the card sheets.")
+@click.option("--no-notes", is_flag=True, help="Leave the rules' notes (designer's, translator's, editor's) out of the rulebook.")
 @click.option("--no-images", is_flag=True, help="Skip card PNGs and Tabletop Simulator sheets.")
 @click.option("--jobs", "workers", type=int, default=None, help="Parallel workers (default: CPU cores).")
 @click.option("--strict", is_flag=True, help="Fail on warnings (e.g. card text that does not fit).")
 @click.option("--force", is_flag=True, help="Rebuild everything, even what has not changed since the last build.")
 @click.pass_obj
-def command(ctx, games, langs, only, paper, book, bleed, no_drafts, no_images, workers, strict, force) -> None:
+def command(ctx, games, langs, only, paper, book, bleed, no_drafts, no_notes, no_images, workers, strict, force) -> None:
     """Build print-and-play PDFs and the site into output/."""
     project = ctx.project
     names = project.resolve_games(games)
@@ -59,7 +60,8 @@ def command(ctx, games, langs, only, paper, book, bleed, no_drafts, no_images, w
         sys.exit(2)
     try:
         failed = build(project, names, kinds, bool(games), list(langs) or None, workers, force,
-                       dict(paper=paper, book=book, bleed=bleed, images=not no_images, drafts=not no_drafts), strict)
+                       dict(paper=paper, book=book, bleed=bleed, images=not no_images, drafts=not no_drafts,
+                            notes=not no_notes), strict)
     except outputs.OutsideOutput as exc:
         click.echo(f"error: {exc}", err=True)
         failed = True
@@ -69,7 +71,7 @@ def command(ctx, games, langs, only, paper, book, bleed, no_drafts, no_images, w
         sys.exit(1)
 
 
-DEFAULT_OPTIONS = dict(paper="a4", book="a4", bleed=False, images=True, drafts=True)
+DEFAULT_OPTIONS = dict(paper="a4", book="a4", bleed=False, images=True, drafts=True, notes=True)
 
 
 def build(project, names, kinds, partial, langs, workers, force, options, strict,

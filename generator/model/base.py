@@ -43,6 +43,13 @@ Scalar = OrUnstated[Union[int, float, str, None]]
 StatEntry = OrUnstated[Union[int, float, str, None, list[OrUnstated[Union[int, float, str, None]]]]]
 
 
+def as_written_field() -> Any:
+    """`as_written:` of a record with stats: a stat as the source writes it, where the typed
+    value alone would print otherwise (the source's brackets, say)."""
+    return Field(default={}, description="stat id -> the stat as the source writes it where its typed value "
+                 "prints otherwise, e.g. movement: \"40 см (60 см)\" for movement: [40 см, 60 см]")
+
+
 class Frozen(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 

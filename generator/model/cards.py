@@ -6,7 +6,7 @@ from typing import Annotated, Literal
 
 from pydantic import Field, StringConstraints, field_validator
 
-from .base import Frozen, OrUnstated, Record, StatEntry, Text
+from .base import Frozen, OrUnstated, Record, StatEntry, Text, as_written_field
 from .sizes import PRESETS, check_size
 
 CardKind = Literal[
@@ -75,6 +75,7 @@ class Card(Record):
     back: BackDesign | None = Field(default=None, description="this card's own back design (default: the deck's)")
     unit: str | None = Field(default=None, description="id of the unit this card fields")
     stats: dict[str, StatEntry] = Field(default={}, description="typed values: stats with applies_to: [card]")
+    as_written: dict[str, str] = as_written_field()
     icons: OrUnstated[tuple[str, ...]] = Field(
         default=(), description="icons printed on the card, e.g. dice, dice; `unstated` if the source does not show them")
     image: str | None = Field(default=None, description="a picture from the game folder (PNG, SVG, JPEG) above the text")

@@ -4,14 +4,14 @@ from __future__ import annotations
 
 from pydantic import Field
 
-from .base import Frozen, Id, OrUnstated, Record, StatEntry, Text
+from .base import Frozen, Id, OrUnstated, Record, StatEntry, Text, as_written_field
 
 
 class Alias(Frozen):
     """Another spelling of a keyword. One that only exists because the source is
     inconsistent cites the erratum that records it."""
 
-    name: str
+    name: Text = Field(description="the spelling as the source writes it; an erratum's spelling prints as written")
     erratum: str | None = Field(default=None, description="id of the erratum recording this spelling")
     note: Text | None = None
 
@@ -33,6 +33,7 @@ class Weapon(Record):
 
     name: Text
     stats: dict[str, StatEntry] = {}
+    as_written: dict[str, str] = as_written_field()
     keywords: tuple[str, ...] = Field(default=(), description="keyword uses: 'Name' or 'Name (X)'")
     text: Text | None = None
 
@@ -57,6 +58,7 @@ class Unit(Record):
     side: OrUnstated[str | None] = Field(default=None, description="faction or side id")
     expansion: str | None = None
     stats: dict[str, StatEntry] = {}
+    as_written: dict[str, str] = as_written_field()
     keywords: tuple[str, ...] = ()
     weapons: tuple[WeaponEntry, ...] = ()
     abilities: tuple[Ability, ...] = ()

@@ -7,7 +7,7 @@ from typing import Literal
 from pydantic import Field
 
 from ..values import DistanceUnit
-from .base import OrUnstated, Record, Scalar, StatEntry, Text
+from .base import OrUnstated, Record, Scalar, StatEntry, Text, as_written_field
 
 
 class Action(Record):
@@ -18,6 +18,7 @@ class Action(Record):
     length: OrUnstated[Literal["short", "long"] | None] = None
     params: dict[str, Scalar] = {}
     stats: dict[str, StatEntry] = Field(default={}, description="typed values: stats declared in game.yaml with applies_to: [action]")
+    as_written: dict[str, str] = as_written_field()
     text: Text
 
 
@@ -29,6 +30,7 @@ class Terrain(Record):
     keywords: tuple[str, ...] = ()
     stats: dict[str, StatEntry] = Field(
         default={}, description="typed values (movement cost, cover modifier): stats with applies_to: [terrain]")
+    as_written: dict[str, str] = as_written_field()
     text: Text | None = None
     colour: str | None = Field(default=None, description="its colour on maps: #rrggbb")
 

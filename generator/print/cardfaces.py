@@ -144,11 +144,11 @@ def unit_body(ctx: BuildContext, unit, stats_in_row: int = 6, as_list: bool = Fa
 
     if stats and len(stats) <= stats_in_row and not as_list:
         head = Markup("").join(Markup("<th>{}</th>").format(name(s)) for s in stats)
-        cells = Markup("").join(Markup("<td>{}</td>").format(blocks.stat_text(game, unit, s.id, tr.lang)) for s in stats)
+        cells = Markup("").join(Markup("<td>{}</td>").format(blocks.stat_html(game, tr, unit, s.id, _link)) for s in stats)
         out.append(Markup('<table class="stats"><tr>{}</tr><tr>{}</tr></table>').format(head, cells))
     elif stats:
         rows = Markup("").join(Markup('<tr><th scope="row">{}</th><td>{}</td></tr>').format(
-            name(s), blocks.stat_text(game, unit, s.id, tr.lang)) for s in stats)
+            name(s), blocks.stat_html(game, tr, unit, s.id, _link)) for s in stats)
         out.append(Markup('<table class="stats stat-list">{}</table>').format(rows))
     out.append(blocks.unit_details(game, tr, unit, _link))
     return Markup("").join(out)

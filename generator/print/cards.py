@@ -15,6 +15,7 @@ from .context import BuildContext, source_mark
 from .fonts import fit_text
 from .layout import SheetSpec, load_sheets, sheet_spec
 from .pdf import render_document
+from .sheets import SheetsHtml
 
 PX_PER_MM = 96 / 25.4
 
@@ -86,105 +87,151 @@ def _marks(spec: SheetSpec, count: int | None = None, mirrored: bool = False) ->
     return Markup("".join(out))
 
 
-def sheet_pages(ctx: BuildContext, faces: list[CardFace], paper: str, config: dict) -> tuple[Markup, list[dict]]:
-    """Pages of fronts, each followed by its page of backs; plus where every card went."""
+BACK_ART = "\x00back-art\x00"  # stands for a card's back art while its back is laid out
+
+
+class _Backs:
+    """Card backs in three pieces: what is the card's own (its slot, its source line), its
+    back art, and the closing tags. The art is one string for every card whose art is the
+    same, so a large deck holds each distinct back once."""
+
+    def __init__(self, ctx: BuildContext, macros):
+        self.ctx, self.macros, self.art = ctx, macros, {}
+
+    def pieces(self, face: CardFace, wrap) -> tuple[str, ...]:
+        art = str(back_svg(self.ctx, face))
+        art = self.art.setdefault(art, art)
+        around = str(wrap(self.macros.back(face, self.ctx.title, Markup(BACK_ART))))
+        if around.count(BACK_ART) != 1:  # a back template that does not show its art once
+            return (str(wrap(self.macros.back(face, self.ctx.title, Markup(art)))),)
+        before, after = around.split(BACK_ART)
+        return before, art, after
+
+
+def sheet_pages(ctx: BuildContext, faces: list[CardFace], paper: str, config: dict
+                ) -> tuple[list[tuple[str, ...]], list[dict]]:
+    """Pages of fronts, each followed by its page of backs, each page in pieces (see
+    SheetsHtml); plus where every card went."""
     macros = ctx.env.get_template("card.html.j2").module
-    pages: list[Markup] = []
+    backs_of = _Backs(ctx, macros)
+    pages: list[tuple[str, ...]] = []
     placements: list[dict] = []
     by_size: dict[str, list[CardFace]] = {}
     for face in faces:
         by_size.setdefault(face.size, []).extend([face] * face.copies)
+    specs = {size: sheet_spec(config, paper, cards[0].mm) for size, cards in by_size.items()}
+    total = sum(math.ceil(len(cards) / specs[size].per_sheet) for size, cards in by_size.items())
+    ui = ctx.env.globals["ui"]
     for size, cards in by_size.items():
-        spec = sheet_spec(config, paper, cards[0].mm)
+        spec = specs[size]
+        marks = str(_marks(spec))
+        style = f"width:{spec.paper_w}mm;height:{spec.paper_h}mm;page:{paper}"
         for start in range(0, len(cards), spec.per_sheet):
             chunk = cards[start:start + spec.per_sheet]
-            fronts, backs = [], []
+            fronts: list[str] = []
+            backs: list[str] = []
+            number = len(pages) // 2 + 1
             for k, face in enumerate(chunk):
                 fx, fy = spec.front_slot(k)
                 bx, by = spec.back_slot(k)
-                fronts.append(_slot(fx, fy, spec.card_w, spec.card_h, macros.front(face, ctx.title)))
-                backs.append(_slot(bx, by, spec.card_w, spec.card_h, macros.back(face, ctx.title, back_svg(ctx, face))))
-                placements.append({"card": face.id, "deck": face.deck, "sheet": len(pages) // 2 + 1,
+                fronts.append(str(_slot(fx, fy, spec.card_w, spec.card_h, macros.front(face, ctx.title))))
+                backs += backs_of.pieces(face, lambda inner, bx=bx, by=by: _slot(bx, by, spec.card_w, spec.card_h, inner))
+                placements.append({"card": face.id, "deck": face.deck, "sheet": number,
                                    "front": [fx, fy], "back": [bx, by], "size": [spec.card_w, spec.card_h],
                                    "paper": [spec.paper_w, spec.paper_h]})
-            style = f"width:{spec.paper_w}mm;height:{spec.paper_h}mm;page:{paper}"
-            pages.append(Markup('<div class="sheet fronts" style="{}">{}{}{}</div>').format(
-                style, Markup("").join(fronts), _marks(spec), _note(spec, "sheet-fronts")))
-            pages.append(Markup('<div class="sheet backs" style="{}">{}{}{}</div>').format(
-                style, Markup("").join(backs), _marks(spec), _note(spec, "sheet-backs")))
-    ui = ctx.env.globals["ui"]
-    total = len(pages) // 2
-    html = str(Markup("").join(pages))
-    for n in range(1, total + 1):  # number the printing notes now that the count is known
-        for key in ("sheet-fronts", "sheet-backs"):
-            html = html.replace(f"@@{key}@@", str(Markup.escape(ui(key).format(n=n, total=total))), 1)
-    return Markup(html), placements
+            part_filled = len(chunk) < spec.per_sheet  # marks only beside the cards it holds
+            for side, slots in (("fronts", fronts), ("backs", backs)):
+                note = ui(f"sheet-{side}").format(n=number, total=total)  # how to print this sheet
+                opening = str(Markup('<div class="sheet {}" style="{}">').format(side, style))
+                cut = str(_marks(spec, len(chunk), mirrored=side == "backs")) if part_filled else marks
+                pages.append((opening, *slots, cut, str(_note(spec, note)), "</div>"))
+    return pages, placements
 
 
-def _note(spec: SheetSpec, key: str) -> Markup:
+def _note(spec: SheetSpec, text: str) -> Markup:
     """How to print this sheet, just below the card grid: in the middle column (or the first,
     when an even number of columns puts a cut mark in the middle), clear of the marks."""
     column = spec.cols // 2 if spec.cols % 2 else 0
     left = spec.left + column * spec.card_w + 2
     top = spec.top + spec.rows * spec.card_h + spec.mark_gap + 0.6
-    return Markup('<p class="sheet-note" style="left:{}mm;top:{}mm;width:{}mm">@@{}@@</p>').format(
-        round(left, 3), round(top, 3), round(spec.card_w - 4, 3), key)
+    return Markup('<p class="sheet-note" style="left:{}mm;top:{}mm;width:{}mm">{}</p>').format(
+        round(left, 3), round(top, 3), round(spec.card_w - 4, 3), text)
 
 
-def bleed_pages(ctx: BuildContext, faces: list[CardFace], config: dict) -> Markup:
+def bleed_pages(ctx: BuildContext, faces: list[CardFace], config: dict) -> list[tuple[str, ...]]:
     """One card per page at trim size, 3 mm bleed around it (the card's background runs into it)."""
     macros = ctx.env.get_template("card.html.j2").module
+    backs_of = _Backs(ctx, macros)
     out = []
     for face in faces:
         w, h = face.mm
         style = f"width:{w}mm;height:{h}mm;page:card-{face.size_key}"
-        out.append(Markup('<div class="sheet bleed" style="{}">{}</div>').format(style, macros.front(face, ctx.title)))
-        out.append(Markup('<div class="sheet bleed" style="{}">{}</div>').format(
-            style, macros.back(face, ctx.title, back_svg(ctx, face))))
-    return Markup("").join(out)
+        opening = str(Markup('<div class="sheet bleed" style="{}">').format(style))
+        out.append((opening, str(macros.front(face, ctx.title)), "</div>"))
+        out.append((opening, *backs_of.pieces(face, lambda inner: inner), "</div>"))
+    return out
 
 
-def cards_html(ctx: BuildContext, faces: list[CardFace], paper: str = "a4", bleed: bool = False
-               ) -> tuple[str, list[dict]]:
-    """The card sheets (or bleed pages) for faces whose font sizes are already set."""
+def sheets_document(ctx: BuildContext, faces: list[CardFace], paper: str = "a4", bleed: bool = False
+                    ) -> tuple[SheetsHtml, list[dict]]:
+    """The card sheets (or bleed pages) for faces whose font sizes are already set, as pages
+    kept in pieces (a deck of thousands of cards is never one string)."""
     config = sheets_config(ctx)
     page_rules = [f"@page {name} {{ size: {p['width']}mm {p['height']}mm; margin: 0 }}"
                   for name, p in config["papers"].items()]
     for key, (w, h) in {f.size_key: f.mm for f in faces}.items():
         page_rules.append(f"@page card-{key} {{ size: {w}mm {h}mm; margin: 0; bleed: {config['bleed']}mm; marks: crop; }}")
     if bleed:
-        body, placements = bleed_pages(ctx, faces, config), []
+        pages, placements = bleed_pages(ctx, faces, config), []
     else:
-        body, placements = sheet_pages(ctx, faces, paper, config)
+        pages, placements = sheet_pages(ctx, faces, paper, config)
     authors = ctx.authors
     author = f'<meta name="author" content="{Markup.escape(authors)}">' if authors else ""
-    html = (f'<!DOCTYPE html><html lang="{Markup.escape(ctx.lang)}"><head><meta charset="utf-8">'
+    head = (f'<!DOCTYPE html><html lang="{Markup.escape(ctx.lang)}"><head><meta charset="utf-8">'
             f"<title>{Markup.escape(ctx.title)} — {ctx.env.globals['ui']('cards')}</title>{author}"
             f'<meta name="generator" content="Rulesmith"><style>{ctx.env.globals["fonts_css"]}\n'
-            + "\n".join(page_rules) + "\n" + ctx.css("cards.css") + "</style></head><body>" + str(body) + "</body></html>")
-    return html, placements
+            + "\n".join(page_rules) + "\n" + ctx.css("cards.css") + "</style></head><body>")
+    return SheetsHtml(head, pages, "</body></html>"), placements
 
 
-def card_sheets(ctx: BuildContext, report: Report, paper: str = "a4", drafts: bool = True):
+def cards_html(ctx: BuildContext, faces: list[CardFace], paper: str = "a4", bleed: bool = False
+               ) -> tuple[str, list[dict]]:
+    """The card sheets (or bleed pages) as one HTML string."""
+    document, placements = sheets_document(ctx, faces, paper, bleed)
+    return str(document), placements
+
+
+def card_sheets(ctx: BuildContext, report: Report, paper: str = "a4", drafts: bool = True,
+                out: Path | None = None):
     """Fitted faces, sheet HTML, card placements, and None (the sheets are laid out when
-    written); without `drafts`, cards marked incomplete are left out."""
+    written); without `drafts`, cards marked incomplete are left out. The sheets are laid out
+    a chunk at a time to find the long cards that still overflow there; with `out` (where the
+    PDF goes), each chunk of the final layout is also checked and written then, for
+    `write_sheets` to join, so that no sheet is laid out twice."""
     faces = [f for f in all_faces(ctx) if drafts or not f.draft]
     if not faces:
         return [], "", [], None
-    from .fitting import fitted_faces
-
-    from .fitting import _split
+    from .fitting import _split, fitted_faces
+    from .sheets import chunk_count, discard_chunks, keep_chunk, parts
 
     faces = fitted_faces(ctx, faces, report, split_long=True)  # each card laid out once, then remembered
     for _round in range(3):
         faces = [replace(f, index=i) for i, f in enumerate(faces)]
-        html, placements = cards_html(ctx, faces, paper)
+        html, placements = sheets_document(ctx, faces, paper)
         # the sheets themselves: a long card that still overflows there continues on a second card
-        document, _ = render_document(html, ctx.game.folder, ctx.roots, keep=True)
-        long = [i for i in overflows(document) if len(faces[i].parts) > 1]
+        whole = chunk_count(html) == 1
+        long: list[int] = []
+        for first, part in parts(html):
+            document, fetcher = render_document(part, ctx.game.folder, ctx.roots, keep=whole)
+            long += [i for i in overflows(document) if len(faces[i].parts) > 1]
+            if out is not None and not whole:
+                keep_chunk(part, first, out, ctx.game.folder, ctx.roots, document, fetcher)
+            del document
         if not long:
             break
-        for i in reversed(long):
+        if out is not None:
+            discard_chunks(out)
+        for i in sorted(set(long), reverse=True):
             faces[i:i + 1] = fitted_faces(ctx, _split(faces[i], faces[i].font_pt), report, split_long=True)
     return faces, html, placements, None
 

@@ -139,7 +139,16 @@ def _split(face: CardFace, font_pt: float) -> list[CardFace]:
     half = (len(face.parts) + 1) // 2
     first, second = face.parts[:half], face.parts[half:]
     base_id = face.extra.get("base_id", face.id)
+    card = face.extra.get("card", face.id)  # the card the parts continue, for the site's preview
     return [replace(face, id=f"{base_id}-1", title=f"{face.title} (1)", body=Markup("").join(first), parts=first,
-                    font_pt=font_pt, extra={**face.extra, "base_id": f"{base_id}-1"}),
+                    font_pt=font_pt, extra={**face.extra, "base_id": f"{base_id}-1", "card": card}),
             replace(face, id=f"{base_id}-2", title=f"{face.title} (2)", body=Markup("").join(second), parts=second,
-                    font_pt=font_pt, extra={**face.extra, "base_id": f"{base_id}-2"})]
+                    font_pt=font_pt, extra={**face.extra, "base_id": f"{base_id}-2", "card": card})]
+
+
+def printed_parts(faces: list[CardFace]) -> dict[str, list[CardFace]]:
+    """Each card's faces as the sheets print them: one, or the cards it continues on."""
+    out: dict[str, list[CardFace]] = {}
+    for face in faces:
+        out.setdefault(face.extra.get("card", face.id), []).append(face)
+    return out

@@ -28,6 +28,7 @@ class Job:
     bleed: bool = False
     images: bool = True
     drafts: bool = True  # False: card sheets leave DRAFT cards out
+    notes: bool = True  # False: the rulebook leaves `::: note` asides out
     # example id -> passed, from the rules checker; None: the job runs the checker itself
     examples: tuple[tuple[str, bool], ...] | None = None
     # hash of the HTML the files were last made from: the same HTML again writes nothing

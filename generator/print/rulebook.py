@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from markupsafe import Markup
 
 from ..text import blocks
-from ..text.refs import shown_in
+from ..text.refs import printed_by_reference, shown_in
 from ..text.render import RenderContext, render_chapter, verified_mark
 from .pdf import render_document
 from .context import BuildContext, print_linker, section_mark
@@ -29,6 +29,7 @@ class AppendixBlock:
 
 def appendix(ctx: BuildContext, link) -> list[AppendixBlock]:
     sections, tables = shown_in(ctx.chapters)
+    sections |= printed_by_reference(ctx.game, ctx.chapters)
     game, tr = ctx.game, ctx.tr
     out = []
     titles = {"keywords": "glossary", "units": "units", "tables": "tables", "dice": "dice", "actions": "actions",
@@ -45,17 +46,38 @@ def appendix(ctx: BuildContext, link) -> list[AppendixBlock]:
             html = blocks.records_html(game, section, tr, link)
         out.append(AppendixBlock(f"appendix-{section}", ctx.env.globals["ui"](titles[section]), html,
                                  section_mark(game, section)))
+    if game.errata:
+        out.append(AppendixBlock("appendix-errata", tr.ui("errata-appendix"), errata_html(ctx),
+                                 section_mark(game, "errata")))
     return out
 
 
+def errata_html(ctx: BuildContext) -> Markup:
+    """Every erratum: its summary, what the source writes and how this edition reads it, each
+    anchored `erratum-ID` so marks elsewhere in the book can point at it."""
+    game, tr = ctx.game, ctx.tr
+    source_lang = game.manifest.source_language
+    out = [Markup('<p class="errata-intro">{}</p><dl class="errata">').format(tr.ui("errata-intro"))]
+    for erratum in game.errata.values():
+        # the summary is translated; source and reading quote the source text in its language
+        # (as on the site's errata page); a source that writes nothing shows a dash
+        quoted = [Markup('<p><span class="erratum-label">{}:</span> <span lang="{}">{}</span></p>').format(
+            tr.ui(name), source_lang, getattr(erratum, name) or "–") for name in ("source", "reading")]
+        out.append(Markup('<dt id="{}">{}<span class="erratum-id">{}</span></dt><dd>{}</dd>').format(
+            blocks.anchor(erratum), tr.field(erratum, "summary"), erratum.id, Markup("").join(quoted)))
+    out.append(Markup("</dl>"))
+    return Markup("").join(out)
+
+
 def anchors(ctx: BuildContext) -> set[str]:
-    return {f"{r.kind}-{r.id}" for section in APPENDIX_SECTIONS for r in ctx.game.section(section).values()}
+    return {f"{r.kind}-{r.id}" for section in (*APPENDIX_SECTIONS, "errata") for r in ctx.game.section(section).values()}
 
 
-def rulebook_html(ctx: BuildContext, paper: str = "a4") -> str:
+def rulebook_html(ctx: BuildContext, paper: str = "a4", notes: bool = True) -> str:
     """The book's HTML, fitted to its paper: a table wider than the page is printed on a
-    landscape page of the same paper. Its layout is kept for write_pdf."""
-    html = book_html(ctx, paper)
+    landscape page of the same paper. Its layout is kept for write_pdf. `notes=False` leaves
+    the rules' notes out (and the headings they alone filled)."""
+    html = book_html(ctx, paper, notes)
     document, _ = render_document(html, ctx.game.folder, ctx.roots, keep=True)
     wide = _wide_tables(document)
     if wide:
@@ -86,10 +108,12 @@ def _walk(box):
         yield from _walk(child)
 
 
-def book_html(ctx: BuildContext, paper: str = "a4") -> str:
+def book_html(ctx: BuildContext, paper: str = "a4", notes: bool = True) -> str:
     link = print_linker(anchors(ctx))
-    render_ctx = RenderContext(ctx.game, ctx.tr, "print", link, ctx.examples)
+    render_ctx = RenderContext(ctx.game, ctx.tr, "print", link, ctx.examples, notes=notes,
+                               anchored=frozenset(printed_by_reference(ctx.game, ctx.chapters)))
     chapters = [render_chapter(ch, render_ctx, id_prefix=f"{ch.slug}--") for ch in ctx.chapters]
+    chapters = [ch for ch in chapters if ch.headings]  # a chapter that held only notes, without them
     blocks_ = appendix(ctx, link)
     template = ctx.env.get_template("rulebook.html.j2")
     html = template.render(

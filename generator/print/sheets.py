@@ -1,54 +1,213 @@
 """Large documents laid out in chunks: WeasyPrint holds a whole document's layout in memory,
-so a deck of thousands of cards is rendered a few dozen sheets at a time and the parts are
-joined with pypdf. Small documents are rendered whole, as before."""
+so a deck of thousands of cards is laid out a few dozen sheets at a time. Each chunk is
+checked (overflow, overlap, text size, fonts), written to its own small PDF beside the
+output, and forgotten; the chunk files are then joined into one PDF with pypdf, one file
+at a time. Memory follows the chunk size, not the deck size. Small documents are rendered
+whole, as before."""
 
 from __future__ import annotations
 
-import io
+import hashlib
+import os
 import re
+import shutil
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Iterator
 
 from .. import outputs
-from .pdf import PdfResult, render_document, write_pdf
+from ..diagnostics import Diagnostic, Severity
+from .pdf import PdfResult, identifier, render_document, write_pdf
+from .verify import LayoutRules, verify_layout
 
 SHEETS_PER_CHUNK = 40  # pages (fronts and backs) laid out at once
+CHUNK_SETTING = "RULESMITH_SHEETS_PER_CHUNK"  # another chunk size, e.g. to try the seams quickly
 PAGE = re.compile(r'(?=<div class="sheet[ "])')
+
+
+def chunk_pages(per_chunk: int | None = None) -> int:
+    """Pages per chunk: an even number, so that a sheet of fronts and its backs stay together."""
+    n = per_chunk or int(os.environ.get(CHUNK_SETTING) or SHEETS_PER_CHUNK)
+    return max(2, n - n % 2)
+
+
+@dataclass
+class SheetsHtml:
+    """A document of sheet pages kept in pieces, never as one string: every page is a tuple of
+    strings, and a piece many pages show (a deck's back art) is one string they all share.
+    A deck of 10,000 cards then holds its backs once, not 10,000 times."""
+
+    head: str
+    pages: list[tuple[str, ...]]
+    tail: str
+
+    def __str__(self) -> str:
+        return self.head + "".join("".join(page) for page in self.pages) + self.tail
+
+    def digest(self) -> str:
+        """The hash of str(self), made without putting the document together."""
+        h = hashlib.sha256(self.head.encode("utf-8"))
+        for page in self.pages:
+            for piece in page:
+                h.update(piece.encode("utf-8"))
+        h.update(self.tail.encode("utf-8"))
+        return h.hexdigest()
 
 
 def split_pages(html: str) -> tuple[str, list[str], str]:
     """(head, page divs, tail) of a document whose body is a run of `<div class="sheet ...">`."""
+    head, starts, tail = _page_starts(html)
+    return html[:head], [html[a:b] for a, b in zip(starts, [*starts[1:], tail])], html[tail:]
+
+
+def _page_starts(html: str) -> tuple[int, list[int], int]:
+    """Where the body starts, where each page starts, where the body ends: positions only,
+    so that a large document is not copied to be cut up."""
     start = html.index("<body>") + len("<body>")
     end = html.rindex("</body>")
-    pages = [p for p in PAGE.split(html[start:end]) if p]
-    return html[:start], pages, html[end:]
+    starts = [m.start() for m in PAGE.finditer(html, start, end)]
+    if start < (starts[0] if starts else end):  # anything before the first page goes with it
+        starts.insert(0, start)
+    return start, starts, end
 
 
-def write_sheets(html: str, out: Path, base_url: Path, roots: list[Path], per_chunk: int = SHEETS_PER_CHUNK
+def parts(html: str | SheetsHtml, per_chunk: int | None = None) -> Iterator[tuple[int, str]]:
+    """(number of its first page, HTML) of each chunk of the document, made one at a time;
+    a document that fits in one chunk is its own only part."""
+    n = chunk_pages(per_chunk)
+    if isinstance(html, SheetsHtml):
+        if len(html.pages) <= n:
+            yield 1, str(html)
+            return
+        for k in range(0, len(html.pages), n):
+            yield k + 1, html.head + "".join("".join(page) for page in html.pages[k:k + n]) + html.tail
+        return
+    body, starts, end = _page_starts(html)
+    if len(starts) <= n:
+        yield 1, html
+        return
+    head, tail = html[:body], html[end:]
+    for k in range(0, len(starts), n):
+        stop = starts[k + n] if k + n < len(starts) else end
+        yield k + 1, head + html[starts[k]:stop] + tail
+
+
+def chunk_count(html: str | SheetsHtml, per_chunk: int | None = None) -> int:
+    pages = len(html.pages) if isinstance(html, SheetsHtml) else len(_page_starts(html)[1])
+    n = chunk_pages(per_chunk)
+    return 1 if pages <= n else -(-pages // n)
+
+
+@dataclass
+class Chunk:
+    """One chunk laid out, checked and written to its own PDF."""
+
+    pdf: Path
+    pages: int
+    refused: list[str] = field(default_factory=list)
+    findings: list[Diagnostic] = field(default_factory=list)
+
+
+# Chunks already laid out (by the card sheets' overflow check) and written, by the hash of
+# their HTML: writing the document then joins them instead of laying them out again.
+_ready: dict[str, Chunk] = {}
+
+
+def scratch_folder(out: Path) -> Path:
+    """Where the chunks of `out` wait to be joined (beside it, hidden, removed after)."""
+    return out.with_name(f".{out.stem}.chunks")
+
+
+def _key(part: str, base_url: Path) -> str:
+    return hashlib.sha256(part.encode("utf-8") + str(base_url).encode("utf-8")).hexdigest()
+
+
+def lay_out_chunk(part: str, first_page: int, out: Path, base_url: Path, roots: list[Path],
+                  document=None, fetcher=None) -> Chunk:
+    """Lay out (unless `document` is its layout already), check and write one chunk of `out`;
+    the layout is dropped when this returns."""
+    if document is None:
+        document, fetcher = render_document(part, base_url, roots)
+    findings = verify_layout(document, base_url, LayoutRules.load(roots), label=f"{out.parent.name}/{out.name}",
+                             first_page=first_page)
+    path = scratch_folder(out) / f"{first_page:06d}-{_key(part, base_url)[:16]}.pdf"
+    outputs.write_with(path, lambda tmp: document.write_pdf(tmp, pdf_identifier=identifier(part)))
+    return Chunk(path, len(document.pages), list(fetcher.refused), findings)
+
+
+def keep_chunk(part: str, first_page: int, out: Path, base_url: Path, roots: list[Path], document, fetcher) -> None:
+    """Write a chunk laid out for another reason now, for `write_sheets` to join later."""
+    _ready[_key(part, base_url)] = lay_out_chunk(part, first_page, out, base_url, roots, document, fetcher)
+
+
+def discard_chunks(out: Path) -> None:
+    """Forget the chunks kept for `out` (its document was not written after all)."""
+    folder = scratch_folder(out)
+    for key in [k for k, c in _ready.items() if c.pdf.parent == folder]:
+        del _ready[key]
+    if folder.exists():
+        outputs.check_inside(folder)
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def write_sheets(html: str | SheetsHtml, out: Path, base_url: Path, roots: list[Path], per_chunk: int | None = None
                  ) -> PdfResult:
-    head, pages, tail = split_pages(html)
-    if len(pages) <= per_chunk:
-        return write_pdf(html, out, base_url, roots)
-    from pypdf import PdfReader, PdfWriter
+    """Write `html` to `out`: whole when small, else chunk by chunk, joined. Every chunk is
+    checked; with an overflow or overlap anywhere the PDF goes to NAME.layout-errors.pdf."""
+    if chunk_count(html, per_chunk) == 1:
+        return write_pdf(str(html), out, base_url, roots)
+    try:
+        chunks = [_ready.pop(_key(part, base_url), None) or lay_out_chunk(part, first, out, base_url, roots)
+                  for first, part in parts(html, per_chunk)]
+        findings = [d for c in chunks for d in c.findings]
+        broken = any(d.severity is Severity.ERROR for d in findings)
+        target = out.with_name(out.stem + ".layout-errors.pdf") if broken else out
+        stale = out if broken else out.with_name(out.stem + ".layout-errors.pdf")
+        outputs.write_with(target, lambda tmp: join(chunks, tmp))
+        outputs.check_inside(stale)
+        stale.unlink(missing_ok=True)
+    finally:
+        discard_chunks(out)
+    return PdfResult(target, sum(c.pages for c in chunks), [r for c in chunks for r in c.refused], findings)
 
-    from .pdf import identifier
+
+def join(chunks: list[Chunk], path: Path) -> None:
+    """One PDF of the chunk files, in order, with the first chunk's title, author and language.
+    qpdf (pikepdf) copies the pages across and reads their content from the chunk files as it
+    writes, so the joined document is never all in memory; the file identifier is a hash of
+    the content, so the same chunks give the same bytes."""
+    try:
+        import pikepdf
+    except ImportError:  # pypdf holds the whole joined document in memory, but works
+        return _join_with_pypdf(chunks, path)
+    sources = []
+    try:
+        with pikepdf.Pdf.new() as pdf:
+            for chunk in chunks:
+                source = pikepdf.Pdf.open(chunk.pdf)
+                sources.append(source)
+                pdf.pages.extend(source.pages)
+            first = sources[0]
+            pdf.docinfo = pdf.copy_foreign(first.docinfo)
+            if "/Lang" in first.Root:
+                pdf.Root.Lang = first.Root.Lang
+            pdf.save(path, deterministic_id=True)
+    finally:
+        for source in sources:
+            source.close()
+
+
+def _join_with_pypdf(chunks: list[Chunk], path: Path) -> None:
+    from pypdf import PdfReader, PdfWriter
+    from pypdf.generic import NameObject
 
     writer = PdfWriter()
-    refused: list[str] = []
-    first = None
-    for start in range(0, len(pages), per_chunk):
-        part = head + "".join(pages[start:start + per_chunk]) + tail
-        document, fetcher = render_document(part, base_url, roots)
-        refused += fetcher.refused
-        data = document.write_pdf(pdf_identifier=identifier(part))
-        del document
-        reader = PdfReader(io.BytesIO(data))
-        first = first or reader
-        writer.append(reader)
-    writer.add_metadata({k: v for k, v in (first.metadata or {}).items()})
+    first = PdfReader(chunks[0].pdf)
+    writer.add_metadata(dict(first.metadata or {}))
     lang = first.trailer["/Root"].get("/Lang")
     if lang is not None:
-        from pypdf.generic import NameObject
-
         writer._root_object[NameObject("/Lang")] = lang
-    outputs.write_with(out, lambda tmp: writer.write(str(tmp)))
-    return PdfResult(out, len(pages), refused)
+    del first
+    for chunk in chunks:
+        writer.append(str(chunk.pdf))
+    writer.write(str(path))

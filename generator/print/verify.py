@@ -76,13 +76,14 @@ class LayoutCheck:
     fallback: Location
     rules: LayoutRules = field(default_factory=LayoutRules)
     label: str = ""  # which document, e.g. 'en/rulebook.pdf'
+    first_page: int = 1  # number of the document's first page (a chunk of a larger one)
     report: Report = field(default_factory=Report)
     _seen: set = field(default_factory=set)
     _texts: list[_Text] = field(default_factory=list)
     _fonts: dict = field(default_factory=dict)
 
     def run(self, document) -> list[Diagnostic]:
-        for number, page in enumerate(document.pages, start=1):
+        for number, page in enumerate(document.pages, start=self.first_page):
             box = page._page_box
             self._page = number
             self._page_size = (box.margin_width(), box.margin_height())
@@ -287,9 +288,11 @@ def lonely_sections(document) -> set[str]:
 
 
 def verify_layout(document, source_root: Path, rules: LayoutRules | None = None,
-                  fallback: Location | None = None, label: str = "") -> list[Diagnostic]:
-    """Every layout finding of a rendered document (see CODES E040–E041, W040–W043)."""
-    check = LayoutCheck(source_root, fallback or Location(source_root / "game.yaml"), rules or LayoutRules(), label)
+                  fallback: Location | None = None, label: str = "", first_page: int = 1) -> list[Diagnostic]:
+    """Every layout finding of a rendered document (see CODES E040–E041, W040–W043); pages
+    are numbered from `first_page` (a chunk of a larger document)."""
+    check = LayoutCheck(source_root, fallback or Location(source_root / "game.yaml"), rules or LayoutRules(), label,
+                        first_page=first_page)
     return check.run(document)
 
 

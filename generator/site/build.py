@@ -27,7 +27,7 @@ from .offline import offline_files
 from .pages import SitePage, game_pages
 from .search import index_site
 
-TEMPLATES = ("site/*", "card.html.j2", "cards.css", "sheets.yaml")
+TEMPLATES = ("site/*", "card.html.j2", "cards.css", "counter.html.j2", "counters.css", "sheets.yaml")
 
 
 @dataclass
@@ -57,16 +57,31 @@ def _write_assets(dirs: list[Path], out: Path) -> list[Path]:
             outputs.write_if_changed(target, (folder / f"{prefix}-{suffix}.ttf").read_bytes())
             written.append(target)
     css = [_font_css()]
-    for name in ("cards.css", "site/site.css"):  # the site's own rules win over the card sheet's
+    for name in ("cards.css", "counters.css", "site/site.css"):  # the site's own rules win over the sheets'
         path = next(d / name for d in dirs if (d / name).exists())
         text = path.read_text(encoding="utf-8")
         if name == "cards.css":  # print-only rules are harmless in a browser, but keep the file clean
             text = "\n".join(line for line in text.splitlines() if not line.startswith("@page"))
+        if name == "counters.css":
+            text = counter_rules(text)
         css.append(text)
     outputs.write_if_changed(assets / "site.css", "\n".join(css))
     js = next(d / "site/site.js" for d in dirs if (d / "site/site.js").exists())
     outputs.write_if_changed(assets / "site.js", js.read_bytes())
     return [*written, assets / "site.css", assets / "site.js"]
+
+
+def counter_rules(css: str) -> str:
+    """The printed counters' own rules (.counter, .t-*), scoped to the counters page's drawings;
+    the sheet's page and slot rules stay out."""
+    import re
+
+    rules = []
+    for selectors, body in re.findall(r"([^{}]+)\{([^{}]*)\}", re.sub(r"/\*.*?\*/", "", css, flags=re.S)):
+        chosen = [s.strip() for s in selectors.split(",") if s.strip().startswith((".counter", ".t-"))]
+        if chosen:
+            rules.append(", ".join(f".counter-scale {s}" for s in chosen) + " {" + body + "}")
+    return "\n".join(rules)
 
 
 def build_site(project: Project, games: list[str], report: Report, search: bool = True,

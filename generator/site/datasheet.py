@@ -10,7 +10,7 @@ from ..print.context import BuildContext
 from ..text import blocks
 
 
-def stats_table(ctx: BuildContext, unit) -> Markup:
+def stats_table(ctx: BuildContext, unit, link=None) -> Markup:
     game, tr = ctx.game, ctx.tr
     stats = [s for s in game.manifest.stats if "unit" in s.applies_to and ("units", unit.id, s.id) in game.values]
     if not stats:
@@ -21,7 +21,7 @@ def stats_table(ctx: BuildContext, unit) -> Markup:
         name, abbr = tr.manifest("stats", i, "name"), tr.manifest("stats", i, "abbr")
         head.append(Markup('<th scope="col"><abbr title="{}">{}</abbr></th>').format(name, abbr) if abbr and abbr != name
                     else Markup('<th scope="col">{}</th>').format(name))
-    cells = Markup("").join(Markup("<td>{}</td>").format(blocks.stat_text(game, unit, s.id, tr.lang)) for s in stats)
+    cells = Markup("").join(Markup("<td>{}</td>").format(blocks.stat_html(game, tr, unit, s.id, link)) for s in stats)
     return Markup('<table class="stats"><caption>{}</caption><thead><tr>{}</tr></thead><tbody><tr>{}</tr></tbody>'
                   '</table>').format(ctx.env.globals["ui"]("stats"), Markup("").join(head), cells)
 
@@ -29,7 +29,7 @@ def stats_table(ctx: BuildContext, unit) -> Markup:
 def unit_sheet(ctx: BuildContext, unit, link) -> Markup:
     """The unit's profile, weapons, keywords and abilities, keywords linked with tooltips."""
     return Markup('<section class="datasheet">{}{}</section>').format(
-        stats_table(ctx, unit), blocks.unit_details(ctx.game, ctx.tr, unit, link))
+        stats_table(ctx, unit, link), blocks.unit_details(ctx.game, ctx.tr, unit, link))
 
 
 def card_sheet(ctx: BuildContext, face: CardFace, link) -> Markup:
@@ -52,11 +52,13 @@ def card_sheet(ctx: BuildContext, face: CardFace, link) -> Markup:
     return Markup('<section class="datasheet">{}</section>').format(Markup("").join(parts))
 
 
-def card_preview(ctx: BuildContext, face: CardFace, caption: str) -> Markup:
+def card_preview(ctx: BuildContext, faces: list[CardFace], caption: str) -> Markup:
     """The printed card, for looking at and printing: the datasheet above already says it all,
-    so screen readers and search skip it."""
+    so screen readers and search skip it. A card the sheets continue on a second card shows
+    both, as printed (never one card with its text cut off)."""
     macros = ctx.env.get_template("card.html.j2").module
-    w, h = face.mm
-    return Markup('<div class="card-preview" data-pagefind-ignore="all"><p class="preview-caption">{}</p>'
-                  '<figure class="card-figure" aria-hidden="true" style="width:{}mm;height:{}mm">{}</figure></div>'
-                  ).format(caption, w, h, macros.front(face, ctx.title))
+    figures = Markup("").join(
+        Markup('<figure class="card-figure" aria-hidden="true" style="width:{}mm;height:{}mm">{}</figure>').format(
+            face.mm[0], face.mm[1], macros.front(face, ctx.title)) for face in faces)
+    return Markup('<div class="card-preview" data-pagefind-ignore="all"><p class="preview-caption">{}</p>{}</div>'
+                  ).format(caption, figures)

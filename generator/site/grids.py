@@ -11,6 +11,8 @@ from fractions import Fraction
 
 from markupsafe import Markup
 
+from .matchups import readings_of, totals, unit_choices
+
 _EXACT = re.compile(r"^\d+(/\d+)?$")
 
 
@@ -39,7 +41,7 @@ def split_columns(table: dict) -> tuple[list[dict], list[dict]]:
     return inputs, chances
 
 
-def grid_html(table: dict, lang: str, dice: str, ui) -> Markup:
+def grid_html(table: dict, lang: str, dice: str, ui, ctx=None) -> Markup:
     """One table as a grid: the inputs name each row (earlier inputs group the rows), the
     outcomes name the columns."""
     inputs, chances = split_columns(table)
@@ -70,13 +72,29 @@ def grid_html(table: dict, lang: str, dice: str, ui) -> Markup:
                         '<tbody>{}</tbody></table>').format(table.get("table", ""), title, Markup("").join(head),
                                                               Markup("").join(body))
     return Markup("").join([Markup('<h2 id="prob-{}">{}</h2>').format(table.get("table", ""), title), note,
-                            calculator_html(table, inputs, chances, rows, exact, lang, ui), table_html])
+                            calculator_html(table, inputs, chances, rows, exact, lang, ui,
+                                            unit_choices(ctx, table, rows, inputs, chances) if ctx else {}),
+                            table_html])
 
 
-def calculator_html(table, inputs, chances, rows, exact, lang: str, ui) -> Markup:
-    """Choose each input and the outcome; the script reads the precomputed cell."""
+def calculator_html(table, inputs, chances, rows, exact, lang: str, ui, units: dict | None = None) -> Markup:
+    """Choose each input and the outcome, or the units whose data set them; the script reads the
+    precomputed cell."""
     tid = table.get("table", "")
     choices = []
+    units = units or {}
+    picks = []
+    for side in ("attacker", "target"):
+        if not units.get(side):
+            continue
+        options = Markup('<option value="">{}</option>').format(ui("choose-unit")) + Markup("").join(
+            Markup('<option value="{}" data-unit="{}">{}</option>').format(i, c.unit, c.label)
+            for i, c in enumerate(units[side]))
+        picks.append(Markup('<label>{} <select class="calc-unit" data-side="{}">{}</select></label>').format(
+            ui(side), side, options))
+    if picks:
+        choices.append(Markup('<fieldset class="calc-units"><legend>{}</legend>{}</fieldset>').format(
+            ui("units-calculator"), Markup("").join(picks)))
     for c in inputs:
         values = list(dict.fromkeys(str(r.get(c["id"], "")) for r in rows))
         options = Markup("").join(Markup("<option>{}</option>").format(v) for v in values)
@@ -86,13 +104,20 @@ def calculator_html(table, inputs, chances, rows, exact, lang: str, ui) -> Marku
     cells = {"|".join(str(r.get(c["id"], "")) for c in inputs):
              [[r.get(c["id"], ""), str(_chance(e.get(c["id"])) or "")] for c in chances]
              for r, e in zip(rows, exact)}
-    data = json.dumps({"cells": cells}, ensure_ascii=False).replace("</", "<\\/")
+    data = {"cells": cells}
+    for side, found in units.items():
+        data[side] = [{"inputs": c.inputs, "outcome": c.outcome,
+                       **({"times": c.times, "totals": totals(c, cells, [i["id"] for i in inputs], lang)}
+                          if c.times else {})} for c in found]
+    data = json.dumps(data, ensure_ascii=False).replace("</", "<\\/")
     return Markup('<form class="calculator" aria-labelledby="calc-{0}-title prob-{0}" data-pagefind-ignore>'
                   '<p class="calc-title" id="calc-{0}-title"><strong>{1}</strong></p>{2}'
                   '<label>{3} <select class="calc-outcome">{4}</select></label>'
-                  '<p><output aria-live="polite"></output> <span class="calc-exact"></span></p>'
+                  '<p><output aria-live="polite"></output> <span class="calc-exact"></span></p>{6}'
                   '<script type="application/json">{5}</script></form>').format(
-        tid, ui("calculator"), Markup("").join(choices), ui("probabilities"), outcome, Markup(data))
+        tid, ui("calculator"), Markup("").join(choices), ui("probabilities"), outcome, Markup(data),
+        Markup('<p class="calc-total" data-text="{}" aria-live="polite"></p>').format(ui("calc-total"))
+        if any(c.times for c in units.get("attacker", [])) else "")
 
 
 def _flat(table: dict, rows: list[dict], title: str, lang: str) -> Markup:
@@ -107,28 +132,35 @@ def grid_title(table: dict, lang: str) -> str:
     return _text(table.get("title"), lang) or str(table.get("table", ""))
 
 
+def assumptions(table: dict, lang: str, source: str) -> str:
+    """What the table assumes, in `lang` (the procedure's `@table(assumes=...)`: {lang: text}, or
+    one text in the source language); "" where it gives none in that language (`validate` warns,
+    W019): the procedure's docstring is never shown in its place."""
+    assumes = table.get("assumes")
+    if isinstance(assumes, str):
+        assumes = {source: assumes}
+    if isinstance(assumes, dict):
+        return " ".join(str(assumes.get(lang) or "").split())
+    return ""
+
+
 def grid_note(ctx, table: dict) -> Markup:
     """The dice rolled and the procedure's own statement of what the table assumes."""
-    from ..checker.procedures import load_procedures
-
     game, tr, ui = ctx.game, ctx.tr, ctx.env.globals["ui"]
     parts = []
     if game.dice:
         parts.append(Markup("<strong>{}:</strong> {}.").format(
             ui("dice"), ", ".join(tr.field(d, "name") for d in game.dice.values())))
-    try:
-        declared = load_procedures(game.folder).tables.get(table.get("table"))
-    except Exception:  # a broken procedures file is reported by `rulesmith check`
-        declared = None
-    doc = " ".join((declared.fn.__doc__ or "").split()) if declared else ""
-    if doc:
-        parts.append(Markup('<strong>{}:</strong> <span lang="en">{}</span>').format(ui("assumptions"), doc))
+    text = assumptions(table, ctx.lang, game.manifest.source_language)
+    if text:
+        parts.append(Markup("<strong>{}:</strong> {}").format(ui("assumptions"), text))
     return Markup(" ").join(parts)
 
 
 def odds_html(ctx, unit, probs: list[dict], ui) -> Markup:
-    """Links from a unit's page to the odds tables, the calculator preset to the unit's own
-    stat where a table's input is one of them (the column id is the stat's id)."""
+    """Links from a unit's page to the odds tables: the calculator preset to this unit where the
+    table reads units (as attacker, as target), else to the unit's own stat where a table's
+    input is one of them (the column id is the stat's id)."""
     from urllib.parse import urlencode
 
     from ..text.blocks import stat_text
@@ -138,13 +170,20 @@ def odds_html(ctx, unit, probs: list[dict], ui) -> Markup:
         inputs, chances = split_columns(table)
         if not inputs or not chances:
             continue
+        title, tid = grid_title(table, ctx.lang), table.get("table", "")
+        sides = readings_of(table, unit.id)
+        if sides:
+            links.append(Markup('<li>{}: {}</li>').format(title, Markup(", ").join(
+                Markup('<a class="odds-link" href="../tables.html?{}#prob-{}">{}</a>').format(
+                    urlencode({side: unit.id}), tid, ui(f"odds-as-{side}")) for side in sides)))
+            continue
         # The first input that is one of the unit's stats: tables lead with the acting side's stat
         # (Quality, Accuracy); later inputs are usually the target's.
         own = next((c["id"] for c in inputs if ("units", unit.id, c["id"]) in ctx.game.values), None)
         preset = {own: stat_text(ctx.game, unit, own, ctx.lang)} if own else {}
         query = ("?" + urlencode(preset)) if preset else ""
         links.append(Markup('<li><a class="odds-link" href="../tables.html{}#prob-{}">{}</a></li>').format(
-            query, table.get("table", ""), grid_title(table, ctx.lang)))
+            query, tid, title))
     if not links:
         return Markup("")
     return Markup('<section class="odds" aria-labelledby="odds-title"><h2 id="odds-title">{}</h2><ul>{}</ul></section>'

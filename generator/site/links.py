@@ -20,7 +20,10 @@ PAGES = {
 
 def record_path(record: Record, pages: dict[str, str] | None = None) -> str | None:
     """Path of the record's page plus its anchor, from the language folder. `pages` overrides
-    the page of a kind (a chapter that prints the whole glossary replaces glossary.html)."""
+    the page of a kind (a chapter that prints the whole glossary replaces glossary.html) or,
+    keyed "kind:id", of one record (the chapter that prints its text)."""
+    if pages and f"{record.kind}:{record.id}" in pages:  # a chapter prints this record's text
+        return f"{pages[f'{record.kind}:{record.id}']}#{record.kind}-{record.id}"
     if pages and record.kind in pages:
         return f"{pages[record.kind]}#{record.kind}-{record.id}"
     if record.kind == "unit":

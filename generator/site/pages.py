@@ -10,14 +10,15 @@ from dataclasses import dataclass, field
 from markupsafe import Markup
 
 from ..print.cardfaces import all_faces
-from ..print.fitting import fitted_faces
+from ..print.fitting import fitted_faces, printed_parts
 from ..print.context import BuildContext
 from ..print.reference import probability_tables
 from ..diagnostics import Report
 from ..text import blocks
 from ..text.render import Heading, RenderContext, render_chapter
-from ..text.refs import shown_in
+from ..text.refs import KIND_SECTIONS, printed_by_reference, shown_in, text_references
 from .components import map_pages, side_badge
+from .counters import counter_headings, counters_page
 from .datasheet import card_preview, card_sheet, unit_sheet
 from .grids import grid_html, grid_note, grid_title, odds_html
 from .links import site_linker
@@ -25,7 +26,7 @@ from .markup import for_search, mark_quotations, scroll_tables
 
 
 # Page names the site generates itself; a chapter with one of these names gets a prefix.
-RESERVED = {"index", "glossary", "units", "cards", "tables", "reference", "errata"}
+RESERVED = {"index", "glossary", "units", "cards", "tables", "reference", "errata", "counters"}
 
 
 @dataclass
@@ -67,18 +68,26 @@ def game_pages(ctx: BuildContext, report: Report) -> list[SitePage]:
     # A chapter that prints the whole glossary ({{ list:keywords }}) is the glossary page.
     glossary_chapter = next((_page_name(ch) for ch in ctx.chapters if "keywords" in shown_in([ch])[0]), None)
     overrides = {"keyword": glossary_chapter} if glossary_chapter else {}
+    # Sections the chapters print record by record ({{ keyword:ap.definition }}): links go there.
+    by_reference = printed_by_reference(game, ctx.chapters)
+    overrides.update({f"{kind}:{rid}": _page_name(chapter) for (kind, rid), chapter in text_references(ctx.chapters).items()
+                      if KIND_SECTIONS.get(kind) in by_reference})
     chapters = []
     for chapter in ctx.chapters:
-        rctx = RenderContext(game, tr, "site", site_linker(0, overrides), ctx.examples)
+        rctx = RenderContext(game, tr, "site", site_linker(0, overrides), ctx.examples, anchored=frozenset(by_reference))
         rendered = render_chapter(chapter, rctx)
         chapters.append(rendered)
         pages.append(SitePage(_page_name(chapter), rendered.title, rendered.html,
                               [_named(h, rendered.html) for h in rendered.headings if h.level in (2, 3)],
                               kind="chapter"))
     link0 = site_linker(0, overrides)
-    if game.keywords and not glossary_chapter:
+    if game.keywords and not glossary_chapter and "keywords" not in by_reference:
         pages.append(SitePage("glossary.html", ui("glossary"), blocks.glossary_html(game, tr, link0), kind="glossary"))
-    faces = fitted_faces(ctx, all_faces(ctx), report) if (game.cards or game.units or game.tables or game.dice) else []
+    has_cards = game.cards or game.units or game.tables or game.dice
+    faces = fitted_faces(ctx, all_faces(ctx), Report()) if has_cards else []  # a page per card
+    # previews as the sheets print them (the fitting is remembered: nothing is laid out twice);
+    # a card too long even so is reported here
+    printed = printed_parts(fitted_faces(ctx, all_faces(ctx), report, split_long=True)) if has_cards else {}
     by_unit = {}
     for face in faces:
         card = game.cards.get(face.id) if face.deck != "datasheets" else None
@@ -94,7 +103,8 @@ def game_pages(ctx: BuildContext, report: Report) -> list[SitePage]:
             body = [Markup('<p class="crumb"><a href="../units.html">{}</a></p>').format(ui("units")),
                     unit_sheet(ctx, unit, link1), odds_html(ctx, unit, probs, ui)]
             if unit.id in by_unit:
-                body.append(card_preview(ctx, by_unit[unit.id], ui("card-preview")))
+                face = by_unit[unit.id]
+                body.append(card_preview(ctx, printed.get(face.id, [face]), ui("card-preview")))
             body.insert(1, side_badge(ctx, unit.side))
             pages.append(SitePage(f"units/{unit.id}.html", tr.field(unit, "name"), Markup("").join(body),
                                   nav=False, kind="unit"))
@@ -121,13 +131,13 @@ def game_pages(ctx: BuildContext, report: Report) -> list[SitePage]:
             if face.draft:
                 body.append(Markup('<p class="draft-reason"><span class="draft">{}</span> {}</p>').format(
                     ui("draft"), face.draft))
-            body += [card_sheet(ctx, face, site_linker(1, overrides)), card_preview(ctx, face, ui("card-preview"))]
+            body += [card_sheet(ctx, face, site_linker(1, overrides)), card_preview(ctx, printed.get(face.id, [face]), ui("card-preview"))]
             pages.append(SitePage(f"cards/{face.id}.html", face.title, Markup("").join(body), nav=False, kind="card"))
     probs = probability_tables(ctx)
     if game.tables or probs:
         html = [blocks.table_html(t, tr) for t in game.tables.values()]
         for table in probs:
-            html.append(grid_html(table, ctx.lang, grid_note(ctx, table), ui))
+            html.append(grid_html(table, ctx.lang, grid_note(ctx, table), ui, ctx))
         heads = [_h(2, f"table-{t.id}", tr.field(t, "name")) for t in game.tables.values()]
         heads += [_h(2, f"prob-{t.get('table', '')}", grid_title(t, ctx.lang)) for t in probs]
         pages.append(SitePage("tables.html", ui("tables"), Markup("").join(html), heads, kind="tables"))
@@ -153,6 +163,10 @@ def game_pages(ctx: BuildContext, report: Report) -> list[SitePage]:
                       '<th scope="col">{}</th></tr></thead><tbody>{}</tbody></table>').format(
             ui("errata"), ui("source"), ui("reading"), rows)
         pages.append(SitePage("errata.html", ui("errata"), body, kind="errata"))
+    counters = counters_page(ctx)
+    if counters is not None:
+        pages.append(SitePage("counters.html", ui("counters"), counters,
+                              [_h(2, anchor, title) for anchor, title in counter_headings(ctx)], kind="counters"))
     for path, title, body in map_pages(ctx):
         pages.append(SitePage(path, title, body, kind="map"))
     pages.insert(0, landing_page(ctx, chapters, pages))

@@ -12,9 +12,11 @@ from ..game import Game
 from ..i18n.translate import Translator
 from ..model import Record, Table, Unit
 from ..model.tables import coded_ids
-from ..values import StatType, Unstated, format_value, parse_value, unstated_note
+from ..values import DASH, StatType, Unstated, format_value, format_written, parse_value, unstated_note
 
 Linker = Callable[[Record], str | None]
+ERRATUM_MARK = "†"  # after a word or value printed as the source writes it
+_LETTER = re.compile(r"[^\W\d_]")
 _CELL_REF = re.compile(r"\{\{\s*(.*?)\s*\}\}")
 
 
@@ -244,13 +246,79 @@ def stat_text(game: Game, record: Record, stat_id: str, lang: str = "en") -> str
     return format_value(value, lang)
 
 
-def record_stats_html(game: Game, tr: Translator, record: Record) -> Markup:
+def _value_erratum(game: Game, record: Record, stat_id: str):
+    """The erratum that reads this stat of this record (record:/field: stats.ID), if any."""
+    where = f"{record.section}/{record.id}"
+    return next((e for e in game.errata.values() if e.record == where and e.field == f"stats.{stat_id}"), None)
+
+
+def _same_print(a: str, b: str) -> bool:
+    return " ".join(a.split()) == " ".join(b.replace("\u00a0", " ").split())
+
+
+def _as_written(raw) -> str | None:
+    """A stat's YAML text when it is text the source wrote (not a dash or a marked blank)."""
+    if isinstance(raw, list):
+        parts = [_as_written(v) for v in raw]
+        return None if None in parts else " / ".join(parts)  # type: ignore[arg-type]
+    if isinstance(raw, str) and raw.strip() not in DASH:
+        return raw.strip()
+    if isinstance(raw, int) and not isinstance(raw, bool):
+        return str(raw)
+    return None
+
+
+def stat_html(game: Game, tr: Translator, record: Record, stat_id: str, link: Linker | None = None) -> Markup:
+    """A stat as the source writes it: in the source language its own wording ("Н3",
+    "40 см (60 см)"), in a translation the same form with the values printed for the language.
+    A value read through an erratum prints as written, then a mark that links to the erratum."""
+    canonical = stat_text(game, record, stat_id, tr.lang)
+    stat = game.stat_def(stat_id)
+    erratum = _value_erratum(game, record, stat_id)
+    if erratum is not None:
+        written = erratum.source.strip()
+        if not written:
+            shown = canonical  # the source writes nothing here: the reading's dash, marked
+        elif tr.is_source or not _LETTER.search(written):
+            shown = written
+        elif stat is None or stat.type is StatType.TEXT:
+            shown = canonical  # a code or name: the reading, as the translation writes it
+        else:
+            shown = (format_written(written, stat.type, stat.unit, tr.lang) if stat else None) or canonical
+        return Markup("{}{}").format(shown, erratum_mark(game, tr, erratum.id, link or _no_link))
+    written = getattr(record, "as_written", {}).get(stat_id)
+    if written is None and tr.is_source:
+        written = _as_written(getattr(record, "stats", {}).get(stat_id))
+    if written is None or stat is None or (record.section, record.id, stat_id) not in game.values:
+        return Markup("{}").format(canonical)
+    shown = written if tr.is_source else format_written(written, stat.type, stat.unit, tr.lang)
+    if shown is None or _same_print(shown, canonical):
+        return Markup("{}").format(canonical)
+    return Markup("{}").format(shown)
+
+
+def erratum_mark(game: Game, tr: Translator, erratum_id: str, link: Linker) -> Markup:
+    """A small mark after text printed as the source writes it: it links to the erratum
+    (print: #erratum-ID in the errata appendix; site: the errata page) and says what it is."""
+    erratum = game.errata.get(erratum_id)
+    if erratum is None:
+        return Markup("")
+    label = f"{tr.ui('errata')}: {tr.field(erratum, 'summary')}"
+    href = link(erratum)
+    if href:
+        return Markup('<a class="erratum-mark" href="{}" title="{}" aria-label="{}">{}</a>').format(
+            href, label, label, ERRATUM_MARK)
+    return Markup('<span class="erratum-mark" role="note" title="{}" aria-label="{}">{}</span>').format(
+        label, label, ERRATUM_MARK)
+
+
+def record_stats_html(game: Game, tr: Translator, record: Record, link: Linker | None = None) -> Markup:
     """A record's typed stats on one line ("Move cost: 2 · Cover: -1"), for terrain, cards, actions."""
     parts = []
     for index, stat in enumerate(game.manifest.stats):
         if (record.section, record.id, stat.id) in game.values:
             name = tr.manifest("stats", index, "name")
-            parts.append(Markup("{}: {}").format(name, stat_text(game, record, stat.id, tr.lang)))
+            parts.append(Markup("{}: {}").format(name, stat_html(game, tr, record, stat.id, link)))
     return Markup('<p class="record-stats">{}</p>').format(Markup(" · ").join(parts)) if parts else Markup("")
 
 
@@ -269,7 +337,7 @@ def roster_html(game: Game, tr: Translator, link: Linker) -> Markup:
             name = Markup('<a href="{}">{}</a>').format(href, name)
         out.append(Markup('<tr id="{}"><th scope="row">{}{}</th>').format(anchor(unit), name, draft_badge(unit, tr)))
         for stat in stats:
-            out.append(Markup("<td>{}</td>").format(stat_text(game, unit, stat.id, tr.lang)))
+            out.append(Markup("<td>{}</td>").format(stat_html(game, tr, unit, stat.id, link)))
         out.append(Markup("</tr>"))
         extra = unit_details(game, tr, unit, link)
         if extra:
@@ -279,6 +347,8 @@ def roster_html(game: Game, tr: Translator, link: Linker) -> Markup:
 
 
 def keyword_uses_html(game: Game, tr: Translator, uses, link: Linker) -> Markup:
+    """Keyword uses linked to the glossary. A use spelled as an erratum alias keeps the
+    source's spelling (its translation in another language), marked and linked to the erratum."""
     from ..checks.keywords import KeywordIndex, parse_use
 
     index = KeywordIndex.build(game.keywords)
@@ -289,10 +359,30 @@ def keyword_uses_html(game: Game, tr: Translator, uses, link: Linker) -> Markup:
         if found is None:
             parts.append(escape(text))
             continue
-        keyword = found[0]
-        label = tr.field(keyword, "name") + (f" ({use.param})" if use.param else "")
-        parts.append(keyword_ref_html(keyword, label, tr, link))
+        keyword, erratum_id = found
+        name = tr.field(keyword, "name")
+        if erratum_id is not None:
+            name = _alias_name(tr, keyword, use.name) or name
+        label = name + (f" ({use.param})" if use.param else "")
+        part = keyword_ref_html(keyword, label, tr, link)
+        if erratum_id is not None:
+            part += erratum_mark(game, tr, erratum_id, link)
+        parts.append(part)
     return Markup(", ").join(parts)
+
+
+def _alias_name(tr: Translator, keyword, written: str) -> str | None:
+    """The alias as the source writes it, or its translation; None where the catalog has no
+    translation of its own (the keyword's name then stands for it)."""
+    from ..checks.keywords import same_name
+
+    for i, alias in enumerate(keyword.aliases):
+        if same_name(alias.name, written):
+            if tr.is_source:
+                return alias.name
+            translated = tr.field(keyword, "aliases", i, "name")
+            return translated if translated != alias.name else None
+    return None
 
 
 def keyword_ref_html(keyword, label: str, tr: Translator, link: Linker) -> Markup:
@@ -319,10 +409,13 @@ def unit_details(game: Game, tr: Translator, unit: Unit, link: Linker) -> Markup
             if weapon is None:
                 continue
             count = f"{format_value(entry.count)}× " if entry.count or isinstance(entry.count, Unstated) else ""
-            cells = Markup("").join(Markup("<td>{}</td>").format(stat_text(game, weapon, s.id, tr.lang)) for s in wstats)
+            cells = Markup("").join(Markup("<td>{}</td>").format(stat_html(game, tr, weapon, s.id, link))
+                                    for s in wstats)
             if with_keywords:
                 cells += Markup("<td>{}</td>").format(keyword_uses_html(game, tr, weapon.keywords, link))
-            rows.append(Markup('<tr><th scope="row">{}{}</th>{}</tr>').format(count, tr.field(weapon, "name"), cells))
+            # the source language prints the weapon as this profile writes it («Лазвинтовки»)
+            label = entry.label if tr.is_source and entry.label else tr.field(weapon, "name")
+            rows.append(Markup('<tr><th scope="row">{}{}</th>{}</tr>').format(count, label, cells))
         head = Markup("").join(Markup('<th scope="col">{}</th>').format(
             tr.manifest("stats", game.manifest.stats.index(s), "name")) for s in wstats)
         if with_keywords:
@@ -344,14 +437,26 @@ def unit_details(game: Game, tr: Translator, unit: Unit, link: Linker) -> Markup
 def glossary_html(game: Game, tr: Translator, link: Linker) -> Markup:
     out = [Markup('<dl class="glossary">')]
     for keyword in game.keywords.values():
-        out.append(Markup('<dt id="{}">{}</dt><dd>{}</dd>').format(
-            anchor(keyword), keyword_label(game, tr, keyword), tr.field(keyword, "definition")))
+        out.append(Markup('<dt id="{}">{}</dt><dd>{}{}</dd>').format(
+            anchor(keyword), keyword_label(game, tr, keyword), tr.field(keyword, "definition"),
+            aliases_html(keyword, tr)))
     out.append(Markup("</dl>"))
     return Markup("").join(out)
 
 
+def aliases_html(keyword, tr: Translator) -> Markup:
+    """The other spellings of a keyword the source uses ("Также пишется: Юнит"), with their notes:
+    spellings of the source's language, so printed in its own edition only."""
+    if not keyword.aliases or not tr.is_source:
+        return Markup("")
+    names = [Markup("{} ({})").format(a.name, tr.field(keyword, "aliases", i, "note")) if a.note else escape(a.name)
+             for i, a in enumerate(keyword.aliases)]
+    return Markup('<span class="aliases"> {}: {}.</span>').format(tr.ui("also-written"), Markup("; ").join(names))
+
+
 def records_html(game: Game, section: str, tr: Translator, link: Linker) -> Markup:
-    """Any section as a definition list: name, then its text (and parameters)."""
+    """Any section as a definition list: each record's name, then every field the source gives
+    it (its text, facts, stats, keywords, faces with their texts, notes on unstated values)."""
     if section == "keywords":
         return glossary_html(game, tr, link)
     if section == "units":
@@ -364,21 +469,18 @@ def records_html(game: Game, section: str, tr: Translator, link: Linker) -> Mark
         body = []
         for attr in ("text", "definition", "summary"):
             if getattr(record, attr, None):
-                body.append(Markup("<p>{}</p>").format(tr.field(record, attr)))
+                body.append(paragraphs(tr.field(record, attr)))
         facts = [Markup("{}: {}").format(field_label(tr.lang, name), format_value(getattr(record, name), tr.lang))
                  for name in FACT_FIELDS.get(record.kind, ()) if getattr(record, name, None) is not None]
+        facts += _record_facts(game, tr, record)
         if facts:
             body.append(Markup('<p class="record-facts">{}</p>').format(Markup(" · ").join(facts)))
         if getattr(record, "stats", None):
-            body.append(record_stats_html(game, tr, record))
+            body.append(record_stats_html(game, tr, record, link))
         if getattr(record, "keywords", None):
             body.append(Markup("<p>{}</p>").format(keyword_uses_html(game, tr, record.keywords, link)))
         if getattr(record, "faces", None):
-            faces = Markup("").join(
-                Markup("<li>{}{}</li>").format(f"{f.value}: " if f.value is not None else "",
-                                               tr.field(record, "faces", i, "name") or f.symbol or "")
-                for i, f in enumerate(record.faces))
-            body.append(Markup("<ul class=\"faces\">{}</ul>").format(faces))
+            body.append(faces_html(record, tr))
         if section == "bands":
             unit = format_value(parse_value(1, StatType.DISTANCE, record.unit), tr.lang).split("\u00a0")[1]
             body.insert(0, Markup("<p>{}\u00a0{}</p>").format(band_span(record), unit))
@@ -387,6 +489,39 @@ def records_html(game: Game, section: str, tr: Translator, link: Linker) -> Mark
                                                                      Markup("").join(body)))
     out.append(Markup("</dl>"))
     return Markup("").join(out)
+
+
+def paragraphs(text: str) -> Markup:
+    """A text field as paragraphs: a line break kept in the data (a blank line of a folded YAML
+    string) starts a new one (a die face's ЧТО: … / КОГДА: …)."""
+    parts = [p.strip() for p in text.split("\n") if p.strip()]
+    return Markup("").join(Markup("<p>{}</p>").format(p) for p in parts)
+
+
+def faces_html(die, tr: Translator) -> Markup:
+    """Each face of a die: its number, its name (or symbol) and what it does."""
+    items = []
+    for i, face in enumerate(die.faces):
+        label = (f"{format_value(face.value, tr.lang)}: " if face.value is not None else "") + \
+            (tr.field(die, "faces", i, "name") or face.symbol or "")
+        text = paragraphs(tr.field(die, "faces", i, "text")) if face.text else Markup("")
+        items.append(Markup('<li><p class="face-name">{}</p>{}</li>').format(label, text) if text
+                     else Markup("<li>{}</li>").format(label))
+    return Markup('<ul class="faces">{}</ul>').format(Markup("").join(items))
+
+
+def _record_facts(game: Game, tr: Translator, record: Record) -> list[Markup]:
+    """Facts of a record beyond its text: an action's length, a deck's side."""
+    facts = []
+    length = getattr(record, "length", None)
+    if record.kind == "action" and isinstance(length, str):
+        facts.append(Markup("{}").format(tr.ui(f"action-{length}")))
+    side = getattr(record, "side", None)
+    if record.kind == "deck" and isinstance(side, str):
+        index = next((i for i, s in enumerate(game.manifest.sides) if s.id == side), None)
+        if index is not None:
+            facts.append(Markup("{}: {}").format(field_label(tr.lang, "side"), tr.manifest("sides", index, "name")))
+    return facts
 
 
 def band_span(band) -> str:

@@ -15,6 +15,9 @@ from mdit_py_plugins.substitution import substitution_plugin
 # the rules checker runs (printed as plain rules text with a discreet verified mark)
 CONTAINERS = ("note", "example", "rule")
 CHECKED = ("example", "rule")  # containers whose check blocks the checker runs
+# whose aside a note is: `::: note designer` (the source's own remark), `::: note translator`,
+# `::: note editor` (the edition's remark on the source); a bare `::: note` says nothing
+NOTE_KINDS = ("designer", "translator", "editor")
 
 
 @lru_cache(maxsize=1)

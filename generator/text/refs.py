@@ -217,3 +217,42 @@ def shown_in(chapters) -> tuple[set[str], set[str]]:
             elif ref.kind == "table" and ref.field is None and ref.id:
                 tables.add(ref.id)
     return sections, tables
+
+
+# The fields that hold a record's own paragraph: what a chapter prints with {{ action:move.text }}.
+TEXT_FIELDS = ("text", "definition", "summary")
+# Sections whose records are a name and a paragraph: a chapter can print them whole by reference
+# (a unit, a table or a card holds more than its text).
+TEXT_SECTIONS = ("actions", "keywords", "rules")
+
+
+def text_references(chapters) -> dict[tuple[str, str], Any]:
+    """(kind, id) -> the first chapter that prints that record's own text by reference."""
+    found: dict[tuple[str, str], Any] = {}
+    for chapter in chapters:
+        for text, _line in chapter.references():
+            try:
+                ref = Ref.parse(text)
+            except RefError:
+                continue
+            if ref.id and ref.field in TEXT_FIELDS:
+                found.setdefault((ref.kind, ref.id), chapter)
+    return found
+
+
+def printed_by_reference(game: Game, chapters) -> set[str]:
+    """Sections no chapter lists whole, but whose every record with text the chapters print by
+    referring to that text (`{{ action:move.text }}`): printed once, where the source prints
+    them. The rulebook adds no appendix for these, the site no page of their own, and the
+    reference to a record's text carries its anchor."""
+    listed = shown_in(chapters)[0]
+    referenced = text_references(chapters)
+    out = set()
+    for section in TEXT_SECTIONS:
+        records = game.section(section).values()
+        if any(getattr(r, "stats", None) or getattr(r, "keywords", None) for r in records):
+            continue  # the appendix prints more of these than their text
+        with_text = [r for r in records if any(getattr(r, name, None) for name in TEXT_FIELDS)]
+        if section not in listed and with_text and all((r.kind, r.id) in referenced for r in with_text):
+            out.add(section)
+    return out

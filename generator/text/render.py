@@ -17,8 +17,8 @@ from ..i18n.messages import is_translatable_path, needs_translation, normalize
 from ..i18n.translate import Translator
 from . import blocks
 from .chapters import Chapter
-from .markdown import build, container_info, parser
-from .refs import Ref, RefError, resolve
+from .markdown import NOTE_KINDS, build, container_info, parser
+from .refs import TEXT_FIELDS, Ref, RefError, is_block, resolve
 
 Target = Literal["site", "print"]
 
@@ -38,6 +38,10 @@ class RenderContext:
     link: blocks.Linker
     # example id -> True (passed) / False (failed); missing = not checked
     examples: dict[str, bool] = field(default_factory=dict)
+    notes: bool = True  # False: `::: note` asides are left out (`rulesmith build --no-notes`)
+    # sections whose records the chapters print by referring to their text (refs.printed_by_reference):
+    # the reference to a record's text carries the record's anchor, so links land there
+    anchored: frozenset[str] = frozenset()
 
 
 @dataclass
@@ -83,6 +87,8 @@ def _ref_html(ctx: RenderContext, text: str) -> Markup:
             value = ctx.tr.field(record, *path)
         else:
             value = resolved.text(ctx.tr.lang)
+        if record.section in ctx.anchored and resolved.ref.field in TEXT_FIELDS:
+            return Markup('<span class="value" id="{}">{}</span>').format(blocks.anchor(record), value)
         return Markup('<span class="value">{}</span>').format(value)
     if record.kind == "keyword":
         return blocks.keyword_ref_html(record, ctx.tr.field(record, "name"), ctx.tr, ctx.link)
@@ -105,6 +111,14 @@ def verified_mark(title: str) -> str:
     return f' <span class="verified" title="{title}" role="img" aria-label="{title}" data-overlay>{_TICK}</span>'
 
 
+def _prints_inline(ctx: RenderContext, text: str) -> bool:
+    """A reference alone in its paragraph that prints a value, not a block (a table, a list)."""
+    try:
+        return not is_block(resolve(ctx.game, Ref.parse(text)))
+    except RefError:
+        return False
+
+
 @lru_cache(maxsize=1)
 def _renderer() -> MarkdownIt:
     md = build()
@@ -114,7 +128,10 @@ def _renderer() -> MarkdownIt:
         return str(_ref_html(env["ctx"], tokens[idx].content))
 
     def substitution_block(self, tokens, idx, options, env):
-        return str(_ref_html(env["ctx"], tokens[idx].content)) + "\n"
+        html = str(_ref_html(env["ctx"], tokens[idx].content))
+        if _prints_inline(env["ctx"], tokens[idx].content):  # a record's text alone: its own paragraph
+            return f"<p>{html}</p>\n"
+        return html + "\n"
 
     def example_open(self, tokens, idx, options, env):
         ctx: RenderContext = env["ctx"]
@@ -135,7 +152,17 @@ def _renderer() -> MarkdownIt:
         return f'<div class="rule{" is-verified" if verified else ""}" id="rule-{escape(rule_id)}">{mark}\n'
 
     def note_open(self, tokens, idx, options, env):
-        return f'<details class="designer-note"><summary>{escape(env["ctx"].tr.ui("note"))}</summary>\n'
+        ctx: RenderContext = env["ctx"]
+        kind = container_info(tokens[idx].info)[1]
+        label = escape(ctx.tr.ui(f"note-{kind}" if kind in NOTE_KINDS else "note"))
+        if ctx.target == "print":  # a boxed aside, labelled with whose remark it is
+            env["notes"] = env.get("notes", 0) + 1
+            return (f'<aside class="note note-{escape(kind or "plain")}" aria-label="{label} {env["notes"]}">'
+                    f'<p class="note-label">{label}</p>\n')
+        return f'<details class="designer-note"><summary>{label}</summary>\n'
+
+    def note_close(self, tokens, idx, options, env):
+        return "</aside>\n" if env["ctx"].target == "print" else "</details>\n"
 
     def fence(self, tokens, idx, options, env):
         if tokens[idx].info.strip().split(" ")[0] == "check":
@@ -149,7 +176,7 @@ def _renderer() -> MarkdownIt:
     md.add_render_rule("container_rule_open", rule_open)
     md.add_render_rule("container_rule_close", lambda self, t, i, o, e: "</div>\n")
     md.add_render_rule("container_note_open", note_open)
-    md.add_render_rule("container_note_close", lambda self, t, i, o, e: "</details>\n")
+    md.add_render_rule("container_note_close", note_close)
     md.add_render_rule("fence", fence)
     return md
 
@@ -167,13 +194,13 @@ def _drop_notes(tokens: list[Token]) -> list[Token]:
 
 
 def _drop_empty_headings(tokens: list[Token]) -> list[Token]:
-    """Headings left with nothing under them once designer notes are dropped from print."""
+    """Headings left with nothing under them once the notes are dropped (`--no-notes`)."""
     while True:
         out: list[Token] = []
         i, dropped = 0, False
         while i < len(tokens):
             token = tokens[i]
-            if token.type == "heading_open" and token.tag != "h1":
+            if token.type == "heading_open":
                 nxt = tokens[i + 3] if i + 3 < len(tokens) else None
                 if nxt is None or (nxt.type == "heading_open" and nxt.tag <= token.tag):
                     i, dropped = i + 3, True
@@ -259,7 +286,7 @@ def _autolink_keywords(tokens: list[Token], ctx: RenderContext) -> None:
 def render_chapter(chapter: Chapter, ctx: RenderContext, id_prefix: str = "") -> RenderedChapter:
     tokens = [t for t in chapter.tokens]
     tokens = [_clone(t) for t in tokens]
-    if ctx.target == "print":
+    if not ctx.notes:
         tokens = _drop_empty_headings(_drop_notes(tokens))
     headings: list[Heading] = []
     used: set[str] = set()

@@ -100,30 +100,75 @@
     input.addEventListener("focus", load, { once: true });
   }
 
-  // A probability grid's calculator: choose each input and the outcome, read the exact chance
-  // (computed when the site was built and embedded in the page).
+  // A probability grid's calculator: choose each input and the outcome, or the attacking and the
+  // target unit whose data set them, and read the exact chance (computed when the site was built
+  // and embedded in the page).
   function calculators() {
+    var preset = new URLSearchParams(window.location.search);
     document.querySelectorAll("form.calculator").forEach(function (calc) {
       var data = JSON.parse(calc.querySelector("script[type='application/json']").textContent);
       var inputs = Array.prototype.slice.call(calc.querySelectorAll("select.calc-input"));
+      var units = Array.prototype.slice.call(calc.querySelectorAll("select.calc-unit"));
       var outcome = calc.querySelector("select.calc-outcome");
       var out = calc.querySelector("output");
       var exact = calc.querySelector(".calc-exact");
+      var total = calc.querySelector(".calc-total");
       function update() {
         var key = inputs.map(function (s) { return s.value; }).join("|");
         var cell = (data.cells[key] || [])[outcome.selectedIndex];
         out.textContent = cell ? cell[0] : "–";
         exact.textContent = cell && cell[1] && cell[1].indexOf("/") > 0 ? "(" + cell[1] + ")" : "";
+        if (total) {  // the attacker's weapon rolls `times` such dice: the sum, computed at build time
+          var attacker = units.filter(function (s) { return s.dataset.side === "attacker"; })[0];
+          var chosen = attacker ? reading(attacker) : null;
+          var sum = chosen && chosen.totals && agrees(attacker) ? chosen.totals[key] : null;
+          total.textContent = sum ? total.dataset.text.replace("{times}", chosen.times)
+            .replace("{total}", sum[0] + (sum[1].indexOf("/") > 0 ? " (" + sum[1] + ")" : "")) : "";
+        }
       }
-      // A unit page links here with the unit's stats in the query: preset those inputs.
-      var preset = new URLSearchParams(window.location.search);
+      function reading(select) {
+        return select.value === "" ? null : data[select.dataset.side][Number(select.value)];
+      }
+      function apply(select) {  // a chosen unit sets its inputs and, for its side, the outcome
+        var chosen = reading(select);
+        if (!chosen) { return; }
+        inputs.forEach(function (input) {
+          var wanted = chosen.inputs[input.dataset.column];
+          if (wanted !== undefined) { input.value = wanted; }
+        });
+        if (chosen.outcome >= 0) { outcome.selectedIndex = chosen.outcome; }
+      }
+      function agrees(select) {  // the inputs still say what the chosen unit's data says
+        var chosen = reading(select);
+        if (!chosen) { return true; }
+        var same = inputs.every(function (input) {
+          var wanted = chosen.inputs[input.dataset.column];
+          return wanted === undefined || input.value === wanted;
+        });
+        return same && (chosen.outcome < 0 || outcome.selectedIndex === chosen.outcome);
+      }
+      // A unit page links here with the unit (?attacker=ID, ?target=ID) or its stats in the query.
+      units.forEach(function (select) {
+        var wanted = preset.get(select.dataset.side);
+        var option = wanted === null ? null : Array.prototype.find.call(select.options, function (o) {
+          return o.dataset.unit === wanted;
+        });
+        if (option) { select.value = option.value; apply(select); }
+      });
       inputs.forEach(function (select) {
         var wanted = preset.get(select.dataset.column);
         if (wanted !== null && Array.prototype.some.call(select.options, function (o) { return o.value === wanted; })) {
           select.value = wanted;
         }
       });
-      calc.addEventListener("change", update);
+      calc.addEventListener("change", function (event) {
+        if (event.target.classList.contains("calc-unit")) {
+          apply(event.target);
+        } else {  // set by hand: a unit whose data no longer agrees is no longer chosen
+          units.forEach(function (select) { if (!agrees(select)) { select.value = ""; } });
+        }
+        update();
+      });
       calc.addEventListener("submit", function (event) { event.preventDefault(); });
       update();
     });

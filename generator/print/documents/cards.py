@@ -3,9 +3,9 @@ one PNG per card and Tabletop Simulator sheets."""
 
 from __future__ import annotations
 
-from ..cards import card_sheets, cards_html, write_placements
+from ..cards import card_sheets, sheets_document, write_placements
 from ..images import faces_html, write_card_images
-from ..sheets import write_sheets
+from ..sheets import discard_chunks, write_sheets
 from . import Document, Rendered
 
 
@@ -18,15 +18,18 @@ class CardSheets(Document):
         return {"paper": job.paper, "bleed": job.bleed, "images": job.images, "drafts": job.drafts}
 
     def render(self, ctx, job, report, previous):
-        faces, html, placements, _ = card_sheets(ctx, report, paper=job.paper, drafts=job.drafts)
+        out = ctx.output_dir()
+        faces, html, placements, _ = card_sheets(ctx, report, paper=job.paper, drafts=job.drafts,
+                                                 out=out / "cards.pdf")
         if not faces:
             return Rendered(source=self.source_hash(""), unchanged=previous == self.source_hash(""))
-        bleed_html = cards_html(ctx, faces, bleed=True)[0] if job.bleed else ""
-        images_html = faces_html(ctx, faces) if job.images else ""
-        source = self.source_hash(html, bleed_html, images_html, placements)
+        bleed_html = sheets_document(ctx, faces, bleed=True)[0] if job.bleed else None
+        images_html = _images_source(ctx, faces) if job.images else ""
+        # a large deck's sheets are hashed piece by piece, never put together in one string
+        source = self.source_hash(html.digest(), bleed_html.digest() if bleed_html else "", images_html, placements)
         if source == previous:
+            discard_chunks(out / "cards.pdf")
             return Rendered(source=source, unchanged=True, cards=len(placements))
-        out = ctx.output_dir()
         res = write_sheets(html, out / "cards.pdf", ctx.game.folder, ctx.roots)
         report.diagnostics += res.diagnostics
         write_placements(out / "cards.json", placements)
@@ -39,4 +42,16 @@ class CardSheets(Document):
         if job.images:
             rendered.files += write_card_images(ctx, faces, out)
         return rendered
+
+
+def _images_source(ctx, faces) -> str:
+    """The hash of what the card images are made from, a chunk of cards at a time."""
+    import hashlib
+
+    from ..images import CHUNK
+
+    h = hashlib.sha256()
+    for start in range(0, len(faces), CHUNK):
+        h.update(faces_html(ctx, faces[start:start + CHUNK]).encode("utf-8"))
+    return h.hexdigest()
 

@@ -13,7 +13,7 @@ class Rulebook(Document):
     reads_examples = True
 
     def options(self, job) -> dict:
-        return {"book": job.book}
+        return {"book": job.book, "notes": job.notes}
 
     def render(self, ctx, job, report, previous):
-        return self.single_pdf(ctx, rulebook_html(ctx, job.book), report, previous)
+        return self.single_pdf(ctx, rulebook_html(ctx, job.book, notes=job.notes), report, previous)

@@ -17,7 +17,8 @@ def shoot(game, dice, unit: Unit, shots: int = 1) -> dict:
     return {"hits": dice.successes(shots, game.stat(unit, "quality"))}
 
 
-@table("hit-chances", title="Chance that one shot hits", columns={"unit": "Unit", "hit": "Hit"})
+@table("hit-chances", title="Chance that one shot hits", columns={"unit": "Unit", "hit": "Hit"},
+       assumes="one shot, one die: the unit's Quality or more hits")
 def hit_chances(game) -> list[dict]:
     """The chance of a hit with one shot, for every unit."""
     return [{"unit": unit, "hit": exact(shoot, game, {"unit": unit}).probability("hits == 1")}

@@ -1,0 +1,95 @@
+"""Large decks: card sheets laid out a chunk at a time and joined. The chunk size is set low
+(RULESMITH_SHEETS_PER_CHUNK) so that a small deck crosses chunk seams: the joined PDF must
+be the same document a whole layout gives, fronts and backs must stay paired across a seam,
+every chunk must be checked, and two builds must give the same bytes."""
+
+from __future__ import annotations
+
+import json
+
+import pypdfium2 as pdfium
+import pytest
+from pypdf import PdfReader
+
+from generator.print.layout import load_sheets, sheet_spec
+from generator.print.sheets import CHUNK_SETTING, chunk_pages, scratch_folder
+
+from .conftest import REPO, Workspace
+from .test_build import _pixel, build
+
+# the scaffold's cards and 16 more: 3 sheets of 9 cards, 6 pages
+MORE = "".join(f"  - {{id: c{i}, name: Card {i}, card_kind: order, deck: orders, text: Body {i}}}\n"
+               for i in range(16))
+
+
+@pytest.fixture
+def deck(ws: Workspace) -> Workspace:
+    ws.write("data/cards-more.yaml", "cards:\n" + MORE)
+    return ws
+
+
+def test_chunk_size_keeps_fronts_with_their_backs(monkeypatch):
+    assert chunk_pages(40) == 40 and chunk_pages(5) == 4 and chunk_pages(1) == 2
+    monkeypatch.setenv(CHUNK_SETTING, "3")
+    assert chunk_pages() == 2
+
+
+def test_chunked_sheets_are_the_whole_document_joined(deck: Workspace, monkeypatch):
+    whole_path = build(deck, "cards", images=False).files[0]
+    whole = PdfReader(whole_path)
+    whole_bytes = whole_path.read_bytes()
+    monkeypatch.setenv(CHUNK_SETTING, "4")  # two sheets per chunk: the third sheet is a second chunk
+    first = build(deck, "cards", images=False)
+    pdf_path = first.files[0]
+    joined_bytes = pdf_path.read_bytes()
+    assert joined_bytes != whole_bytes  # really joined from chunks, not laid out whole
+    joined = PdfReader(pdf_path)
+    placements = json.loads((pdf_path.parent / "cards.json").read_text())
+    assert 18 < len(placements) < 27 and max(p["sheet"] for p in placements) == 3
+    assert first.pages == len(joined.pages) == len(whole.pages) == 6
+    assert joined.metadata.title == whole.metadata.title and joined.trailer["/Root"]["/Lang"] == "en"
+    for n, (a, b) in enumerate(zip(joined.pages, whole.pages)):  # spacing aside (a letter-spaced stamp)
+        assert a.mediabox == b.mediabox, f"page {n + 1}"
+        assert "".join(a.extract_text().split()) == "".join(b.extract_text().split()), f"page {n + 1}"
+    for sheet in (1, 2, 3):  # each card's front on its sheet's front page, numbered of the total
+        text = joined.pages[2 * sheet - 2].extract_text()
+        names = [f"Card {p['card'][1:]}" for p in placements if p["sheet"] == sheet and p["card"].startswith("c")]
+        assert all(name in text for name in names) and f"Fronts {sheet}/3" in text, sheet
+        assert f"{sheet}/3" in joined.pages[2 * sheet - 1].extract_text(), sheet
+    # across the seam: the last sheet's backs sit at the mirrored slots of its fronts
+    spec = sheet_spec(load_sheets(REPO / "templates/sheets.yaml"), "a4", (63, 88))
+    doc, dpi = pdfium.PdfDocument(str(pdf_path)), 60
+    front, back = (doc[i].render(scale=dpi / 72).to_pil().convert("RGB") for i in (4, 5))
+    filled = sum(1 for p in placements if p["sheet"] == 3)
+    assert 0 < filled < spec.per_sheet
+    for k in range(spec.per_sheet):
+        (fx, fy), (bx, by) = spec.front_slot(k), spec.back_slot(k)
+        assert by == fy and abs((bx + spec.card_w / 2) - (210 - (fx + spec.card_w / 2))) < 0.01
+        assert (_pixel(front, fx + 31.5, fy + 44, dpi) < 760) == (k < filled), f"front slot {k}"
+        assert (_pixel(back, bx + 5, by + 44, dpi) < 760) == (k < filled), f"back slot {k}"
+    hi = doc[4].render(scale=150 / 72).to_pil().convert("RGB")  # cut marks on a page of the second chunk
+    for x1, y1, x2, y2 in spec.cut_marks(filled):  # the part-filled sheet: beside its cards only
+        assert _pixel(hi, (x1 + x2) / 2, (y1 + y2) / 2, 150) < 200, (x1, y1, x2, y2)
+    unused = set(spec.cut_marks()) - set(spec.cut_marks(filled))
+    assert unused and all(_pixel(hi, (x1 + x2) / 2, (y1 + y2) / 2, 150) > 600 for x1, y1, x2, y2 in unused)
+    doc.close()
+    assert not scratch_folder(pdf_path).exists()  # the chunk files are gone once joined
+    again = build(deck, "cards", images=False).files[0]
+    assert again.read_bytes() == joined_bytes  # the same input gives the same bytes
+
+
+def test_every_chunk_is_checked(deck: Workspace, monkeypatch):
+    # one card holds a word too long for it; one sheet per chunk, so it is not in the first chunk
+    deck.write("data/cards-more.yaml", "cards:\n" + MORE + "  - {id: wide, name: Wide, card_kind: order, "
+               "deck: orders, text: " + "W" * 60 + "}\n")
+    monkeypatch.setenv(CHUNK_SETTING, "2")
+    result = build(deck, "cards", images=False)
+    placements = json.loads((result.files[0].parent / "cards.json").read_text())
+    sheet = next(p["sheet"] for p in placements if p["card"] == "wide")
+    assert sheet > 1
+    errors = [d for d in result.diagnostics if d.code == "E040"]
+    # found in its chunk, and told by its page in the whole document
+    assert errors and f"page {2 * sheet - 1}:" in errors[0].message, [d.message for d in result.diagnostics]
+    assert result.files[0].name == "cards.layout-errors.pdf"
+    assert len(PdfReader(result.files[0]).pages) == 6
+    assert not (result.files[0].parent / "cards.pdf").exists()

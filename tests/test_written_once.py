@@ -1,0 +1,96 @@
+"""Each text is written once and printed once: a chapter that prints a record's paragraph by
+referring to it ({{ action:move.text }}) gets no appendix repeating it, and links to the
+record land on that paragraph."""
+
+from __future__ import annotations
+
+import html as htmllib
+import re
+from pathlib import Path
+
+import pytest
+
+from generator.diagnostics import Report
+from generator.print.context import BuildContext
+from generator.print.rulebook import book_html
+from generator.project import Project
+from generator.text.refs import printed_by_reference
+
+from .conftest import REPO
+
+
+@pytest.fixture(scope="module")
+def nuclear(tmp_path_factory):
+    root = tmp_path_factory.mktemp("once")
+    (root / "content").symlink_to(REPO / "content")
+    ctx = BuildContext(Project(root).load("nuclear", Report()), "ru", root)
+    return ctx, book_html(ctx)
+
+
+def _plain(html: str) -> str:
+    html = re.sub(r'<span class="kw-tip"[^>]*>.*?</span>', "", html)  # tooltips repeat definitions
+    return " ".join(htmllib.unescape(re.sub(r"<[^>]+>", "", html)).split())
+
+
+def test_nuclear_prints_actions_and_properties_once(nuclear):
+    ctx, html = nuclear
+    assert {"actions", "keywords"} <= printed_by_reference(ctx.game, ctx.chapters)
+    text = _plain(html)
+    for record in [*ctx.game.actions.values(), *ctx.game.keywords.values()]:
+        paragraph = " ".join((getattr(record, "text", None) or getattr(record, "definition", "") or "").split())
+        if paragraph:
+            assert text.count(paragraph) == 1, f"{record.kind} {record.id} printed {text.count(paragraph)} times"
+    assert 'id="appendix-actions"' not in html and 'id="appendix-keywords"' not in html
+
+
+def test_links_land_on_the_paragraph(nuclear):
+    _ctx, html = nuclear
+    ids = re.findall(r'id="([^"]+)"', html)
+    assert len(ids) == len(set(ids))
+    assert 'id="action-march"' in html and 'id="keyword-fast"' in html and 'id="keyword-partial-cover"' in html
+    assert not set(re.findall(r'href="#([^"]+)"', html)) - set(ids)
+
+
+def test_a_record_the_chapters_leave_out_keeps_its_appendix(tmp_path: Path):
+    import shutil
+
+    shutil.copytree(REPO / "content" / "nuclear", tmp_path / "content" / "nuclear")
+    chapter = tmp_path / "content" / "nuclear" / "rules" / "03-strategy.md"
+    chapter.write_text(chapter.read_text(encoding="utf-8").replace(
+        "{{ action:shoot }} – {{ action:shoot.text }}\n\n", ""), encoding="utf-8")
+    ctx = BuildContext(Project(tmp_path).load("nuclear", Report()), "ru", tmp_path)
+    assert "actions" not in printed_by_reference(ctx.game, ctx.chapters)
+    assert 'id="appendix-actions"' in book_html(ctx)
+
+
+def test_site_links_each_record_to_the_chapter_that_prints_it(shipped_site: Path):
+    ru = shipped_site / "nuclear" / "ru"
+    assert not (ru / "glossary.html").exists()  # no second glossary beside the chapter
+    page = (ru / "units" / "death-riders.html").read_text(encoding="utf-8")
+    assert 'href="../rules-glossary.html#keyword-fast"' in page
+    assert 'id="keyword-fast"' in (ru / "rules-glossary.html").read_text(encoding="utf-8")
+    assert 'id="keyword-partial-cover"' in (ru / "terrain.html").read_text(encoding="utf-8")
+    assert 'id="action-march"' in (ru / "strategy.html").read_text(encoding="utf-8")
+
+
+def test_deadzone_prints_each_action_once_where_the_source_does(tmp_path_factory):
+    root = tmp_path_factory.mktemp("once-dz")
+    (root / "content").symlink_to(REPO / "content")
+    ctx = BuildContext(Project(root).load("deadzone", Report()), "ru", root)
+    html = book_html(ctx)
+    assert "actions" in printed_by_reference(ctx.game, ctx.chapters)
+    text = _plain(html)
+    for action in ctx.game.actions.values():
+        assert text.count(" ".join(action.text.split())) == 1, action.id
+    # a record's text alone in its paragraph prints as a paragraph
+    assert '<p><span class="value" id="action-sprint">' in html
+
+
+def test_records_holding_more_than_their_text_keep_their_appendix(tmp_path_factory):
+    """Rock'n'Roll's unit chapter prints each unit's text by reference, but a unit holds more
+    (its abilities): the roster appendix stays."""
+    root = tmp_path_factory.mktemp("once-rnr")
+    (root / "content").symlink_to(REPO / "content")
+    ctx = BuildContext(Project(root).load("rock-n-roll", Report()), "ru", root)
+    assert "units" not in printed_by_reference(ctx.game, ctx.chapters)
+    assert 'id="appendix-units"' in book_html(ctx)
