@@ -3,7 +3,7 @@
 1. Rebuilds, on a copy of this repository's games: a clean build; the same build again with
    nothing changed (target: at most 3% of clean); one card's text edited (target: at most 15%).
 2. The site against mkdocs on the same chapter Markdown, time per page (target: at most
-   mkdocs'). mkdocs is not a Rulesmith dependency: `pip install mkdocs` to compare; without
+   mkdocs'). mkdocs is not a Rulesmith dependency: `pip install -e '.[bench]'` to compare; without
    it the comparison is skipped with a message.
 3. A synthetic deck of N cards (default 100 and 10,000): peak memory of the card sheets build
    (target: at most 400 MB at 10,000) and the cost per card (target: at 10,000 within 1.2x of
@@ -119,7 +119,7 @@ def bench_site(repeat: int) -> None:
         except ImportError:
             print(f"  ours: {pages} pages in {median(ours):.2f} s = {1000 * median(ours) / pages:.1f} ms/page; "
                   f"card fitting remembered {1000 * median(warm) / pages:.1f} ms/page")
-            print("  mkdocs is not installed (pip install mkdocs): comparison skipped")
+            print("  mkdocs is not installed (pip install -e '.[bench]'): comparison skipped")
             return
         docs = root / "mk" / "docs"
         for game in names:

@@ -206,17 +206,22 @@ def shown_in(chapters) -> tuple[set[str], set[str]]:
     """What chapters print whole: (sections listed with {{ list:... }}, table ids printed
     with {{ table:... }}). The rulebook's appendix and the site leave these out."""
     sections, tables = set(), set()
+    for _chapter, ref in parsed_references(chapters):
+        if ref.kind == "list" and ref.id:
+            sections.add(ref.id)
+        elif ref.kind == "table" and ref.field is None and ref.id:
+            tables.add(ref.id)
+    return sections, tables
+
+
+def parsed_references(chapters):
+    """(chapter, reference) for every well-formed {{ ... }} of the chapters, in order."""
     for chapter in chapters:
         for text, _line in chapter.references():
             try:
-                ref = Ref.parse(text)
+                yield chapter, Ref.parse(text)
             except RefError:
                 continue
-            if ref.kind == "list" and ref.id:
-                sections.add(ref.id)
-            elif ref.kind == "table" and ref.field is None and ref.id:
-                tables.add(ref.id)
-    return sections, tables
 
 
 # The fields that hold a record's own paragraph: what a chapter prints with {{ action:move.text }}.
@@ -229,14 +234,9 @@ TEXT_SECTIONS = ("actions", "keywords", "rules")
 def text_references(chapters) -> dict[tuple[str, str], Any]:
     """(kind, id) -> the first chapter that prints that record's own text by reference."""
     found: dict[tuple[str, str], Any] = {}
-    for chapter in chapters:
-        for text, _line in chapter.references():
-            try:
-                ref = Ref.parse(text)
-            except RefError:
-                continue
-            if ref.id and ref.field in TEXT_FIELDS:
-                found.setdefault((ref.kind, ref.id), chapter)
+    for chapter, ref in parsed_references(chapters):
+        if ref.id and ref.field in TEXT_FIELDS:
+            found.setdefault((ref.kind, ref.id), chapter)
     return found
 
 
