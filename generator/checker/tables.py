@@ -153,9 +153,7 @@ def _printed(value: Any, lang: str, tr: Any) -> Any:
 def _exact(value: Any) -> Any:
     if isinstance(value, Fraction):
         return show(value)
-    if isinstance(value, Coded):
-        return str(value)
-    if value is None or isinstance(value, (str, int, float, bool)):
+    if value is None or isinstance(value, (str, int, float, bool)):  # a coded cell is its ids
         return value
     return show(freeze(value))
 

@@ -12,10 +12,6 @@ from ..values import Unstated, format_value, written_values
 from .stats import STAT_SECTIONS
 
 
-def _typed(raw) -> list:
-    return raw if isinstance(raw, list) else [raw]
-
-
 def check(game: Game, report: Report) -> None:
     stats = {s.id: s for s in game.manifest.stats}
     for section in STAT_SECTIONS:

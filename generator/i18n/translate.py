@@ -71,6 +71,13 @@ class Translator:
             value = value[part] if isinstance(part, int) else getattr(value, part)
         return "" if value is None else self._placed(str(value), place_of("game", path))
 
+    def side_name(self, side_id: object) -> str | None:
+        """A declared side's name in this language; None for no side, or one not declared."""
+        for i, side in enumerate(self.game.manifest.sides):
+            if side.id == side_id:
+                return self.manifest("sides", i, "name")
+        return None
+
     def _placed(self, text: str, place: str) -> str:
         """A YAML string at its place; a catalog not yet migrated (one message per place,
         rulesmith i18n migrate) still gives its translation."""

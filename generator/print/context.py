@@ -45,6 +45,7 @@ class BuildContext:
     lang: str
     project_root: Path
     examples: dict[str, bool] = field(default_factory=dict)
+    _modules: dict[str, list] = field(default_factory=dict, init=False, repr=False, compare=False)
 
     @cached_property
     def tr(self) -> Translator:
@@ -68,6 +69,20 @@ class BuildContext:
         env = environment(self.templates)
         env.globals.update(ui=self.tr.ui, lang=self.lang, fonts_css=font_face_css())
         return env
+
+    def macro(self, template: str, name: str):
+        """The macro `name` from the first template folder whose `template` file defines it (the
+        game's, then the project's, then Rulesmith's): a game's file holds only the macros it
+        adds or changes. KeyError when none does."""
+        modules = self._modules.get(template)
+        if modules is None:
+            modules = self._modules[template] = [
+                self.env.from_string((folder / template).read_text(encoding="utf-8")).module
+                for folder in self.templates if (folder / template).is_file()]
+        for module in modules:
+            if hasattr(module, name):
+                return getattr(module, name)
+        raise KeyError(f"no macro '{name}' in {template} of {', '.join(str(f) for f in self.templates)}")
 
     def css(self, name: str) -> str:
         """A stylesheet from the first template folder that has it."""

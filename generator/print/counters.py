@@ -86,21 +86,8 @@ def font_pt(config: dict, size: tuple[float, float]) -> float:
     return round(config["counter"]["base_font_pt_per_mm"] * min(size), 2)
 
 
-def counter_macro(ctx: BuildContext, name: str):
-    """The macro that draws a counter face: the game's own counter.html.j2 first, then the
-    project's, then Rulesmith's, so a game's file holds only the macros it adds or changes."""
-    cache = ctx.__dict__.setdefault("_counter_macros", {})
-    if not cache:
-        cache["modules"] = [ctx.env.from_string((folder / "counter.html.j2").read_text(encoding="utf-8")).module
-                            for folder in ctx.templates if (folder / "counter.html.j2").is_file()]
-    for module in cache["modules"]:
-        if hasattr(module, name):
-            return getattr(module, name)
-    raise ValueError(f"no counter template '{name}' in {', '.join(str(f) for f in ctx.templates)}")
-
-
 def counter_html(ctx: BuildContext, piece_face: dict, sheet: CounterSheet, size, config: dict, index: int) -> Markup:
-    draw = counter_macro(ctx, piece_face["template"])
+    draw = ctx.macro("counter.html.j2", piece_face["template"])  # the game's own, else the built-in
     band = Markup('<div class="band"></div>') if piece_face["band"] else Markup("")
     return Markup('<div class="counter t-{} corners-{}" data-counter="{}" style="background:{};color:{};font-size:{}pt">'
                   '{}{}</div>').format(piece_face["template"], sheet.corners, index, piece_face["colour"],

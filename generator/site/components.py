@@ -15,12 +15,11 @@ from ..print.maps import cell_terrain, draw, svg, terrain_colour
 
 def side_badge(ctx: BuildContext, side_id: str | None) -> Markup:
     """The side's name on its colour, for a record that names a declared side."""
-    sides = {s.id: (i, s) for i, s in enumerate(ctx.game.manifest.sides)}
-    if not isinstance(side_id, str) or side_id not in sides:
+    side = next((s for s in ctx.game.manifest.sides if s.id == side_id), None)
+    if side is None:
         return Markup("")
-    i, side = sides[side_id]
     return Markup('<p class="side-badge" style="display:inline-block;padding:0.1em 0.6em;border-radius:0.3em;'
-                  'background:{};color:{}">{}</p>').format(side.colour, side.text_colour, ctx.tr.manifest("sides", i, "name"))
+                  'background:{};color:{}">{}</p>').format(side.colour, side.text_colour, ctx.tr.side_name(side.id))
 
 
 def _inline_background(ctx: BuildContext, body: str, path: str) -> str:

@@ -44,19 +44,8 @@ def counters_page(ctx: BuildContext) -> Markup | None:
     if not all_pieces:
         return None
     config = sheets_config(ctx)
-    sides = list(enumerate(ctx.game.manifest.sides))
-    groups: list[tuple[str, str | None, str | None, list]] = []
-    for i, side in sides:
-        mine = [p for p in all_pieces if p.counter.side == side.id]
-        if mine:
-            groups.append((f"side-{side.id}", ctx.tr.manifest("sides", i, "name"), side.colour, mine))
-    known = {s.id for _i, s in sides}
-    rest = [p for p in all_pieces if p.counter.side not in known]
-    if rest:
-        groups.append(("markers", ui("markers"), None, rest))
-    side_names = {side.id: ctx.tr.manifest("sides", i, "name") for i, side in sides}
     html = []
-    for anchor, title, colour, group in groups:
+    for anchor, title, colour, group in _groups(ctx, all_pieces):
         swatch = Markup('<span class="side-swatch" style="background:{}"></span> ').format(colour) if colour else ""
         items = []
         for piece in group:
@@ -66,7 +55,7 @@ def counters_page(ctx: BuildContext) -> Markup | None:
                 turned = piece.counter.back.side if piece.counter.back is not None and \
                     "side" in piece.counter.back.model_fields_set else None
                 faces.append(_face(ctx, piece, piece.back, config, index,
-                                   _label(ui("back-side"), piece.back, side_names.get(turned))))
+                                   _label(ui("back-side"), piece.back, ctx.tr.side_name(turned))))
             items.append(Markup('<li class="counter-item" id="counter-{}"><figure><div class="counter-pair">{}</div>'
                                 '<figcaption>{}</figcaption></figure></li>').format(
                 piece.counter.id, Markup("").join(faces), _caption(ctx, piece.counter)))
@@ -75,13 +64,23 @@ def counters_page(ctx: BuildContext) -> Markup | None:
     return Markup("").join(html)
 
 
+def _groups(ctx: BuildContext, counters: list) -> list[tuple[str, str, str | None, list]]:
+    """(anchor, title, colour, items) per side that has any, in the sides' order, then the
+    markers (items of no declared side); `counters` are pieces or counter records."""
+    side_of = (lambda c: getattr(c, "counter", c).side)
+    groups = []
+    for side in ctx.game.manifest.sides:
+        mine = [c for c in counters if side_of(c) == side.id]
+        if mine:
+            groups.append((f"side-{side.id}", ctx.tr.side_name(side.id), side.colour, mine))
+    known = {s.id for s in ctx.game.manifest.sides}
+    rest = [c for c in counters if side_of(c) not in known]
+    if rest:
+        groups.append(("markers", ctx.env.globals["ui"]("markers"), None, rest))
+    return groups
+
+
 def counter_headings(ctx: BuildContext) -> list[tuple[str, str]]:
     """(anchor, title) of each group, for the page's contents."""
-    out = []
-    for i, side in enumerate(ctx.game.manifest.sides):
-        if any(c.side == side.id for c in ctx.game.section("counters").values()):
-            out.append((f"side-{side.id}", ctx.tr.manifest("sides", i, "name")))
-    known = {s.id for s in ctx.game.manifest.sides}
-    if any(c.side not in known for c in ctx.game.section("counters").values()):
-        out.append(("markers", ctx.env.globals["ui"]("markers")))
-    return out
+    return [(anchor, title) for anchor, title, _colour, _items in
+            _groups(ctx, list(ctx.game.section("counters").values()))]

@@ -516,11 +516,9 @@ def _record_facts(game: Game, tr: Translator, record: Record) -> list[Markup]:
     length = getattr(record, "length", None)
     if record.kind == "action" and isinstance(length, str):
         facts.append(Markup("{}").format(tr.ui(f"action-{length}")))
-    side = getattr(record, "side", None)
-    if record.kind == "deck" and isinstance(side, str):
-        index = next((i for i, s in enumerate(game.manifest.sides) if s.id == side), None)
-        if index is not None:
-            facts.append(Markup("{}: {}").format(field_label(tr.lang, "side"), tr.manifest("sides", index, "name")))
+    side = tr.side_name(getattr(record, "side", None)) if record.kind == "deck" else None
+    if side:
+        facts.append(Markup("{}: {}").format(field_label(tr.lang, "side"), side))
     return facts
 
 
