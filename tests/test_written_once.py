@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from generator.diagnostics import Report
+from generator.model import SECTIONS
 from generator.print.context import BuildContext
 from generator.print.rulebook import book_html
 from generator.project import Project
@@ -94,3 +95,43 @@ def test_records_holding_more_than_their_text_keep_their_appendix(tmp_path_facto
     ctx = BuildContext(Project(root).load("rock-n-roll", Report()), "ru", root)
     assert "units" not in printed_by_reference(ctx.game, ctx.chapters)
     assert 'id="appendix-units"' in book_html(ctx)
+
+
+# Sentences of records' own text that the rulebook still prints more than once (a chapter
+# paraphrases or repeats a record it could refer to), per game. Each is to be printed once, where
+# the source prints it, and the count here brought to 0; the test fails when the count changes
+# either way, so it stays true.
+STILL_TWICE: dict[str, int] = {"battle-rules": 86, "deadzone": 26, "frames": 20, "rock-n-roll": 135}
+
+# (game, start of a sentence): the source itself prints this sentence more than once.
+REPEATED_IN_SOURCE: dict[tuple[str, str], str] = {}
+
+
+def printed_twice(game: str, root: Path) -> list[str]:
+    """Sentences (5+ words) of the game's records' source-language text that its Russian
+    rulebook prints more than once, unless the source repeats them itself."""
+    from .test_faithful_site import normal, source_fields
+
+    ctx = BuildContext(Project(root).load(game, Report()), "ru", root)
+    book = re.sub(r'<dl class="errata">.*?</dl>', " ", book_html(ctx), flags=re.S)  # errata quote the source
+    text = normal(_plain(book))
+    found = []
+    for section in SECTIONS:
+        for record in ctx.game.section(section).values():
+            for path, value in source_fields(record.model_dump(mode="json")):
+                if path.rsplit(".", 1)[-1] not in ("text", "definition", "summary", "effect", "what", "when"):
+                    continue
+                for sentence in re.split(r"(?<=[.!?…])\s+", re.sub(r"\{\{.*?\}\}", " ", " ".join(value.split()))):
+                    sentence = normal(sentence)
+                    repeated = any(sentence.startswith(normal(start)) for g, start in REPEATED_IN_SOURCE if g == game)
+                    if len(sentence.split()) >= 5 and not repeated and text.count(sentence) > 1:
+                        found.append(f"{section}/{record.id}{path}: {sentence[:80]}")
+    return found
+
+
+@pytest.mark.parametrize("game", ["battle-rules", "deadzone", "frames", "nuclear", "rock-n-roll"])
+def test_no_record_text_printed_twice(game, tmp_path_factory):
+    root = tmp_path_factory.mktemp("twice")
+    (root / "content").symlink_to(REPO / "content")
+    twice = printed_twice(game, root)
+    assert len(twice) == STILL_TWICE.get(game, 0), "\n".join(twice)

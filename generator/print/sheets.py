@@ -1,8 +1,9 @@
 """Large documents laid out in chunks: WeasyPrint holds a whole document's layout in memory,
 so a deck of thousands of cards is laid out a few dozen sheets at a time. Each chunk is
 checked (overflow, overlap, text size, fonts), written to its own small PDF beside the
-output, and forgotten; the chunk files are then joined into one PDF with pypdf, one file
-at a time. Laying out follows the chunk size, not the deck size; the join does not yet.
+output, and forgotten; the chunk files are then joined into one PDF, one file at a time.
+Laying out follows the chunk size, not the deck size; the join holds the copied pages'
+objects, not the chunks they came from.
 Small documents are rendered whole, as before."""
 
 from __future__ import annotations
@@ -173,29 +174,36 @@ def write_sheets(html: str | SheetsHtml, out: Path, base_url: Path, roots: list[
 
 def join(chunks: list[Chunk], path: Path) -> None:
     """One PDF of the chunk files, in order, with the first chunk's title, author and language.
-    qpdf (pikepdf) copies the pages across and writes the joined document once; the file
+    qpdf (pikepdf) copies each chunk's pages across, then takes the copied streams' bytes as
+    they are stored (still compressed) and closes the chunk: qpdf would otherwise keep every
+    chunk open and parsed until the end, to read the streams when it writes. The file
     identifier is a hash of the content, so the same chunks give the same bytes. Joining
-    2,240 pages: pikepdf 4 s and 290 MB, pypdf 44 s and 450 MB. Either way the join holds
-    the whole document: the one step whose memory follows the deck."""
+    2,240 pages: 4 s and 160 MB (300 MB with the chunks kept open; pypdf 44 s and 450 MB)."""
     try:
         import pikepdf
     except ImportError:  # pypdf holds the whole joined document in memory, but works
         return _join_with_pypdf(chunks, path)
-    sources = []
-    try:
-        with pikepdf.Pdf.new() as pdf:
-            for chunk in chunks:
-                source = pikepdf.Pdf.open(chunk.pdf)
-                sources.append(source)
+    with pikepdf.Pdf.new() as pdf:
+        for n, chunk in enumerate(chunks):
+            copied = len(pdf.objects)
+            with pikepdf.Pdf.open(chunk.pdf) as source:
                 pdf.pages.extend(source.pages)
-            first = sources[0]
-            pdf.docinfo = pdf.copy_foreign(first.docinfo)
-            if "/Lang" in first.Root:
-                pdf.Root.Lang = first.Root.Lang
-            pdf.save(path, deterministic_id=True)
-    finally:
-        for source in sources:
-            source.close()
+                for number in range(copied + 1, len(pdf.objects) + 1):
+                    _keep_stream(pdf.get_object(number, 0))
+                if n == 0:
+                    pdf.docinfo = pdf.copy_foreign(source.docinfo)
+                    if "/Lang" in source.Root:
+                        pdf.Root.Lang = source.Root.Lang
+        pdf.save(path, deterministic_id=True)
+
+
+def _keep_stream(obj) -> None:
+    """Give a stream copied from another PDF its own copy of the stored bytes, so that the
+    other PDF can be closed before this one is written."""
+    import pikepdf
+
+    if isinstance(obj, pikepdf.Stream):
+        obj.write(obj.read_raw_bytes(), filter=obj.get("/Filter"), decode_parms=obj.get("/DecodeParms"))
 
 
 def _join_with_pypdf(chunks: list[Chunk], path: Path) -> None:
