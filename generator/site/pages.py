@@ -154,10 +154,11 @@ def game_pages(ctx: BuildContext, report: Report) -> list[SitePage]:
             heads.append(_h(2, "section-parameters", ui("parameters")))
         pages.append(SitePage("reference.html", ui("reference"), Markup("").join(html), heads, kind="reference"))
     if game.errata:
-        # source and reading quote the source text: they stay in its language
+        # the source quotes the source text in its language; summary and reading are translated
         src = game.manifest.source_language
         rows = Markup("").join(Markup('<tr id="erratum-{}"><td>{}</td><td lang="{}">{}</td><td lang="{}">{}</td></tr>')
-                               .format(e.id, tr.field(e, "summary"), src, e.source, src, e.reading)
+                               .format(e.id, tr.field(e, "summary"), src, e.source or "–",
+                                       *blocks.erratum_reading(tr, e))
                                for e in game.errata.values())
         body = Markup('<table class="data-table"><thead><tr><th scope="col">{}</th><th scope="col">{}</th>'
                       '<th scope="col">{}</th></tr></thead><tbody>{}</tbody></table>').format(

@@ -312,6 +312,15 @@ def erratum_mark(game: Game, tr: Translator, erratum_id: str, link: Linker) -> M
         label, label, ERRATUM_MARK)
 
 
+def erratum_reading(tr: Translator, erratum: Record) -> tuple[str, str]:
+    """(language, text) of an erratum's reading in this edition: translated like its summary;
+    in the source language while the catalog lacks it (the source stays a quote, never translated)."""
+    before = len(tr.missing)
+    text = tr.field(erratum, "reading") or "–"
+    found = len(tr.missing) == before
+    return (tr.lang if found else tr.game.manifest.source_language), text
+
+
 def record_stats_html(game: Game, tr: Translator, record: Record, link: Linker | None = None) -> Markup:
     """A record's typed stats on one line ("Move cost: 2 · Cover: -1"), for terrain, cards, actions."""
     parts = []
