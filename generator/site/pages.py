@@ -22,7 +22,7 @@ from .counters import counter_headings, counters_page
 from .datasheet import card_preview, card_sheet, unit_sheet
 from .grids import grid_html, grid_note, grid_title, odds_html
 from .links import site_linker
-from .markup import for_search, mark_quotations, scroll_tables
+from .markup import for_search, label_marked_blanks, mark_quotations, scroll_tables
 
 
 # Page names the site generates itself; a chapter with one of these names gets a prefix.
@@ -177,11 +177,12 @@ def game_pages(ctx: BuildContext, report: Report) -> list[SitePage]:
 
 
 def finish(body: Markup, ctx: BuildContext, label: str) -> Markup:
-    """Tables become scroll regions and source-language quotations get their lang; the card
-    preview is left as printed."""
+    """Tables become scroll regions, marked blanks (?‡) say what they stand for and
+    source-language quotations get their lang; the card preview is left as printed."""
     start = body.find('<div class="card-preview"')
     head, preview = (body, "") if start < 0 else (body[:start], body[start:])
     head = scroll_tables(head, label)
+    head = label_marked_blanks(head, ctx.lang)
     head = mark_quotations(head, ctx.game.manifest.source_language, ctx.lang)
     return for_search(head) + Markup(preview)
 
