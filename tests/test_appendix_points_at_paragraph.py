@@ -44,3 +44,11 @@ def test_the_entry_points_at_the_paragraph(frames):
     ids = re.findall(r'id="([^"]+)"', html)
     assert len(ids) == len(set(ids))
     assert not set(re.findall(r'href="#([^"]+)"', html)) - set(ids)
+
+
+def test_site_reference_page_points_at_the_paragraph(shipped_site):
+    ru = shipped_site / "frames" / "ru"
+    page = (ru / "reference.html").read_text(encoding="utf-8")
+    assert 'href="frame-turn.html#rule-bpd-text"' in page and 'id="rule-bpd"' in page
+    assert "Террейн имеют Защиту" not in page  # the text is on the chapter's page only
+    assert 'id="rule-bpd-text"' in (ru / "frame-turn.html").read_text(encoding="utf-8")

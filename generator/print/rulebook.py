@@ -61,8 +61,8 @@ def _printed_at(ctx: BuildContext, titles_by_slug: dict[str, str]) -> dict[tuple
     for (kind, record_id), chapter in text_references(ctx.chapters).items():
         record = ctx.game.section(KIND_SECTIONS[kind]).get(record_id) if kind in KIND_SECTIONS else None
         if record is not None:
-            out[(kind, record_id)] = Markup('<p class="printed-at">→ <a href="#{}" data-page="{}">{}</a></p>').format(
-                blocks.text_anchor(record), page, titles_by_slug.get(chapter.slug, chapter.title))
+            out[(kind, record_id)] = blocks.printed_at(f"#{blocks.text_anchor(record)}",
+                                                       titles_by_slug.get(chapter.slug, chapter.title), page)
     return out
 
 

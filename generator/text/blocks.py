@@ -463,6 +463,13 @@ def aliases_html(keyword, tr: Translator) -> Markup:
     return Markup('<span class="aliases"> {}: {}.</span>').format(tr.ui("also-written"), Markup("; ").join(names))
 
 
+def printed_at(href: str, title: str, page_word: str = "") -> Markup:
+    """An appendix entry's pointer to the chapter paragraph that prints the record's text: the
+    chapter's title, linked (in print, `page_word` and the page number follow: rulebook.css)."""
+    data = Markup(' data-page="{}"').format(page_word) if page_word else ""
+    return Markup('<p class="printed-at">→ <a href="{}"{}>{}</a></p>').format(href, data, title)
+
+
 def records_html(game: Game, section: str, tr: Translator, link: Linker,
                  printed_at: dict[tuple[str, str], Markup] | None = None) -> Markup:
     """Any section as a definition list: each record's name, then every field the source gives
