@@ -125,7 +125,8 @@ def _walk(box):
 def book_html(ctx: BuildContext, paper: str = "a4", notes: bool = True) -> str:
     link = print_linker(anchors(ctx))
     render_ctx = RenderContext(ctx.game, ctx.tr, "print", link, ctx.examples, notes=notes,
-                               anchored=frozenset(printed_by_reference(ctx.game, ctx.chapters)))
+                               anchored=frozenset(printed_by_reference(ctx.game, ctx.chapters)),
+                               printed_texts=frozenset(text_references(ctx.chapters)))
     chapters = [render_chapter(ch, render_ctx, id_prefix=f"{ch.slug}--") for ch in ctx.chapters]
     chapters = [ch for ch in chapters if ch.headings]  # a chapter that held only notes, without them
     blocks_ = appendix(ctx, link, {ch.chapter.slug: ch.title for ch in chapters})

@@ -88,7 +88,8 @@ def game_pages(ctx: BuildContext, report: Report) -> list[SitePage]:
                       if KIND_SECTIONS.get(kind) in by_reference})
     chapters = []
     for chapter in ctx.chapters:
-        rctx = RenderContext(game, tr, "site", site_linker(0, overrides), ctx.examples, anchored=frozenset(by_reference))
+        rctx = RenderContext(game, tr, "site", site_linker(0, overrides), ctx.examples, anchored=frozenset(by_reference),
+                             printed_texts=frozenset(text_references(ctx.chapters)))
         rendered = render_chapter(chapter, rctx)
         chapters.append(rendered)
         pages.append(SitePage(_page_name(chapter), rendered.title, rendered.html,
