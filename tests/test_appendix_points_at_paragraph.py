@@ -39,7 +39,7 @@ def test_named_nowhere_keeps_the_appendix(frames):
 def test_the_entry_points_at_the_paragraph(frames):
     _ctx, html = frames
     entry = re.search(r'<dt id="rule-bpd">.*?</dd>', html, re.S).group(0)
-    assert 'href="#rule-bpd-text"' in entry and "Ход Фрейма" in entry
+    assert 'href="#rule-bpd-text"' in entry and "Ход Фрейма" in entry and 'data-page="с."' in entry
     assert html.count('id="rule-bpd-text"') == 1
     ids = re.findall(r'id="([^"]+)"', html)
     assert len(ids) == len(set(ids))

@@ -56,7 +56,7 @@ def appendix(ctx: BuildContext, link, titles_by_slug: dict[str, str] | None = No
 def _printed_at(ctx: BuildContext, titles_by_slug: dict[str, str]) -> dict[tuple[str, str], Markup]:
     """(kind, id) -> the appendix's pointer to the chapter paragraph that prints that record's
     text by reference: the chapter's title and the page, in place of the text printed again."""
-    page = ctx.tr.ui("page").lower()
+    page = ctx.tr.ui("page-short")
     out = {}
     for (kind, record_id), chapter in text_references(ctx.chapters).items():
         record = ctx.game.section(KIND_SECTIONS[kind]).get(record_id) if kind in KIND_SECTIONS else None
