@@ -62,6 +62,20 @@ def _h(level: int, anchor: str, text: str) -> Heading:
     return Heading(level, anchor, text)
 
 
+def _printed_at(ctx: BuildContext, chapters, by_reference: set[str]) -> dict[tuple[str, str], Markup]:
+    """(kind, id) -> a reference page's pointer to the chapter paragraph that prints that
+    record's text by reference, in place of the text shown again."""
+    titles = {rendered.chapter.slug: rendered.title for rendered in chapters}
+    out = {}
+    for (kind, record_id), chapter in text_references(ctx.chapters).items():
+        record = ctx.game.section(KIND_SECTIONS[kind]).get(record_id) if kind in KIND_SECTIONS else None
+        if record is not None:
+            anchor = blocks.anchor(record) if record.section in by_reference else blocks.text_anchor(record)
+            out[(kind, record_id)] = blocks.printed_at(f"{_page_name(chapter)}#{anchor}",
+                                                       titles.get(chapter.slug, chapter.title))
+    return out
+
+
 def game_pages(ctx: BuildContext, report: Report) -> list[SitePage]:
     game, tr, ui = ctx.game, ctx.tr, ctx.env.globals["ui"]
     pages: list[SitePage] = []
@@ -74,15 +88,18 @@ def game_pages(ctx: BuildContext, report: Report) -> list[SitePage]:
                       if KIND_SECTIONS.get(kind) in by_reference})
     chapters = []
     for chapter in ctx.chapters:
-        rctx = RenderContext(game, tr, "site", site_linker(0, overrides), ctx.examples, anchored=frozenset(by_reference))
+        rctx = RenderContext(game, tr, "site", site_linker(0, overrides), ctx.examples, anchored=frozenset(by_reference),
+                             printed_texts=frozenset(text_references(ctx.chapters)))
         rendered = render_chapter(chapter, rctx)
         chapters.append(rendered)
         pages.append(SitePage(_page_name(chapter), rendered.title, rendered.html,
                               [_named(h, rendered.html) for h in rendered.headings if h.level in (2, 3)],
                               kind="chapter"))
     link0 = site_linker(0, overrides)
+    printed_at = _printed_at(ctx, chapters, by_reference)
     if game.keywords and not glossary_chapter and "keywords" not in by_reference:
-        pages.append(SitePage("glossary.html", ui("glossary"), blocks.glossary_html(game, tr, link0), kind="glossary"))
+        pages.append(SitePage("glossary.html", ui("glossary"), blocks.glossary_html(game, tr, link0, printed_at),
+                              kind="glossary"))
     has_cards = game.cards or game.units or game.tables or game.dice
     faces = fitted_faces(ctx, all_faces(ctx), Report()) if has_cards else []  # a page per card
     # previews as the sheets print them (the fitting is remembered: nothing is laid out twice);
@@ -146,7 +163,7 @@ def game_pages(ctx: BuildContext, report: Report) -> list[SitePage]:
         html, heads = [], []
         for section in ref_sections:
             html.append(Markup('<h2 id="section-{}">{}</h2>').format(section, ui(section)))
-            html.append(blocks.records_html(game, section, tr, link0))
+            html.append(blocks.records_html(game, section, tr, link0, printed_at))
             heads.append(_h(2, f"section-{section}", ui(section)))
         if game.manifest.parameters:
             html.append(Markup('<h2 id="section-parameters">{}</h2>{}')

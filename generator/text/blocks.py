@@ -24,6 +24,12 @@ def anchor(record: Record) -> str:
     return f"{record.kind}-{record.id}"
 
 
+def text_anchor(record: Record) -> str:
+    """The anchor of the chapter paragraph that prints a record's text by reference, where the
+    record also keeps an appendix entry (which holds `anchor(record)`)."""
+    return f"{record.kind}-{record.id}-text"
+
+
 def _cell(value) -> str:
     return "–" if value is None else str(value)
 
@@ -434,12 +440,15 @@ def unit_details(game: Game, tr: Translator, unit: Unit, link: Linker) -> Markup
     return Markup("").join(out)
 
 
-def glossary_html(game: Game, tr: Translator, link: Linker) -> Markup:
+def glossary_html(game: Game, tr: Translator, link: Linker,
+                  printed_at: dict[tuple[str, str], Markup] | None = None) -> Markup:
+    """Every keyword and its definition; `printed_at` as for records_html."""
     out = [Markup('<dl class="glossary">')]
     for keyword in game.keywords.values():
+        elsewhere = (printed_at or {}).get((keyword.kind, keyword.id))
         out.append(Markup('<dt id="{}">{}</dt><dd>{}{}</dd>').format(
-            anchor(keyword), keyword_label(game, tr, keyword), tr.field(keyword, "definition"),
-            aliases_html(keyword, tr)))
+            anchor(keyword), keyword_label(game, tr, keyword),
+            tr.field(keyword, "definition") if elsewhere is None else elsewhere, aliases_html(keyword, tr)))
     out.append(Markup("</dl>"))
     return Markup("").join(out)
 
@@ -454,11 +463,21 @@ def aliases_html(keyword, tr: Translator) -> Markup:
     return Markup('<span class="aliases"> {}: {}.</span>').format(tr.ui("also-written"), Markup("; ").join(names))
 
 
-def records_html(game: Game, section: str, tr: Translator, link: Linker) -> Markup:
+def printed_at(href: str, title: str, page_word: str = "") -> Markup:
+    """An appendix entry's pointer to the chapter paragraph that prints the record's text: the
+    chapter's title, linked (in print, `page_word` and the page number follow: rulebook.css)."""
+    data = Markup(' data-page="{}"').format(page_word) if page_word else ""
+    return Markup('<p class="printed-at">→ <a href="{}"{}>{}</a></p>').format(href, data, title)
+
+
+def records_html(game: Game, section: str, tr: Translator, link: Linker,
+                 printed_at: dict[tuple[str, str], Markup] | None = None) -> Markup:
     """Any section as a definition list: each record's name, then every field the source gives
-    it (its text, facts, stats, keywords, faces with their texts, notes on unstated values)."""
+    it (its text, facts, stats, keywords, faces with their texts, notes on unstated values).
+    `printed_at`: (kind, id) -> a pointer to the chapter paragraph that prints the record's
+    text; such a text is not printed again, the pointer stands in its place."""
     if section == "keywords":
-        return glossary_html(game, tr, link)
+        return glossary_html(game, tr, link, printed_at)
     if section == "units":
         return roster_html(game, tr, link)
     if section == "tables":
@@ -467,7 +486,10 @@ def records_html(game: Game, section: str, tr: Translator, link: Linker) -> Mark
     for record in game.section(section).values():
         name = tr.field(record, "name") if hasattr(record, "name") else record.id
         body = []
-        for attr in ("text", "definition", "summary"):
+        elsewhere = (printed_at or {}).get((record.kind, record.id))
+        if elsewhere is not None:
+            body.append(elsewhere)
+        for attr in ("text", "definition", "summary") if elsewhere is None else ():
             if getattr(record, attr, None):
                 body.append(paragraphs(tr.field(record, attr)))
         facts = [Markup("{}: {}").format(field_label(tr.lang, name), format_value(getattr(record, name), tr.lang))

@@ -240,19 +240,28 @@ def text_references(chapters) -> dict[tuple[str, str], Any]:
     return found
 
 
+def named_references(chapters) -> set[tuple[str, str]]:
+    """(kind, id) of every record the chapters name (`{{ action:move }}`)."""
+    return {(ref.kind, ref.id) for _chapter, ref in parsed_references(chapters) if ref.id and ref.field is None}
+
+
 def printed_by_reference(game: Game, chapters) -> set[str]:
     """Sections no chapter lists whole, but whose every record with text the chapters print by
-    referring to that text (`{{ action:move.text }}`): printed once, where the source prints
-    them. The rulebook adds no appendix for these, the site no page of their own, and the
-    reference to a record's text carries its anchor."""
+    naming it and referring to its text (`{{ action:move }} – {{ action:move.text }}`):
+    printed once, where the source prints them. The rulebook adds no appendix for these, the
+    site no page of their own, and the reference to a record's text carries its anchor. A
+    record whose text is printed but whose name is not keeps the section's appendix, which
+    then names it and points at its paragraph (blocks.records_html, `printed_at`)."""
     listed = shown_in(chapters)[0]
     referenced = text_references(chapters)
+    named = named_references(chapters)
     out = set()
     for section in TEXT_SECTIONS:
         records = game.section(section).values()
         if any(getattr(r, "stats", None) or getattr(r, "keywords", None) for r in records):
             continue  # the appendix prints more of these than their text
         with_text = [r for r in records if any(getattr(r, name, None) for name in TEXT_FIELDS)]
-        if section not in listed and with_text and all((r.kind, r.id) in referenced for r in with_text):
+        if section not in listed and with_text and all((r.kind, r.id) in referenced and (r.kind, r.id) in named
+                                                       for r in with_text):
             out.add(section)
     return out

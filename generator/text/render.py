@@ -42,6 +42,11 @@ class RenderContext:
     # sections whose records the chapters print by referring to their text (refs.printed_by_reference):
     # the reference to a record's text carries the record's anchor, so links land there
     anchored: frozenset[str] = frozenset()
+    # (kind, id) of the records whose text the chapters print by reference (refs.text_references):
+    # a `{{ list:... }}` leaves their text out, printed once where the source prints it
+    printed_texts: frozenset[tuple[str, str]] = frozenset()
+    # records whose text a reference has printed (and anchored `KIND-ID-text`) so far
+    placed: set[tuple[str, str]] = field(default_factory=set)
 
 
 @dataclass
@@ -66,7 +71,8 @@ def _ref_html(ctx: RenderContext, text: str) -> Markup:
         return Markup('<span class="broken-ref">{}</span>').format("{{ " + text + " }}")
     record = resolved.record
     if resolved.section is not None:
-        return blocks.records_html(ctx.game, resolved.section, ctx.tr, ctx.link)
+        return blocks.records_html(ctx.game, resolved.section, ctx.tr, ctx.link,
+                                   dict.fromkeys(ctx.printed_texts, Markup("")))
     if record is not None and resolved.ref.kind == "table" and resolved.ref.field is None:
         return blocks.table_html(record, ctx.tr, ctx.link)
     if resolved.ref.kind == "table" and record is None:  # a probability table of the rules checker
@@ -87,8 +93,12 @@ def _ref_html(ctx: RenderContext, text: str) -> Markup:
             value = ctx.tr.field(record, *path)
         else:
             value = resolved.text(ctx.tr.lang)
-        if record.section in ctx.anchored and resolved.ref.field in TEXT_FIELDS:
-            return Markup('<span class="value" id="{}">{}</span>').format(blocks.anchor(record), value)
+        if resolved.ref.field in TEXT_FIELDS and (record.kind, record.id) not in ctx.placed:
+            # the first paragraph printing the record's text: links land there (its appendix
+            # entry, if the section keeps one, points at it: blocks.text_anchor)
+            ctx.placed.add((record.kind, record.id))
+            anchor = blocks.anchor(record) if record.section in ctx.anchored else blocks.text_anchor(record)
+            return Markup('<span class="value" id="{}">{}</span>').format(anchor, value)
         return Markup('<span class="value">{}</span>').format(value)
     if record.kind == "keyword":
         return blocks.keyword_ref_html(record, ctx.tr.field(record, "name"), ctx.tr, ctx.link)
