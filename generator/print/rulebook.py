@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from markupsafe import Markup
 
 from ..text import blocks
-from ..text.refs import printed_by_reference, shown_in
+from ..text.refs import printed_by_reference, printed_texts, shown_in
 from ..text.render import RenderContext, render_chapter, verified_mark
 from .pdf import render_document
 from .context import BuildContext, print_linker, section_mark
@@ -31,6 +31,7 @@ def appendix(ctx: BuildContext, link) -> list[AppendixBlock]:
     sections, tables = shown_in(ctx.chapters)
     sections |= printed_by_reference(ctx.game, ctx.chapters)
     game, tr = ctx.game, ctx.tr
+    printed = printed_texts(game, ctx.chapters)  # shown where the chapters print them, not again
     out = []
     titles = {"keywords": "glossary", "units": "units", "tables": "tables", "dice": "dice", "actions": "actions",
               "terrain": "terrain", "bands": "bands", "rules": "rules"}
@@ -43,7 +44,7 @@ def appendix(ctx: BuildContext, link) -> list[AppendixBlock]:
             if not html:
                 continue
         else:
-            html = blocks.records_html(game, section, tr, link)
+            html = blocks.records_html(game, section, tr, link, printed)
         out.append(AppendixBlock(f"appendix-{section}", ctx.env.globals["ui"](titles[section]), html,
                                  section_mark(game, section)))
     if game.errata:

@@ -4,7 +4,8 @@ Shared by the rulebook, the reference sheet and the site, so they always agree."
 from __future__ import annotations
 
 import re
-from typing import Callable
+from types import MappingProxyType
+from typing import Callable, Mapping
 
 from markupsafe import Markup, escape
 
@@ -15,6 +16,9 @@ from ..model.tables import coded_ids
 from ..values import DASH, StatType, Unstated, format_value, format_written, parse_value, unstated_note
 
 Linker = Callable[[Record], str | None]
+# (kind, id, field) -> anchor of a text the book's chapters print by reference (refs.printed_texts)
+Printed = Mapping[tuple[str, str, str], str]
+NONE_PRINTED: Printed = MappingProxyType({})
 ERRATUM_MARK = "†"  # after a word or value printed as the source writes it
 _LETTER = re.compile(r"[^\W\d_]")
 _CELL_REF = re.compile(r"\{\{\s*(.*?)\s*\}\}")
@@ -322,7 +326,19 @@ def record_stats_html(game: Game, tr: Translator, record: Record, link: Linker |
     return Markup('<p class="record-stats">{}</p>').format(Markup(" · ").join(parts)) if parts else Markup("")
 
 
-def roster_html(game: Game, tr: Translator, link: Linker) -> Markup:
+def printed_at(tr: Translator, anchor_id: str) -> Markup:
+    """In place of a text a chapter of the book prints: the page it is on (rulebook.css prints
+    the number after the word)."""
+    return Markup('<a class="printed-at" href="#{}">{}</a>').format(anchor_id, tr.ui("page"))
+
+
+def _text(tr: Translator, record: Record, printed: Printed, *path) -> Markup:
+    """A text field of a record, or where the book's chapters print it."""
+    at = printed.get((record.kind, record.id, ".".join(map(str, path))))
+    return printed_at(tr, at) if at else tr.field(record, *path)
+
+
+def roster_html(game: Game, tr: Translator, link: Linker, printed: Printed = NONE_PRINTED) -> Markup:
     units = list(game.units.values())
     stats = stat_columns(game, "unit", units)
     head = [tr.ui("name"), *(tr.manifest("stats", game.manifest.stats.index(s), "abbr")
@@ -339,7 +355,7 @@ def roster_html(game: Game, tr: Translator, link: Linker) -> Markup:
         for stat in stats:
             out.append(Markup("<td>{}</td>").format(stat_html(game, tr, unit, stat.id, link)))
         out.append(Markup("</tr>"))
-        extra = unit_details(game, tr, unit, link)
+        extra = unit_details(game, tr, unit, link, printed)
         if extra:
             out.append(Markup('<tr class="details"><td colspan="{}">{}</td></tr>').format(len(head), extra))
     out.append(Markup("</tbody></table>"))
@@ -393,7 +409,7 @@ def keyword_ref_html(keyword, label: str, tr: Translator, link: Linker) -> Marku
     return Markup('<a class="kw" href="{}">{}{}</a>').format(href, label, tip)
 
 
-def unit_details(game: Game, tr: Translator, unit: Unit, link: Linker) -> Markup:
+def unit_details(game: Game, tr: Translator, unit: Unit, link: Linker, printed: Printed = NONE_PRINTED) -> Markup:
     out = []
     if unit.type:
         out.append(Markup('<p class="unit-type">{}</p>').format(tr.field(unit, "type")))
@@ -424,9 +440,9 @@ def unit_details(game: Game, tr: Translator, unit: Unit, link: Linker) -> Markup
                           '<tbody>{}</tbody></table>').format(tr.ui("weapons"), head, Markup("").join(rows)))
     for i, ability in enumerate(unit.abilities):
         out.append(Markup('<p class="ability"><strong>{}.</strong> {}</p>').format(
-            tr.field(unit, "abilities", i, "name"), tr.field(unit, "abilities", i, "text")))
+            tr.field(unit, "abilities", i, "name"), _text(tr, unit, printed, "abilities", i, "text")))
     if unit.text:
-        out.append(Markup('<p class="flavour">{}</p>').format(tr.field(unit, "text")))
+        out.append(Markup('<p class="flavour">{}</p>').format(_text(tr, unit, printed, "text")))
     if unit.incomplete:
         out.append(Markup('<p class="incomplete-reason">{}: {}</p>').format(tr.ui("incomplete"),
                                                                            tr.field(unit, "incomplete")))
@@ -434,11 +450,11 @@ def unit_details(game: Game, tr: Translator, unit: Unit, link: Linker) -> Markup
     return Markup("").join(out)
 
 
-def glossary_html(game: Game, tr: Translator, link: Linker) -> Markup:
+def glossary_html(game: Game, tr: Translator, link: Linker, printed: Printed = NONE_PRINTED) -> Markup:
     out = [Markup('<dl class="glossary">')]
     for keyword in game.keywords.values():
         out.append(Markup('<dt id="{}">{}</dt><dd>{}{}</dd>').format(
-            anchor(keyword), keyword_label(game, tr, keyword), tr.field(keyword, "definition"),
+            anchor(keyword), keyword_label(game, tr, keyword), _text(tr, keyword, printed, "definition"),
             aliases_html(keyword, tr)))
     out.append(Markup("</dl>"))
     return Markup("").join(out)
@@ -454,13 +470,15 @@ def aliases_html(keyword, tr: Translator) -> Markup:
     return Markup('<span class="aliases"> {}: {}.</span>').format(tr.ui("also-written"), Markup("; ").join(names))
 
 
-def records_html(game: Game, section: str, tr: Translator, link: Linker) -> Markup:
+def records_html(game: Game, section: str, tr: Translator, link: Linker, printed: Printed = NONE_PRINTED) -> Markup:
     """Any section as a definition list: each record's name, then every field the source gives
-    it (its text, facts, stats, keywords, faces with their texts, notes on unstated values)."""
+    it (its text, facts, stats, keywords, faces with their texts, notes on unstated values).
+    `printed`: (kind, id, field) -> anchor of the texts the book's chapters print by reference;
+    those show the page they are on instead of being printed twice."""
     if section == "keywords":
-        return glossary_html(game, tr, link)
+        return glossary_html(game, tr, link, printed)
     if section == "units":
-        return roster_html(game, tr, link)
+        return roster_html(game, tr, link, printed)
     if section == "tables":
         return Markup("").join(table_html(t, tr, link) for t in game.tables.values())
     out = [Markup('<dl class="records records-{}">').format(section)]
@@ -469,7 +487,8 @@ def records_html(game: Game, section: str, tr: Translator, link: Linker) -> Mark
         body = []
         for attr in ("text", "definition", "summary"):
             if getattr(record, attr, None):
-                body.append(paragraphs(tr.field(record, attr)))
+                at = printed.get((record.kind, record.id, attr))
+                body.append(Markup("<p>{}</p>").format(printed_at(tr, at)) if at else paragraphs(tr.field(record, attr)))
         facts = [Markup("{}: {}").format(field_label(tr.lang, name), format_value(getattr(record, name), tr.lang))
                  for name in FACT_FIELDS.get(record.kind, ()) if getattr(record, name, None) is not None]
         facts += _record_facts(game, tr, record)

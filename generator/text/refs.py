@@ -242,17 +242,44 @@ def text_references(chapters) -> dict[tuple[str, str], Any]:
 
 def printed_by_reference(game: Game, chapters) -> set[str]:
     """Sections no chapter lists whole, but whose every record with text the chapters print by
-    referring to that text (`{{ action:move.text }}`): printed once, where the source prints
-    them. The rulebook adds no appendix for these, the site no page of their own, and the
-    reference to a record's text carries its anchor."""
+    referring to its name and its text (`{{ action:move }} – {{ action:move.text }}`): printed
+    once, where the source prints them. The rulebook adds no appendix for these, the site no
+    page of their own, and the reference to a record's text carries its anchor. A record whose
+    text the chapters print but never name keeps the appendix (its name is printed there)."""
     listed = shown_in(chapters)[0]
     referenced = text_references(chapters)
+    named = {(ref.kind, ref.id) for _chapter, ref in parsed_references(chapters) if ref.id and ref.field is None}
     out = set()
     for section in TEXT_SECTIONS:
         records = game.section(section).values()
         if any(getattr(r, "stats", None) or getattr(r, "keywords", None) for r in records):
             continue  # the appendix prints more of these than their text
         with_text = [r for r in records if any(getattr(r, name, None) for name in TEXT_FIELDS)]
-        if section not in listed and with_text and all((r.kind, r.id) in referenced for r in with_text):
+        if section not in listed and with_text and all((r.kind, r.id) in referenced and (r.kind, r.id) in named
+                                                       for r in with_text):
             out.add(section)
+    return out
+
+
+def text_anchor(kind: str, record_id: str, field: str) -> str:
+    """The anchor of the place a chapter prints one text field of a record (its first
+    reference): `rule-catch-up--text`, `unit-mai--abilities-0-text`."""
+    return f"{kind}-{record_id}--{field.replace('.', '-')}"
+
+
+def printed_texts(game: Game, chapters) -> dict[tuple[str, str, str], str]:
+    """(kind, id, field) -> anchor, for every text field of a record the chapters print by
+    reference in a section that keeps its appendix: the appendix points there instead of
+    printing the text again."""
+    from ..i18n.messages import is_translatable_path
+
+    whole = printed_by_reference(game, chapters)
+    out = {}
+    for _chapter, ref in parsed_references(chapters):
+        if not ref.id or not ref.field or ref.kind not in KIND_SECTIONS or KIND_SECTIONS[ref.kind] in whole:
+            continue
+        record = game.section(KIND_SECTIONS[ref.kind]).get(ref.id)
+        path = tuple(ref.field.split("."))
+        if record is not None and path[-1] != "name" and is_translatable_path(record, path):
+            out.setdefault((ref.kind, ref.id, ref.field), text_anchor(ref.kind, ref.id, ref.field))
     return out

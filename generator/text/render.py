@@ -18,7 +18,7 @@ from ..i18n.translate import Translator
 from . import blocks
 from .chapters import Chapter
 from .markdown import NOTE_KINDS, build, container_info, parser
-from .refs import TEXT_FIELDS, Ref, RefError, is_block, resolve
+from .refs import TEXT_FIELDS, Ref, RefError, is_block, resolve, text_anchor
 
 Target = Literal["site", "print"]
 
@@ -42,6 +42,8 @@ class RenderContext:
     # sections whose records the chapters print by referring to their text (refs.printed_by_reference):
     # the reference to a record's text carries the record's anchor, so links land there
     anchored: frozenset[str] = frozenset()
+    # anchors of text fields already printed (refs.text_anchor): the first reference carries it
+    placed: set[str] = field(default_factory=set)
 
 
 @dataclass
@@ -89,6 +91,10 @@ def _ref_html(ctx: RenderContext, text: str) -> Markup:
             value = resolved.text(ctx.tr.lang)
         if record.section in ctx.anchored and resolved.ref.field in TEXT_FIELDS:
             return Markup('<span class="value" id="{}">{}</span>').format(blocks.anchor(record), value)
+        here = text_anchor(record.kind, record.id, resolved.ref.field)
+        if path[-1] != "name" and is_translatable_path(record, path) and here not in ctx.placed:
+            ctx.placed.add(here)  # where an appendix that keeps this record points to its text
+            return Markup('<span class="value" id="{}">{}</span>').format(here, value)
         return Markup('<span class="value">{}</span>').format(value)
     if record.kind == "keyword":
         return blocks.keyword_ref_html(record, ctx.tr.field(record, "name"), ctx.tr, ctx.link)
