@@ -105,7 +105,9 @@ def test_an_appendix_points_to_the_page_a_chapter_prints_a_text_on(tmp_path_fact
     (root / "content").symlink_to(REPO / "content")
     ctx = BuildContext(Project(root).load("rock-n-roll", Report()), "ru", root)
     html = book_html(ctx)
-    assert not {"rules", "keywords", "units"} & printed_by_reference(ctx.game, ctx.chapters)
+    # every action's text is printed by reference, but no chapter names the action: its name stays in the appendix
+    assert not {"rules", "keywords", "units", "actions"} & printed_by_reference(ctx.game, ctx.chapters)
+    assert 'id="appendix-actions"' in html and 'class="printed-at" href="#action-reroll--text"' in html
     for anchor in ("keyword-allies--definition", "rule-catch-up--text", "unit-mai--abilities-0-text"):
         assert html.count(f'id="{anchor}"') == 1 and f'class="printed-at" href="#{anchor}"' in html
     appendix = html[html.index('id="appendix-rules"'):html.index('id="appendix-errata"')]
