@@ -39,8 +39,8 @@ def test_named_nowhere_keeps_the_appendix(frames):
 def test_the_entry_points_at_the_paragraph(frames):
     _ctx, html = frames
     entry = re.search(r'<dt id="rule-bpd">.*?</dd>', html, re.S).group(0)
-    assert 'href="#rule-bpd-text"' in entry and "Ход Фрейма" in entry and 'data-page="с."' in entry
-    assert html.count('id="rule-bpd-text"') == 1
+    assert 'href="#rule-bpd--text"' in entry and "Ход Фрейма" in entry and 'data-page="с."' in entry
+    assert html.count('id="rule-bpd--text"') == 1
     ids = re.findall(r'id="([^"]+)"', html)
     assert len(ids) == len(set(ids))
     assert not set(re.findall(r'href="#([^"]+)"', html)) - set(ids)
@@ -49,6 +49,6 @@ def test_the_entry_points_at_the_paragraph(frames):
 def test_site_reference_page_points_at_the_paragraph(shipped_site):
     ru = shipped_site / "frames" / "ru"
     page = (ru / "reference.html").read_text(encoding="utf-8")
-    assert 'href="frame-turn.html#rule-bpd-text"' in page and 'id="rule-bpd"' in page
+    assert 'href="frame-turn.html#rule-bpd--text"' in page and 'id="rule-bpd"' in page
     assert "Террейн имеют Защиту" not in page  # the text is on the chapter's page only
-    assert 'id="rule-bpd-text"' in (ru / "frame-turn.html").read_text(encoding="utf-8")
+    assert 'id="rule-bpd--text"' in (ru / "frame-turn.html").read_text(encoding="utf-8")

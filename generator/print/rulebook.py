@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from markupsafe import Markup
 
 from ..text import blocks
-from ..text.refs import KIND_SECTIONS, printed_by_reference, shown_in, text_references
+from ..text.refs import KIND_SECTIONS, printed_by_reference, printed_fields, shown_in
 from ..text.render import RenderContext, render_chapter, verified_mark
 from .pdf import render_document
 from .context import BuildContext, print_linker, section_mark
@@ -53,16 +53,15 @@ def appendix(ctx: BuildContext, link, titles_by_slug: dict[str, str] | None = No
     return out
 
 
-def _printed_at(ctx: BuildContext, titles_by_slug: dict[str, str]) -> dict[tuple[str, str], Markup]:
-    """(kind, id) -> the appendix's pointer to the chapter paragraph that prints that record's
-    text by reference: the chapter's title and the page, in place of the text printed again."""
+def _printed_at(ctx: BuildContext, titles_by_slug: dict[str, str]) -> blocks.Printed:
+    """(kind, id, field) -> the appendix's pointer to the chapter paragraph that prints that text
+    of a record by reference: the chapter's title and the page, in place of the text again."""
     page = ctx.tr.ui("page-short")
     out = {}
-    for (kind, record_id), chapter in text_references(ctx.chapters).items():
-        record = ctx.game.section(KIND_SECTIONS[kind]).get(record_id) if kind in KIND_SECTIONS else None
-        if record is not None:
-            out[(kind, record_id)] = blocks.printed_at(f"#{blocks.text_anchor(record)}",
-                                                       titles_by_slug.get(chapter.slug, chapter.title), page)
+    for (kind, record_id, field), chapter in printed_fields(ctx.game, ctx.chapters).items():
+        record = ctx.game.section(KIND_SECTIONS[kind])[record_id]
+        out[(kind, record_id, field)] = blocks.printed_at(f"#{blocks.text_anchor(record, field)}",
+                                                          titles_by_slug.get(chapter.slug, chapter.title), page)
     return out
 
 
@@ -126,7 +125,7 @@ def book_html(ctx: BuildContext, paper: str = "a4", notes: bool = True) -> str:
     link = print_linker(anchors(ctx))
     render_ctx = RenderContext(ctx.game, ctx.tr, "print", link, ctx.examples, notes=notes,
                                anchored=frozenset(printed_by_reference(ctx.game, ctx.chapters)),
-                               printed_texts=frozenset(text_references(ctx.chapters)))
+                               printed_texts=frozenset(printed_fields(ctx.game, ctx.chapters)))
     chapters = [render_chapter(ch, render_ctx, id_prefix=f"{ch.slug}--") for ch in ctx.chapters]
     chapters = [ch for ch in chapters if ch.headings]  # a chapter that held only notes, without them
     blocks_ = appendix(ctx, link, {ch.chapter.slug: ch.title for ch in chapters})

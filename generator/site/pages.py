@@ -16,7 +16,7 @@ from ..print.reference import probability_tables
 from ..diagnostics import Report
 from ..text import blocks
 from ..text.render import Heading, RenderContext, render_chapter
-from ..text.refs import KIND_SECTIONS, printed_by_reference, shown_in, text_references
+from ..text.refs import KIND_SECTIONS, TEXT_FIELDS, printed_by_reference, printed_fields, shown_in, text_references
 from .components import map_pages, side_badge
 from .counters import counter_headings, counters_page
 from .datasheet import card_preview, card_sheet, unit_sheet
@@ -62,17 +62,17 @@ def _h(level: int, anchor: str, text: str) -> Heading:
     return Heading(level, anchor, text)
 
 
-def _printed_at(ctx: BuildContext, chapters, by_reference: set[str]) -> dict[tuple[str, str], Markup]:
-    """(kind, id) -> a reference page's pointer to the chapter paragraph that prints that
-    record's text by reference, in place of the text shown again."""
+def _printed_at(ctx: BuildContext, chapters, by_reference: set[str]) -> blocks.Printed:
+    """(kind, id, field) -> a reference page's pointer to the chapter paragraph that prints that
+    text of a record by reference, in place of the text shown again."""
     titles = {rendered.chapter.slug: rendered.title for rendered in chapters}
     out = {}
-    for (kind, record_id), chapter in text_references(ctx.chapters).items():
-        record = ctx.game.section(KIND_SECTIONS[kind]).get(record_id) if kind in KIND_SECTIONS else None
-        if record is not None:
-            anchor = blocks.anchor(record) if record.section in by_reference else blocks.text_anchor(record)
-            out[(kind, record_id)] = blocks.printed_at(f"{_page_name(chapter)}#{anchor}",
-                                                       titles.get(chapter.slug, chapter.title))
+    for (kind, record_id, field), chapter in printed_fields(ctx.game, ctx.chapters).items():
+        record = ctx.game.section(KIND_SECTIONS[kind])[record_id]
+        whole = record.section in by_reference and field in TEXT_FIELDS
+        anchor = blocks.anchor(record) if whole else blocks.text_anchor(record, field)
+        out[(kind, record_id, field)] = blocks.printed_at(f"{_page_name(chapter)}#{anchor}",
+                                                          titles.get(chapter.slug, chapter.title))
     return out
 
 
@@ -89,7 +89,7 @@ def game_pages(ctx: BuildContext, report: Report) -> list[SitePage]:
     chapters = []
     for chapter in ctx.chapters:
         rctx = RenderContext(game, tr, "site", site_linker(0, overrides), ctx.examples, anchored=frozenset(by_reference),
-                             printed_texts=frozenset(text_references(ctx.chapters)))
+                             printed_texts=frozenset(printed_fields(ctx.game, ctx.chapters)))
         rendered = render_chapter(chapter, rctx)
         chapters.append(rendered)
         pages.append(SitePage(_page_name(chapter), rendered.title, rendered.html,

@@ -265,3 +265,20 @@ def printed_by_reference(game: Game, chapters) -> set[str]:
                                                        for r in with_text):
             out.add(section)
     return out
+
+
+def printed_fields(game: Game, chapters) -> dict[tuple[str, str, str], Any]:
+    """(kind, id, field) -> the first chapter that prints that text field of a record by
+    reference (`{{ rule:catch-up.text }}`, `{{ unit:mai.abilities.0.text }}`): an appendix or
+    reference page that keeps the record points there instead of printing the text again."""
+    from ..i18n.messages import is_translatable_path
+
+    out: dict[tuple[str, str, str], Any] = {}
+    for chapter, ref in parsed_references(chapters):
+        if not ref.id or not ref.field or ref.kind not in KIND_SECTIONS:
+            continue
+        record = game.section(KIND_SECTIONS[ref.kind]).get(ref.id)
+        path = tuple(int(p) if p.isdigit() else p for p in ref.field.split("."))
+        if record is not None and path[-1] != "name" and is_translatable_path(record, path):
+            out.setdefault((ref.kind, ref.id, ref.field), chapter)
+    return out

@@ -42,11 +42,11 @@ class RenderContext:
     # sections whose records the chapters print by referring to their text (refs.printed_by_reference):
     # the reference to a record's text carries the record's anchor, so links land there
     anchored: frozenset[str] = frozenset()
-    # (kind, id) of the records whose text the chapters print by reference (refs.text_references):
-    # a `{{ list:... }}` leaves their text out, printed once where the source prints it
-    printed_texts: frozenset[tuple[str, str]] = frozenset()
-    # records whose text a reference has printed (and anchored `KIND-ID-text`) so far
-    placed: set[tuple[str, str]] = field(default_factory=set)
+    # (kind, id, field) of the records' texts the chapters print by reference (refs.printed_fields):
+    # a `{{ list:... }}` leaves them out, printed once where the source prints them
+    printed_texts: frozenset[tuple[str, str, str]] = frozenset()
+    # texts a reference has printed (and anchored, blocks.text_anchor) so far
+    placed: set[tuple[str, str, str]] = field(default_factory=set)
 
 
 @dataclass
@@ -93,11 +93,13 @@ def _ref_html(ctx: RenderContext, text: str) -> Markup:
             value = ctx.tr.field(record, *path)
         else:
             value = resolved.text(ctx.tr.lang)
-        if resolved.ref.field in TEXT_FIELDS and (record.kind, record.id) not in ctx.placed:
-            # the first paragraph printing the record's text: links land there (its appendix
-            # entry, if the section keeps one, points at it: blocks.text_anchor)
-            ctx.placed.add((record.kind, record.id))
-            anchor = blocks.anchor(record) if record.section in ctx.anchored else blocks.text_anchor(record)
+        key = (record.kind, record.id, resolved.ref.field)
+        if key in ctx.printed_texts and key not in ctx.placed:
+            # the first paragraph printing this text of the record: links land there (its
+            # appendix entry, if the section keeps one, points at it: blocks.text_anchor)
+            ctx.placed.add(key)
+            whole = record.section in ctx.anchored and resolved.ref.field in TEXT_FIELDS
+            anchor = blocks.anchor(record) if whole else blocks.text_anchor(record, resolved.ref.field)
             return Markup('<span class="value" id="{}">{}</span>').format(anchor, value)
         return Markup('<span class="value">{}</span>').format(value)
     if record.kind == "keyword":
