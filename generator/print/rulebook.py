@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from markupsafe import Markup
 
 from ..text import blocks
-from ..text.refs import printed_by_reference, shown_in
+from ..text.refs import printed_by_reference, shown_in, texts_printed_elsewhere
 from ..text.render import RenderContext, render_chapter, verified_mark
 from .pdf import render_document
 from .context import BuildContext, print_linker, section_mark
@@ -31,6 +31,7 @@ def appendix(ctx: BuildContext, link) -> list[AppendixBlock]:
     sections, tables = shown_in(ctx.chapters)
     sections |= printed_by_reference(ctx.game, ctx.chapters)
     game, tr = ctx.game, ctx.tr
+    elsewhere = texts_printed_elsewhere(game, ctx.chapters)  # the appendix points to these texts
     out = []
     titles = {"keywords": "glossary", "units": "units", "tables": "tables", "dice": "dice", "actions": "actions",
               "terrain": "terrain", "bands": "bands", "rules": "rules"}
@@ -43,7 +44,7 @@ def appendix(ctx: BuildContext, link) -> list[AppendixBlock]:
             if not html:
                 continue
         else:
-            html = blocks.records_html(game, section, tr, link)
+            html = blocks.records_html(game, section, tr, link, elsewhere)
         out.append(AppendixBlock(f"appendix-{section}", ctx.env.globals["ui"](titles[section]), html,
                                  section_mark(game, section)))
     if game.errata:
@@ -111,7 +112,8 @@ def _walk(box):
 def book_html(ctx: BuildContext, paper: str = "a4", notes: bool = True) -> str:
     link = print_linker(anchors(ctx))
     render_ctx = RenderContext(ctx.game, ctx.tr, "print", link, ctx.examples, notes=notes,
-                               anchored=frozenset(printed_by_reference(ctx.game, ctx.chapters)))
+                               anchored=frozenset(printed_by_reference(ctx.game, ctx.chapters)),
+                               anchored_records=frozenset(texts_printed_elsewhere(ctx.game, ctx.chapters)))
     chapters = [render_chapter(ch, render_ctx, id_prefix=f"{ch.slug}--") for ch in ctx.chapters]
     chapters = [ch for ch in chapters if ch.headings]  # a chapter that held only notes, without them
     blocks_ = appendix(ctx, link)

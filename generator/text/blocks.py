@@ -434,12 +434,24 @@ def unit_details(game: Game, tr: Translator, unit: Unit, link: Linker) -> Markup
     return Markup("").join(out)
 
 
-def glossary_html(game: Game, tr: Translator, link: Linker) -> Markup:
+def printed_at(record: Record, tr: Translator) -> Markup:
+    """In the rulebook's appendix, in place of a text the chapters print: the page it is on
+    (the chapter's text carries the record's anchor)."""
+    return Markup('<p class="printed-at"><a href="#{}">{}</a></p>').format(anchor(record), tr.ui("text-on-page"))
+
+
+def _dt(record: Record, elsewhere) -> Markup:
+    """A record's <dt>, anchored unless the anchor sits on its text in a chapter."""
+    return Markup("<dt>") if (record.kind, record.id) in elsewhere else Markup('<dt id="{}">').format(anchor(record))
+
+
+def glossary_html(game: Game, tr: Translator, link: Linker, elsewhere=frozenset()) -> Markup:
     out = [Markup('<dl class="glossary">')]
     for keyword in game.keywords.values():
-        out.append(Markup('<dt id="{}">{}</dt><dd>{}{}</dd>').format(
-            anchor(keyword), keyword_label(game, tr, keyword), tr.field(keyword, "definition"),
-            aliases_html(keyword, tr)))
+        printed = (keyword.kind, keyword.id) in elsewhere
+        out.append(Markup('{}{}</dt><dd>{}{}</dd>').format(
+            _dt(keyword, elsewhere), keyword_label(game, tr, keyword),
+            printed_at(keyword, tr) if printed else tr.field(keyword, "definition"), aliases_html(keyword, tr)))
     out.append(Markup("</dl>"))
     return Markup("").join(out)
 
@@ -454,11 +466,12 @@ def aliases_html(keyword, tr: Translator) -> Markup:
     return Markup('<span class="aliases"> {}: {}.</span>').format(tr.ui("also-written"), Markup("; ").join(names))
 
 
-def records_html(game: Game, section: str, tr: Translator, link: Linker) -> Markup:
+def records_html(game: Game, section: str, tr: Translator, link: Linker, elsewhere=frozenset()) -> Markup:
     """Any section as a definition list: each record's name, then every field the source gives
-    it (its text, facts, stats, keywords, faces with their texts, notes on unstated values)."""
+    it (its text, facts, stats, keywords, faces with their texts, notes on unstated values).
+    `elsewhere`: (kind, id) of records whose text the chapters print; the page stands in its place."""
     if section == "keywords":
-        return glossary_html(game, tr, link)
+        return glossary_html(game, tr, link, elsewhere)
     if section == "units":
         return roster_html(game, tr, link)
     if section == "tables":
@@ -468,6 +481,9 @@ def records_html(game: Game, section: str, tr: Translator, link: Linker) -> Mark
         name = tr.field(record, "name") if hasattr(record, "name") else record.id
         body = []
         for attr in ("text", "definition", "summary"):
+            if (record.kind, record.id) in elsewhere:
+                body.append(printed_at(record, tr))
+                break
             if getattr(record, attr, None):
                 body.append(paragraphs(tr.field(record, attr)))
         facts = [Markup("{}: {}").format(field_label(tr.lang, name), format_value(getattr(record, name), tr.lang))
@@ -485,8 +501,8 @@ def records_html(game: Game, section: str, tr: Translator, link: Linker) -> Mark
             unit = format_value(parse_value(1, StatType.DISTANCE, record.unit), tr.lang).split("\u00a0")[1]
             body.insert(0, Markup("<p>{}\u00a0{}</p>").format(band_span(record), unit))
         body.append(unstated_notes(game, tr, record))
-        out.append(Markup('<dt id="{}">{}{}</dt><dd>{}</dd>').format(anchor(record), name, draft_badge(record, tr),
-                                                                     Markup("").join(body)))
+        out.append(Markup('{}{}{}</dt><dd>{}</dd>').format(_dt(record, elsewhere), name, draft_badge(record, tr),
+                                                          Markup("").join(body)))
     out.append(Markup("</dl>"))
     return Markup("").join(out)
 

@@ -240,19 +240,38 @@ def text_references(chapters) -> dict[tuple[str, str], Any]:
     return found
 
 
+def name_references(chapters) -> set[tuple[str, str]]:
+    """(kind, id) of every record whose name the chapters print by reference (`{{ action:move }}`)."""
+    return {(ref.kind, ref.id) for _chapter, ref in parsed_references(chapters)
+            if ref.id and ref.field is None and ref.kind in KIND_SECTIONS}
+
+
 def printed_by_reference(game: Game, chapters) -> set[str]:
-    """Sections no chapter lists whole, but whose every record with text the chapters print by
-    referring to that text (`{{ action:move.text }}`): printed once, where the source prints
-    them. The rulebook adds no appendix for these, the site no page of their own, and the
-    reference to a record's text carries its anchor."""
+    """Sections no chapter lists whole, but whose every record with text the chapters print
+    whole by reference: its name (`{{ action:move }}`) and its text (`{{ action:move.text }}`),
+    where the source prints them. The rulebook adds no appendix for
+    these, the site no page of their own, and the reference to a record's text carries its
+    anchor. (A section whose records' names the chapters do not print keeps its appendix; the
+    rulebook's appendix then points to each text the chapters print: `texts_printed_elsewhere`.)"""
     listed = shown_in(chapters)[0]
     referenced = text_references(chapters)
+    named = name_references(chapters)
     out = set()
     for section in TEXT_SECTIONS:
         records = game.section(section).values()
         if any(getattr(r, "stats", None) or getattr(r, "keywords", None) for r in records):
             continue  # the appendix prints more of these than their text
         with_text = [r for r in records if any(getattr(r, name, None) for name in TEXT_FIELDS)]
-        if section not in listed and with_text and all((r.kind, r.id) in referenced for r in with_text):
+        if section not in listed and with_text and all((r.kind, r.id) in referenced for r in with_text) \
+                and all((r.kind, r.id) in named for r in with_text):
             out.add(section)
     return out
+
+
+def texts_printed_elsewhere(game: Game, chapters) -> set[tuple[str, str]]:
+    """(kind, id) of the records whose text the chapters print by reference, in sections that
+    keep their appendix (`printed_by_reference` leaves them there, no chapter lists them whole):
+    the appendix shows such a record's name and other fields, and the page of its text."""
+    whole = printed_by_reference(game, chapters) | shown_in(chapters)[0]
+    return {(kind, rid) for kind, rid in text_references(chapters)
+            if kind in KIND_SECTIONS and KIND_SECTIONS[kind] not in whole}

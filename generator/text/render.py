@@ -42,6 +42,9 @@ class RenderContext:
     # sections whose records the chapters print by referring to their text (refs.printed_by_reference):
     # the reference to a record's text carries the record's anchor, so links land there
     anchored: frozenset[str] = frozenset()
+    # records whose text the chapters print by reference while their section keeps its appendix
+    # (refs.texts_printed_elsewhere): the text carries the anchor, the appendix points to it
+    anchored_records: frozenset[tuple[str, str]] = frozenset()
 
 
 @dataclass
@@ -87,7 +90,8 @@ def _ref_html(ctx: RenderContext, text: str) -> Markup:
             value = ctx.tr.field(record, *path)
         else:
             value = resolved.text(ctx.tr.lang)
-        if record.section in ctx.anchored and resolved.ref.field in TEXT_FIELDS:
+        if resolved.ref.field in TEXT_FIELDS and (record.section in ctx.anchored
+                                                  or (record.kind, record.id) in ctx.anchored_records):
             return Markup('<span class="value" id="{}">{}</span>').format(blocks.anchor(record), value)
         return Markup('<span class="value">{}</span>').format(value)
     if record.kind == "keyword":
