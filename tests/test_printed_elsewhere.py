@@ -39,6 +39,7 @@ def test_the_appendix_gives_the_page_of_a_text_the_chapters_print(tmp_path):
     text = _plain(html)
     assert text.count(" ".join(ctx.game.terrain["fortification"].text.split())) == 1
     ids = re.findall(r'id="([^"]+)"', html)
+    assert len(ids) == len(set(ids))  # `::: rule save-roll` leaves the anchor rule-save-roll to the rule's text
     assert not set(re.findall(r'href="#([^"]+)"', html)) - set(ids)
 
 
