@@ -161,7 +161,9 @@ def _renderer() -> MarkdownIt:
         rule_id = container_info(tokens[idx].info)[1]
         verified = bool(ctx.examples.get(rule_id))
         mark = verified_mark(ctx.tr.ui("verified")) if verified else ""
-        return f'<div class="rule{" is-verified" if verified else ""}" id="rule-{escape(rule_id)}">{mark}\n'
+        # a rule record of the same id, printed whole by reference, holds the anchor `rule-ID` there
+        anchor = "" if "rules" in ctx.anchored and rule_id in ctx.game.rules else f' id="rule-{escape(rule_id)}"'
+        return f'<div class="rule{" is-verified" if verified else ""}"{anchor}>{mark}\n'
 
     def note_open(self, tokens, idx, options, env):
         ctx: RenderContext = env["ctx"]
