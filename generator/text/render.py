@@ -161,8 +161,10 @@ def _renderer() -> MarkdownIt:
         rule_id = container_info(tokens[idx].info)[1]
         verified = bool(ctx.examples.get(rule_id))
         mark = verified_mark(ctx.tr.ui("verified")) if verified else ""
-        # a rule record of the same id, printed whole by reference, holds the anchor `rule-ID` there
-        anchor = "" if "rules" in ctx.anchored and rule_id in ctx.game.rules else f' id="rule-{escape(rule_id)}"'
+        # a rule record of the same id holds the anchor `rule-ID` (links to the record land there):
+        # in the rulebook, one document, always; on the site, where the chapter prints its text
+        held = rule_id in ctx.game.rules and (ctx.target == "print" or "rules" in ctx.anchored)
+        anchor = "" if held else f' id="rule-{escape(rule_id)}"'
         return f'<div class="rule{" is-verified" if verified else ""}"{anchor}>{mark}\n'
 
     def note_open(self, tokens, idx, options, env):
