@@ -135,6 +135,17 @@ def test_keyword_tooltip_shows_definition(page, server):
     assert tip.is_visible()
 
 
+def test_card_preview_shows_the_whole_printed_card(page, server):
+    """The preview draws the card in the printed card's face, so a card the sheets fill to the
+    last line (Deadzone's Command die in English) is not cut off on screen."""
+    base, _site = server
+    page.goto(f"{base}/deadzone/en/cards/die-command.html")
+    page.evaluate("document.fonts.ready.then(() => true)")
+    body = page.locator(".card-preview .card-figure .card-body").first
+    assert body.evaluate("e => getComputedStyle(e).fontFamily").startswith('"PT Sans"')
+    assert body.evaluate("e => e.scrollHeight <= e.clientHeight + 1")
+
+
 def test_language_switch_keeps_section(page, server):
     base, site = server
     chapter = next(p.name for p in sorted((site / "nuclear/ru").glob("*.html")) if "<h2 id=" in p.read_text())

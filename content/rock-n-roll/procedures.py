@@ -868,11 +868,8 @@ def devils_hand(game, dice, option: int, phase: Phase | None = None, used: bool 
 @procedure("echo-effect")
 def echo_effect(game, dice, mark: Literal["black", "red"], held_during_round: bool = False,
                 held_at_round_end: bool = False) -> dict:
-    """The Echo Point's effects: black ones work while a side holds Echo during the round, red ones
-    each time a side holds it at the end of a round (table echo-marks, in its order)."""
-    rows = game.tables["echo-marks"].rows
-    if len(rows) != 2:
-        raise ProcedureError("the echo-marks table is read as two lines: black, then red")
+    """The Echo Point's effects (8. EXPANSION setup): black ones work while a side holds Echo
+    during the round, red ones each time a side holds it at the end of a round."""
     return {"works": held_during_round if mark == "black" else held_at_round_end}
 
 
@@ -983,11 +980,11 @@ def rule_params_match(game) -> list[str]:
         (r["rd-pool"].params.get("gain"), "rd-gain"),
         (r["rate-discard-card"].params.get("rd"), "rd-per-discarded-card"),
         (r["rate-buy-card"].params.get("rd"), "rd-card-price"),
-        (r["rate-current-action"].params.get("rd"), "current-action-rd"),
-        (r["rate-goal-change"].params.get("rd"), "goal-change-rd"),
-        (r["rate-capture"].params.get("rd"), "capture-rd"),
-        (r["rate-card-swap"].params.get("rd"), "card-swap-rd"),
-        (r["rate-card-swap"].params.get("total-rd"), "rd-card-price"),
+        (r["rates"].params.get("current-action"), "current-action-rd"),
+        (r["rates"].params.get("goal-change"), "goal-change-rd"),
+        (r["rates"].params.get("capture"), "capture-rd"),
+        (r["rates"].params.get("card-swap"), "card-swap-rd"),
+        (r["rates"].params.get("total-rd"), "rd-card-price"),
         (r["devils-hand"].params.get("uses"), "devils-hand-uses"),
         (r["devils-hand"].params.get("options"), "devils-hand-options"),
         (r["devils-hand"].params.get("cards"), "devils-hand-cards"),
@@ -1013,7 +1010,6 @@ def rule_params_match(game) -> list[str]:
         (a["current-action"].params.get("rd"), "current-action-rd"),
         (a["goal-change"].params.get("cards"), "goal-change-cards"),
         (a["goal-change"].params.get("rd"), "goal-change-rd"),
-        (a["capture"].params.get("rd"), "capture-rd"),
     ]
     return [f"{param} is {p(game, param)} in game.yaml but {value} in the data"
             for value, param in pairs if str(value) != str(p(game, param))]

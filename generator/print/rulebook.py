@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from markupsafe import Markup
 
 from ..text import blocks
-from ..text.refs import printed_by_reference, shown_in
+from ..text.refs import KIND_SECTIONS, printed_by_reference, printed_fields, shown_in
 from ..text.render import RenderContext, render_chapter, verified_mark
 from .pdf import render_document
 from .context import BuildContext, print_linker, section_mark
@@ -27,10 +27,11 @@ class AppendixBlock:
     src: str = ""
 
 
-def appendix(ctx: BuildContext, link) -> list[AppendixBlock]:
+def appendix(ctx: BuildContext, link, titles_by_slug: dict[str, str] | None = None) -> list[AppendixBlock]:
     sections, tables = shown_in(ctx.chapters)
     sections |= printed_by_reference(ctx.game, ctx.chapters)
     game, tr = ctx.game, ctx.tr
+    printed_at = _printed_at(ctx, titles_by_slug or {})
     out = []
     titles = {"keywords": "glossary", "units": "units", "tables": "tables", "dice": "dice", "actions": "actions",
               "terrain": "terrain", "bands": "bands", "rules": "rules"}
@@ -43,12 +44,24 @@ def appendix(ctx: BuildContext, link) -> list[AppendixBlock]:
             if not html:
                 continue
         else:
-            html = blocks.records_html(game, section, tr, link)
+            html = blocks.records_html(game, section, tr, link, printed_at)
         out.append(AppendixBlock(f"appendix-{section}", ctx.env.globals["ui"](titles[section]), html,
                                  section_mark(game, section)))
     if game.errata:
         out.append(AppendixBlock("appendix-errata", tr.ui("errata-appendix"), errata_html(ctx),
                                  section_mark(game, "errata")))
+    return out
+
+
+def _printed_at(ctx: BuildContext, titles_by_slug: dict[str, str]) -> blocks.Printed:
+    """(kind, id, field) -> the appendix's pointer to the chapter paragraph that prints that text
+    of a record by reference: the chapter's title and the page, in place of the text again."""
+    page = ctx.tr.ui("page-short")
+    out = {}
+    for (kind, record_id, field), chapter in printed_fields(ctx.game, ctx.chapters).items():
+        record = ctx.game.section(KIND_SECTIONS[kind])[record_id]
+        out[(kind, record_id, field)] = blocks.printed_at(f"#{blocks.text_anchor(record, field)}",
+                                                          titles_by_slug.get(chapter.slug, chapter.title), page)
     return out
 
 
@@ -113,10 +126,11 @@ def _walk(box):
 def book_html(ctx: BuildContext, paper: str = "a4", notes: bool = True) -> str:
     link = print_linker(anchors(ctx))
     render_ctx = RenderContext(ctx.game, ctx.tr, "print", link, ctx.examples, notes=notes,
-                               anchored=frozenset(printed_by_reference(ctx.game, ctx.chapters)))
+                               anchored=frozenset(printed_by_reference(ctx.game, ctx.chapters)),
+                               printed_texts=frozenset(printed_fields(ctx.game, ctx.chapters)))
     chapters = [render_chapter(ch, render_ctx, id_prefix=f"{ch.slug}--") for ch in ctx.chapters]
     chapters = [ch for ch in chapters if ch.headings]  # a chapter that held only notes, without them
-    blocks_ = appendix(ctx, link)
+    blocks_ = appendix(ctx, link, {ch.chapter.slug: ch.title for ch in chapters})
     template = ctx.env.get_template("rulebook.html.j2")
     html = template.render(
         title=ctx.title,

@@ -24,6 +24,23 @@ def anchor(record: Record) -> str:
     return f"{record.kind}-{record.id}"
 
 
+def text_anchor(record: Record, field: str = "text") -> str:
+    """The anchor of the chapter paragraph that prints one text field of a record by reference,
+    where the record also keeps an appendix entry (which holds `anchor(record)`):
+    `rule-catch-up--text`, `unit-mai--abilities-0-text`."""
+    return f"{record.kind}-{record.id}--{field.replace('.', '-')}"
+
+
+# (kind, id, field) -> what stands in place of a text field a chapter prints (printed_at)
+Printed = dict[tuple[str, str, str], Markup]
+
+
+def _text(tr: Translator, record: Record, printed: Printed | None, *path) -> Markup:
+    """A text field of a record, or the pointer to the chapter that prints it."""
+    elsewhere = (printed or {}).get((record.kind, record.id, ".".join(map(str, path))))
+    return tr.field(record, *path) if elsewhere is None else elsewhere
+
+
 def _cell(value) -> str:
     return "–" if value is None else str(value)
 
@@ -331,7 +348,7 @@ def record_stats_html(game: Game, tr: Translator, record: Record, link: Linker |
     return Markup('<p class="record-stats">{}</p>').format(Markup(" · ").join(parts)) if parts else Markup("")
 
 
-def roster_html(game: Game, tr: Translator, link: Linker) -> Markup:
+def roster_html(game: Game, tr: Translator, link: Linker, printed: Printed | None = None) -> Markup:
     units = list(game.units.values())
     stats = stat_columns(game, "unit", units)
     head = [tr.ui("name"), *(tr.manifest("stats", game.manifest.stats.index(s), "abbr")
@@ -348,7 +365,7 @@ def roster_html(game: Game, tr: Translator, link: Linker) -> Markup:
         for stat in stats:
             out.append(Markup("<td>{}</td>").format(stat_html(game, tr, unit, stat.id, link)))
         out.append(Markup("</tr>"))
-        extra = unit_details(game, tr, unit, link)
+        extra = unit_details(game, tr, unit, link, printed)
         if extra:
             out.append(Markup('<tr class="details"><td colspan="{}">{}</td></tr>').format(len(head), extra))
     out.append(Markup("</tbody></table>"))
@@ -402,7 +419,7 @@ def keyword_ref_html(keyword, label: str, tr: Translator, link: Linker) -> Marku
     return Markup('<a class="kw" href="{}">{}{}</a>').format(href, label, tip)
 
 
-def unit_details(game: Game, tr: Translator, unit: Unit, link: Linker) -> Markup:
+def unit_details(game: Game, tr: Translator, unit: Unit, link: Linker, printed: Printed | None = None) -> Markup:
     out = []
     if unit.type:
         out.append(Markup('<p class="unit-type">{}</p>').format(tr.field(unit, "type")))
@@ -433,9 +450,9 @@ def unit_details(game: Game, tr: Translator, unit: Unit, link: Linker) -> Markup
                           '<tbody>{}</tbody></table>').format(tr.ui("weapons"), head, Markup("").join(rows)))
     for i, ability in enumerate(unit.abilities):
         out.append(Markup('<p class="ability"><strong>{}.</strong> {}</p>').format(
-            tr.field(unit, "abilities", i, "name"), tr.field(unit, "abilities", i, "text")))
+            tr.field(unit, "abilities", i, "name"), _text(tr, unit, printed, "abilities", i, "text")))
     if unit.text:
-        out.append(Markup('<p class="flavour">{}</p>').format(tr.field(unit, "text")))
+        out.append(Markup('<p class="flavour">{}</p>').format(_text(tr, unit, printed, "text")))
     if unit.incomplete:
         out.append(Markup('<p class="incomplete-reason">{}: {}</p>').format(tr.ui("incomplete"),
                                                                            tr.field(unit, "incomplete")))
@@ -443,11 +460,12 @@ def unit_details(game: Game, tr: Translator, unit: Unit, link: Linker) -> Markup
     return Markup("").join(out)
 
 
-def glossary_html(game: Game, tr: Translator, link: Linker) -> Markup:
+def glossary_html(game: Game, tr: Translator, link: Linker, printed: Printed | None = None) -> Markup:
+    """Every keyword and its definition; `printed` as for records_html."""
     out = [Markup('<dl class="glossary">')]
     for keyword in game.keywords.values():
         out.append(Markup('<dt id="{}">{}</dt><dd>{}{}</dd>').format(
-            anchor(keyword), keyword_label(game, tr, keyword), tr.field(keyword, "definition"),
+            anchor(keyword), keyword_label(game, tr, keyword), _text(tr, keyword, printed, "definition"),
             aliases_html(keyword, tr)))
     out.append(Markup("</dl>"))
     return Markup("").join(out)
@@ -463,13 +481,23 @@ def aliases_html(keyword, tr: Translator) -> Markup:
     return Markup('<span class="aliases"> {}: {}.</span>').format(tr.ui("also-written"), Markup("; ").join(names))
 
 
-def records_html(game: Game, section: str, tr: Translator, link: Linker) -> Markup:
+def printed_at(href: str, title: str, page_word: str = "") -> Markup:
+    """An appendix entry's pointer to the chapter paragraph that prints one of the record's
+    texts: the chapter's title, linked (in print, `page_word` and the page number follow:
+    rulebook.css)."""
+    data = Markup(' data-page="{}"').format(page_word) if page_word else ""
+    return Markup('<a class="printed-at" href="{}"{}>→ {}</a>').format(href, data, title)
+
+
+def records_html(game: Game, section: str, tr: Translator, link: Linker, printed: Printed | None = None) -> Markup:
     """Any section as a definition list: each record's name, then every field the source gives
-    it (its text, facts, stats, keywords, faces with their texts, notes on unstated values)."""
+    it (its text, facts, stats, keywords, faces with their texts, notes on unstated values).
+    `printed`: (kind, id, field) -> a pointer to the chapter paragraph that prints that text of
+    the record; such a text is not printed again, the pointer stands in its place."""
     if section == "keywords":
-        return glossary_html(game, tr, link)
+        return glossary_html(game, tr, link, printed)
     if section == "units":
-        return roster_html(game, tr, link)
+        return roster_html(game, tr, link, printed)
     if section == "tables":
         return Markup("").join(table_html(t, tr, link) for t in game.tables.values())
     out = [Markup('<dl class="records records-{}">').format(section)]
@@ -477,8 +505,10 @@ def records_html(game: Game, section: str, tr: Translator, link: Linker) -> Mark
         name = tr.field(record, "name") if hasattr(record, "name") else record.id
         body = []
         for attr in ("text", "definition", "summary"):
+            elsewhere = (printed or {}).get((record.kind, record.id, attr))
             if getattr(record, attr, None):
-                body.append(paragraphs(tr.field(record, attr)))
+                body.append(paragraphs(tr.field(record, attr)) if elsewhere is None
+                            else Markup("<p>{}</p>").format(elsewhere) if elsewhere else Markup(""))
         facts = [Markup("{}: {}").format(field_label(tr.lang, name), format_value(getattr(record, name), tr.lang))
                  for name in FACT_FIELDS.get(record.kind, ()) if getattr(record, name, None) is not None]
         facts += _record_facts(game, tr, record)

@@ -240,19 +240,45 @@ def text_references(chapters) -> dict[tuple[str, str], Any]:
     return found
 
 
+def named_references(chapters) -> set[tuple[str, str]]:
+    """(kind, id) of every record the chapters name (`{{ action:move }}`)."""
+    return {(ref.kind, ref.id) for _chapter, ref in parsed_references(chapters) if ref.id and ref.field is None}
+
+
 def printed_by_reference(game: Game, chapters) -> set[str]:
     """Sections no chapter lists whole, but whose every record with text the chapters print by
-    referring to that text (`{{ action:move.text }}`): printed once, where the source prints
-    them. The rulebook adds no appendix for these, the site no page of their own, and the
-    reference to a record's text carries its anchor."""
+    naming it and referring to its text (`{{ action:move }} – {{ action:move.text }}`):
+    printed once, where the source prints them. The rulebook adds no appendix for these, the
+    site no page of their own, and the reference to a record's text carries its anchor. A
+    record whose text is printed but whose name is not keeps the section's appendix, which
+    then names it and points at its paragraph (blocks.records_html, `printed_at`)."""
     listed = shown_in(chapters)[0]
     referenced = text_references(chapters)
+    named = named_references(chapters)
     out = set()
     for section in TEXT_SECTIONS:
         records = game.section(section).values()
         if any(getattr(r, "stats", None) or getattr(r, "keywords", None) for r in records):
             continue  # the appendix prints more of these than their text
         with_text = [r for r in records if any(getattr(r, name, None) for name in TEXT_FIELDS)]
-        if section not in listed and with_text and all((r.kind, r.id) in referenced for r in with_text):
+        if section not in listed and with_text and all((r.kind, r.id) in referenced and (r.kind, r.id) in named
+                                                       for r in with_text):
             out.add(section)
+    return out
+
+
+def printed_fields(game: Game, chapters) -> dict[tuple[str, str, str], Any]:
+    """(kind, id, field) -> the first chapter that prints that text field of a record by
+    reference (`{{ rule:catch-up.text }}`, `{{ unit:mai.abilities.0.text }}`): an appendix or
+    reference page that keeps the record points there instead of printing the text again."""
+    from ..i18n.messages import is_translatable_path
+
+    out: dict[tuple[str, str, str], Any] = {}
+    for chapter, ref in parsed_references(chapters):
+        if not ref.id or not ref.field or ref.kind not in KIND_SECTIONS:
+            continue
+        record = game.section(KIND_SECTIONS[ref.kind]).get(ref.id)
+        path = tuple(int(p) if p.isdigit() else p for p in ref.field.split("."))
+        if record is not None and path[-1] != "name" and is_translatable_path(record, path):
+            out.setdefault((ref.kind, ref.id, ref.field), chapter)
     return out

@@ -42,6 +42,11 @@ class RenderContext:
     # sections whose records the chapters print by referring to their text (refs.printed_by_reference):
     # the reference to a record's text carries the record's anchor, so links land there
     anchored: frozenset[str] = frozenset()
+    # (kind, id, field) of the records' texts the chapters print by reference (refs.printed_fields):
+    # a `{{ list:... }}` leaves them out, printed once where the source prints them
+    printed_texts: frozenset[tuple[str, str, str]] = frozenset()
+    # texts a reference has printed (and anchored, blocks.text_anchor) so far
+    placed: set[tuple[str, str, str]] = field(default_factory=set)
 
 
 @dataclass
@@ -66,7 +71,8 @@ def _ref_html(ctx: RenderContext, text: str) -> Markup:
         return Markup('<span class="broken-ref">{}</span>').format("{{ " + text + " }}")
     record = resolved.record
     if resolved.section is not None:
-        return blocks.records_html(ctx.game, resolved.section, ctx.tr, ctx.link)
+        return blocks.records_html(ctx.game, resolved.section, ctx.tr, ctx.link,
+                                   dict.fromkeys(ctx.printed_texts, Markup("")))
     if record is not None and resolved.ref.kind == "table" and resolved.ref.field is None:
         return blocks.table_html(record, ctx.tr, ctx.link)
     if resolved.ref.kind == "table" and record is None:  # a probability table of the rules checker
@@ -87,8 +93,14 @@ def _ref_html(ctx: RenderContext, text: str) -> Markup:
             value = ctx.tr.field(record, *path)
         else:
             value = resolved.text(ctx.tr.lang)
-        if record.section in ctx.anchored and resolved.ref.field in TEXT_FIELDS:
-            return Markup('<span class="value" id="{}">{}</span>').format(blocks.anchor(record), value)
+        key = (record.kind, record.id, resolved.ref.field)
+        if key in ctx.printed_texts and key not in ctx.placed:
+            # the first paragraph printing this text of the record: links land there (its
+            # appendix entry, if the section keeps one, points at it: blocks.text_anchor)
+            ctx.placed.add(key)
+            whole = record.section in ctx.anchored and resolved.ref.field in TEXT_FIELDS
+            anchor = blocks.anchor(record) if whole else blocks.text_anchor(record, resolved.ref.field)
+            return Markup('<span class="value" id="{}">{}</span>').format(anchor, value)
         return Markup('<span class="value">{}</span>').format(value)
     if record.kind == "keyword":
         return blocks.keyword_ref_html(record, ctx.tr.field(record, "name"), ctx.tr, ctx.link)
@@ -149,7 +161,11 @@ def _renderer() -> MarkdownIt:
         rule_id = container_info(tokens[idx].info)[1]
         verified = bool(ctx.examples.get(rule_id))
         mark = verified_mark(ctx.tr.ui("verified")) if verified else ""
-        return f'<div class="rule{" is-verified" if verified else ""}" id="rule-{escape(rule_id)}">{mark}\n'
+        # a rule record of the same id holds the anchor `rule-ID` (links to the record land there):
+        # in the rulebook, one document, always; on the site, where the chapter prints its text
+        held = rule_id in ctx.game.rules and (ctx.target == "print" or "rules" in ctx.anchored)
+        anchor = "" if held else f' id="rule-{escape(rule_id)}"'
+        return f'<div class="rule{" is-verified" if verified else ""}"{anchor}>{mark}\n'
 
     def note_open(self, tokens, idx, options, env):
         ctx: RenderContext = env["ctx"]
