@@ -80,6 +80,7 @@ CODES: dict[str, str] = {
     "W011": "interface catalog override of a word that does not exist",
     "W012": "message context for a place that holds no translatable text",
     "W019": "probability table does not say what it assumes in a language of the game",
+    "W020": "erratum summary or reading not written in the source language",
     "W030": "counter text below the legible size or outside the counter",
 }
 

@@ -166,7 +166,8 @@ class Unstated(BaseModel):
 
 
 UNSTATED = "unstated"  # the YAML word
-UNSTATED_MARK = "?†"    # the marked blank printed in its place; † points at the note
+UNSTATED_SIGN = "‡"     # points from a marked blank to its note; the erratum mark is † (text/blocks.py)
+UNSTATED_MARK = "?" + UNSTATED_SIGN  # the marked blank printed in place of a value the source does not give
 
 
 class UnstatedError(ValueError):
@@ -301,13 +302,13 @@ UNSTATED_NOTE: dict[str, str] = {
 
 
 def unstated_note(lang: str = "en", reason: str | None = None, label: str | None = None) -> str:
-    """The note for a marked blank: "† Models: not stated in the source. Why." """
+    """The note for a marked blank: "‡ Models: not stated in the source. Why." """
     note = UNSTATED_NOTE.get(lang, UNSTATED_NOTE["en"])
     head = f"{label}: {note}" if label else note[0].upper() + note[1:]
     if reason:
         reason = reason.strip()
-        return f"† {head}. {reason}" + ("" if reason[-1] in ".!?…" else ".")
-    return f"† {head}."
+        return f"{UNSTATED_SIGN} {head}. {reason}" + ("" if reason[-1] in ".!?…" else ".")
+    return f"{UNSTATED_SIGN} {head}."
 
 
 def unstated_inline(lang: str = "en") -> str:
@@ -317,7 +318,7 @@ def unstated_inline(lang: str = "en") -> str:
 
 def format_value(value: Value, lang: str = "en") -> str:
     """The value as a reader sees it; the source's dash for a value that does not apply,
-    a marked blank (?†) for one the source does not give."""
+    a marked blank (?‡) for one the source does not give."""
     if value is None:
         return "–"
     if isinstance(value, Unstated):

@@ -396,6 +396,9 @@ def _procedure_cases() -> list[Case]:
             PROCEDURES.replace("consistency, procedure", "consistency, procedure, table")
             + '\n\n@table("odds", assumes={"en": "one die"})\ndef odds(game):\n    return []\n')),
              "W019", "procedures.py", "@table"),
+        Case("erratum-reading-in-another-language", edit(
+            "data/errata.yaml", "    reading: Fast\n", "    reading: Читается как Быстрый, по глоссарию\n"),
+             "W020", "data/errata.yaml", "reading: Читается"),
         Case("reading-cited-by-nothing", steps(procedures(PROCEDURES), edit(
             "data/errata.yaml", "    reading: Fast\n", "    reading: Fast\n    category: reading\n")),
              "E037", "data/errata.yaml", "quick-for-fast"),

@@ -86,16 +86,16 @@ def test_prints_as_a_marked_blank_with_a_note(ws: Workspace):
     ws.edit("game.yaml", "value: 10", "value: unstated")
     game, _ = load(ws)
     tr = Translator.load(game, "en")
-    assert format_value(Unstated()) == "?†"
+    assert format_value(Unstated()) == "?‡"
     ws.edit("data/units.yaml", "count: 5", "count: unstated")
-    assert "?†× Rifle" in roster_html(load(ws)[0], tr, lambda r: None)
+    assert "?‡× Rifle" in roster_html(load(ws)[0], tr, lambda r: None)
     roster = roster_html(game, tr, lambda r: None)
-    assert "<td>?†</td>" in roster and "5× Rifle" in roster
-    assert "† Quality: not stated in the source. the card is not shown." in roster
+    assert "<td>?‡</td>" in roster and "5× Rifle" in roster
+    assert "‡ Quality: not stated in the source. the card is not shown." in roster
     table = table_html(game.tables["weather"], tr)
-    assert "<td>?†</td>" in table and "† Result, 2: not stated in the source." in table
+    assert "<td>?‡</td>" in table and "‡ Result, 2: not stated in the source." in table
     dice = records_html(game, "dice", tr, lambda r: None)
-    assert "Faces: ?†" in dice and "† Faces: not stated in the source. the text never says." in dice
+    assert "Faces: ?‡" in dice and "‡ Faces: not stated in the source. the text never says." in dice
     assert resolve(game, Ref.parse("param:victory-points")).text("en") == "? (not stated in the source)"
     assert resolve(game, Ref.parse("param:victory-points")).text("ru") == "? (в источнике не указано)"
 
@@ -116,7 +116,7 @@ def test_the_reason_is_translated(ws: Workspace):
     game, _ = load(ws)
     tr = Translator.load(game, "ru")
     assert tr.field(game.dice["command"], "sides", "reason") == "текст не говорит"
-    assert "† Граней: в источнике не указано. текст не говорит." in records_html(game, "dice", tr, lambda r: None)
+    assert "‡ Граней: в источнике не указано. текст не говорит." in records_html(game, "dice", tr, lambda r: None)
 
 
 PROCEDURES = '''\

@@ -1,4 +1,5 @@
-"""Errata are listed in the game's ERRATA.md, and every listed erratum exists."""
+"""Errata are listed in the game's ERRATA.md, every listed erratum exists, and an erratum's
+summary and reading are written in the source language (their translations go into the catalogs)."""
 
 from __future__ import annotations
 
@@ -9,6 +10,15 @@ from ..game import Game
 from ..yamlsource import control_character, line_of_offset, read_text, unreadable
 
 ERRATA_FILE = "ERRATA.md"
+# Scripts of the source languages whose errata are checked for text in another script: an
+# erratum's summary and reading are printed as they are in the source edition.
+_CYRILLIC = "а-яА-ЯёЁіїєґўђјљњћџІЇЄҐЎЂЈЉЊЋЏ"
+_LATIN = "A-Za-z"
+_SCRIPT_OF = {**{lang: _CYRILLIC for lang in ("ru", "uk", "be", "bg", "sr")},
+              **{lang: _LATIN for lang in ("en", "de", "fr", "es", "pl", "it", "pt", "nl", "cs", "da", "fi",
+                                           "hu", "lt", "no", "ro", "sv", "tr", "ca")}}
+_FOREIGN_WORDS = 4  # "Current Action.", "armour piercing": a name or a term quoted from the source is fine
+
 # An erratum is listed as a heading or list item that starts with its id in backticks.
 _LISTED = re.compile(r"^\s*(?:#+|[-*]|\d+\.)\s+`([a-z0-9][a-z0-9-]*)`")
 
@@ -71,3 +81,23 @@ def check(game: Game, report: Report) -> None:
             report.add("W001", f"erratum '{erratum.id}' is not referenced by any record",
                        game.origin(erratum).location("id"),
                        "cite it from the record it concerns (errata: [...], an alias, or record:/field:)")
+    _check_language(game, report)
+
+
+def _check_language(game: Game, report: Report) -> None:
+    """W020: a summary or reading written in another language than the source's (a sentence
+    without a letter of the source's script): the source edition would print it as it is."""
+    source = game.manifest.source_language
+    own = _SCRIPT_OF.get(source.split("-")[0])
+    if own is None:
+        return
+    other = _LATIN if own == _CYRILLIC else _CYRILLIC
+    for erratum in game.errata.values():
+        for name in ("summary", "reading"):
+            text = getattr(erratum, name)
+            if re.search(f"[{own}]", text) or len(re.findall(f"[{other}]{{2,}}", text)) < _FOREIGN_WORDS:
+                continue
+            report.add("W020", f"erratum '{erratum.id}': the {name} is not written in the source language ({source})",
+                       game.origin(erratum).location(name),
+                       f"write it in '{source}' as the source edition prints it; its translation goes into "
+                       f"locale/LANG.po ('rulesmith i18n update LANG {game.id}')")

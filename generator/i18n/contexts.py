@@ -8,6 +8,9 @@ own message in locale/contexts.yaml, keyed by place: KIND:ID.FIELD for a record'
     contexts:
       game.stats.*.name: stat          # every stat name in the context "stat"
       table:columns.rows.*.ru:         # empty: each place its own message
+
+Some places have their own context in every game (OWN_CONTEXTS): an erratum's reading
+("Быстрый") corrects the source's words and is translated as such, not as the keyword's name.
 """
 
 from __future__ import annotations
@@ -51,6 +54,11 @@ def _pattern(place: str) -> re.Pattern:
     return re.compile("^" + "[^.]*".join(re.escape(part) for part in place.split("*")) + "$")
 
 
+# Places that have their own message in every game, after the game's own contexts.yaml.
+OWN_CONTEXTS = {"erratum:*.reading": "erratum reading"}
+_OWN = [(_pattern(key), context) for key, context in OWN_CONTEXTS.items()]
+
+
 @dataclass
 class Contexts:
     """The contexts file of one game, compiled: place → msgctxt (None: the shared message)."""
@@ -62,6 +70,9 @@ class Contexts:
         for key, pattern, context in self.rules:
             if pattern.match(place):
                 return context if context is not None else place
+        for pattern, context in _OWN:
+            if pattern.match(place):
+                return context
         return None
 
     def unused(self, places: set[str]) -> list[str]:

@@ -74,8 +74,8 @@ class Erratum(Record):
         "source text was saved (lost glyphs, joined words); reading: a choice a rule procedure makes "
         "where the text is silent (cited by the procedure)",
     )
-    source: str = Field(description="what the source writes, verbatim")
-    reading: str = Field(description="how Rulesmith reads it")
+    source: str = Field(description="what the source writes, verbatim (a quote: never translated)")
+    reading: Text = Field(description="how Rulesmith reads it; translated (message context 'erratum reading')")
     record: str | None = Field(
         default=None, description="the record a value erratum corrects: SECTION/ID, e.g. units/mai"
     )

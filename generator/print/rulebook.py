@@ -72,10 +72,12 @@ def errata_html(ctx: BuildContext) -> Markup:
     source_lang = game.manifest.source_language
     out = [Markup('<p class="errata-intro">{}</p><dl class="errata">').format(tr.ui("errata-intro"))]
     for erratum in game.errata.values():
-        # the summary is translated; source and reading quote the source text in its language
+        # summary and reading are translated; the source is a quote in the source language
         # (as on the site's errata page); a source that writes nothing shows a dash
         quoted = [Markup('<p><span class="erratum-label">{}:</span> <span lang="{}">{}</span></p>').format(
-            tr.ui(name), source_lang, getattr(erratum, name) or "–") for name in ("source", "reading")]
+                      tr.ui("source"), source_lang, erratum.source or "–"),
+                  Markup('<p><span class="erratum-label">{}:</span> <span lang="{}">{}</span></p>').format(
+                      tr.ui("reading"), *blocks.erratum_reading(tr, erratum))]
         out.append(Markup('<dt id="{}">{}<span class="erratum-id">{}</span></dt><dd>{}</dd>').format(
             blocks.anchor(erratum), tr.field(erratum, "summary"), erratum.id, Markup("").join(quoted)))
     out.append(Markup("</dl>"))

@@ -1,11 +1,14 @@
-"""Finishing touches on a page's HTML: wide tables become keyboard-reachable scroll regions, and
-quotations in the source language inside a translated page say which language they are in."""
+"""Finishing touches on a page's HTML: wide tables become keyboard-reachable scroll regions, marked
+blanks say what they stand for, and quotations in the source language inside a translated page
+say which language they are in."""
 
 from __future__ import annotations
 
 import re
 
 from markupsafe import Markup, escape
+
+from ..values import UNSTATED_MARK, UNSTATED_NOTE
 
 # Cells, terms and blocks end with a line break, so the search index never glues the words of
 # neighbouring cells into one ("ModelsQualityDefence").
@@ -77,6 +80,30 @@ def mark_quotations(html: str, source: str, lang: str) -> Markup:
         out.append(_TEXT.sub(text, html[last:match.start()]))
         out.append(match.group())
         last = match.end()
+    out.append(_TEXT.sub(text, html[last:]))
+    return Markup("".join(out))
+
+
+_SCRIPT = re.compile(r"<script\b.*?</script>", re.S)
+
+
+def label_marked_blanks(html: str, lang: str) -> Markup:
+    """A marked blank (?‡) tells a screen reader, and a pointer on hover, what it stands for:
+    "not stated in the source" (its note under the table says why)."""
+    html = str(html)
+    if UNSTATED_MARK not in html:
+        return Markup(html)
+    note = escape(UNSTATED_NOTE.get(lang, UNSTATED_NOTE["en"]))
+    mark = f'<span class="unstated-mark" role="img" aria-label="{note}" title="{note}">{UNSTATED_MARK}</span>'
+
+    def text(match: re.Match) -> str:
+        return ">" + match.group(1).replace(UNSTATED_MARK, mark) + "<"
+
+    out, last = [], 0
+    for script in _SCRIPT.finditer(html):
+        out.append(_TEXT.sub(text, html[last:script.start()]))
+        out.append(script.group())
+        last = script.end()
     out.append(_TEXT.sub(text, html[last:]))
     return Markup("".join(out))
 

@@ -22,7 +22,7 @@ from .counters import counter_headings, counters_page
 from .datasheet import card_preview, card_sheet, unit_sheet
 from .grids import grid_html, grid_note, grid_title, odds_html
 from .links import site_linker
-from .markup import for_search, mark_quotations, scroll_tables
+from .markup import for_search, label_marked_blanks, mark_quotations, scroll_tables
 
 
 # Page names the site generates itself; a chapter with one of these names gets a prefix.
@@ -171,10 +171,11 @@ def game_pages(ctx: BuildContext, report: Report) -> list[SitePage]:
             heads.append(_h(2, "section-parameters", ui("parameters")))
         pages.append(SitePage("reference.html", ui("reference"), Markup("").join(html), heads, kind="reference"))
     if game.errata:
-        # source and reading quote the source text: they stay in its language
+        # the source quotes the source text in its language; summary and reading are translated
         src = game.manifest.source_language
         rows = Markup("").join(Markup('<tr id="erratum-{}"><td>{}</td><td lang="{}">{}</td><td lang="{}">{}</td></tr>')
-                               .format(e.id, tr.field(e, "summary"), src, e.source, src, e.reading)
+                               .format(e.id, tr.field(e, "summary"), src, e.source or "–",
+                                       *blocks.erratum_reading(tr, e))
                                for e in game.errata.values())
         body = Markup('<table class="data-table"><thead><tr><th scope="col">{}</th><th scope="col">{}</th>'
                       '<th scope="col">{}</th></tr></thead><tbody>{}</tbody></table>').format(
@@ -193,11 +194,12 @@ def game_pages(ctx: BuildContext, report: Report) -> list[SitePage]:
 
 
 def finish(body: Markup, ctx: BuildContext, label: str) -> Markup:
-    """Tables become scroll regions and source-language quotations get their lang; the card
-    preview is left as printed."""
+    """Tables become scroll regions, marked blanks (?‡) say what they stand for and
+    source-language quotations get their lang; the card preview is left as printed."""
     start = body.find('<div class="card-preview"')
     head, preview = (body, "") if start < 0 else (body[:start], body[start:])
     head = scroll_tables(head, label)
+    head = label_marked_blanks(head, ctx.lang)
     head = mark_quotations(head, ctx.game.manifest.source_language, ctx.lang)
     return for_search(head) + Markup(preview)
 

@@ -15,7 +15,7 @@ from ..model.tables import coded_ids
 from ..values import DASH, StatType, Unstated, format_value, format_written, parse_value, unstated_note
 
 Linker = Callable[[Record], str | None]
-ERRATUM_MARK = "†"  # after a word or value printed as the source writes it
+ERRATUM_MARK = "†"  # after a word or value printed as the source writes it; not the marked blank's ‡
 _LETTER = re.compile(r"[^\W\d_]")
 _CELL_REF = re.compile(r"\{\{\s*(.*?)\s*\}\}")
 
@@ -46,7 +46,7 @@ def _cell(value) -> str:
 
 
 def unstated_notes(game: Game, tr: Translator, record: Record) -> Markup:
-    """One note per value of the record the source does not give: what the marked blank (?†) means.
+    """One note per value of the record the source does not give: what the marked blank (?‡) means.
     Table cells of one column with the same reason share a note ("Effect, 1–6")."""
     grouped: dict[tuple, list] = {}
     for path, value in record.unstated():
@@ -76,7 +76,7 @@ def _runs(numbers: list[int]) -> str:
     return ", ".join(str(a) if a == b else f"{a}–{b}" for a, b in out)
 
 
-# Fields a record list prints as "Label: value" (so a marked blank ?† shows where it belongs).
+# Fields a record list prints as "Label: value" (so a marked blank ?‡ shows where it belongs).
 FACT_FIELDS: dict[str, tuple[str, ...]] = {"die": ("sides",), "deck": ("size",)}
 FIELD_LABELS: dict[str, dict[str, str]] = {
     "en": {"sides": "Faces", "size": "Card size", "back": "Back", "colour": "Colour", "quantity": "Copies",
@@ -327,6 +327,15 @@ def erratum_mark(game: Game, tr: Translator, erratum_id: str, link: Linker) -> M
             href, label, label, ERRATUM_MARK)
     return Markup('<span class="erratum-mark" role="note" title="{}" aria-label="{}">{}</span>').format(
         label, label, ERRATUM_MARK)
+
+
+def erratum_reading(tr: Translator, erratum: Record) -> tuple[str, str]:
+    """(language, text) of an erratum's reading in this edition: translated like its summary;
+    in the source language while the catalog lacks it (the source stays a quote, never translated)."""
+    before = len(tr.missing)
+    text = tr.field(erratum, "reading") or "–"
+    found = len(tr.missing) == before
+    return (tr.lang if found else tr.game.manifest.source_language), text
 
 
 def record_stats_html(game: Game, tr: Translator, record: Record, link: Linker | None = None) -> Markup:
