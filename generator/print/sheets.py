@@ -21,7 +21,7 @@ from ..diagnostics import Diagnostic, Severity
 from .pdf import PdfResult, identifier, render_document, write_pdf
 from .verify import LayoutRules, verify_layout
 
-SHEETS_PER_CHUNK = 40  # pages (fronts and backs) laid out at once
+SHEETS_PER_CHUNK = 20  # pages (fronts and backs) laid out at once: about 55 MB of layout
 CHUNK_SETTING = "RULESMITH_SHEETS_PER_CHUNK"  # another chunk size, e.g. to try the seams quickly
 PAGE = re.compile(r'(?=<div class="sheet[ "])')
 
