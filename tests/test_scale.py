@@ -28,6 +28,19 @@ def deck(ws: Workspace) -> Workspace:
     return ws
 
 
+def _bookmarks(path) -> list[tuple[str, int, list]]:
+    """(title, page index, children) of every bookmark of the PDF."""
+    import pikepdf
+
+    with pikepdf.open(path) as pdf, pdf.open_outline() as outline:
+        index = {page.objgen: i for i, page in enumerate(pdf.pages)}
+
+        def walk(items):
+            return [(i.title, index[i.destination[0].objgen], walk(i.children)) for i in items]
+
+        return walk(outline.root)
+
+
 def test_chunk_size_keeps_fronts_with_their_backs(monkeypatch):
     assert chunk_pages(40) == 40 and chunk_pages(5) == 4 and chunk_pages(1) == 2
     monkeypatch.setenv(CHUNK_SETTING, "3")
@@ -48,6 +61,7 @@ def test_chunked_sheets_are_the_whole_document_joined(deck: Workspace, monkeypat
     assert 18 < len(placements) < 27 and max(p["sheet"] for p in placements) == 3
     assert first.pages == len(joined.pages) == len(whole.pages) == 6
     assert joined.metadata.title == whole.metadata.title and joined.trailer["/Root"]["/Lang"] == "en"
+    assert _bookmarks(pdf_path) == _bookmarks(whole_path) and len(_bookmarks(whole_path)) >= 18  # a card's title
     for n, (a, b) in enumerate(zip(joined.pages, whole.pages)):  # spacing aside (a letter-spaced stamp)
         assert a.mediabox == b.mediabox, f"page {n + 1}"
         assert "".join(a.extract_text().split()) == "".join(b.extract_text().split()), f"page {n + 1}"

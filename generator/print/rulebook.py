@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from markupsafe import Markup
 
 from ..text import blocks
-from ..text.refs import KIND_SECTIONS, printed_by_reference, printed_fields, shown_in
+from ..text.refs import printed_by_reference, printed_fields, shown_in
 from ..text.render import RenderContext, render_chapter, verified_mark
 from .pdf import render_document
 from .context import BuildContext, print_linker, section_mark
@@ -31,7 +31,7 @@ def appendix(ctx: BuildContext, link, titles_by_slug: dict[str, str] | None = No
     sections, tables = shown_in(ctx.chapters)
     sections |= printed_by_reference(ctx.game, ctx.chapters)
     game, tr = ctx.game, ctx.tr
-    printed_at = _printed_at(ctx, titles_by_slug or {})
+    printed_at = blocks.pointers(game, ctx.chapters, titles_by_slug or {}, page_word=tr.ui("page-short"))
     out = []
     titles = {"keywords": "glossary", "units": "units", "tables": "tables", "dice": "dice", "actions": "actions",
               "terrain": "terrain", "bands": "bands", "rules": "rules"}
@@ -50,18 +50,6 @@ def appendix(ctx: BuildContext, link, titles_by_slug: dict[str, str] | None = No
     if game.errata:
         out.append(AppendixBlock("appendix-errata", tr.ui("errata-appendix"), errata_html(ctx),
                                  section_mark(game, "errata")))
-    return out
-
-
-def _printed_at(ctx: BuildContext, titles_by_slug: dict[str, str]) -> blocks.Printed:
-    """(kind, id, field) -> the appendix's pointer to the chapter paragraph that prints that text
-    of a record by reference: the chapter's title and the page, in place of the text again."""
-    page = ctx.tr.ui("page-short")
-    out = {}
-    for (kind, record_id, field), chapter in printed_fields(ctx.game, ctx.chapters).items():
-        record = ctx.game.section(KIND_SECTIONS[kind])[record_id]
-        out[(kind, record_id, field)] = blocks.printed_at(f"#{blocks.text_anchor(record, field)}",
-                                                          titles_by_slug.get(chapter.slug, chapter.title), page)
     return out
 
 

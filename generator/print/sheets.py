@@ -21,7 +21,7 @@ from ..diagnostics import Diagnostic, Severity
 from .pdf import PdfResult, identifier, render_document, write_pdf
 from .verify import LayoutRules, verify_layout
 
-SHEETS_PER_CHUNK = 40  # pages (fronts and backs) laid out at once
+SHEETS_PER_CHUNK = 20  # pages (fronts and backs) laid out at once: about 55 MB of layout
 CHUNK_SETTING = "RULESMITH_SHEETS_PER_CHUNK"  # another chunk size, e.g. to try the seams quickly
 PAGE = re.compile(r'(?=<div class="sheet[ "])')
 
@@ -185,10 +185,12 @@ def join(chunks: list[Chunk], path: Path) -> None:
     except ImportError:  # pypdf holds the whole joined document in memory, but works
         return _join_with_pypdf(chunks, path)
     with pikepdf.Pdf.new() as pdf:
+        bookmarks: list = []
         for n, chunk in enumerate(chunks):
             copied = len(pdf.objects)
             with pikepdf.Pdf.open(chunk.pdf) as source:
                 fold_forms(source)
+                bookmarks += _bookmarks(source, len(pdf.pages))
                 pdf.pages.extend(source.pages)
                 for number in range(copied + 1, len(pdf.objects) + 1):
                     _keep_stream(pdf.get_object(number, 0))
@@ -196,7 +198,34 @@ def join(chunks: list[Chunk], path: Path) -> None:
                     pdf.docinfo = pdf.copy_foreign(source.docinfo)
                     if "/Lang" in source.Root:
                         pdf.Root.Lang = source.Root.Lang
+        if bookmarks:
+            with pdf.open_outline() as outline:
+                outline.root.extend(bookmarks)
         pdf.save(path, deterministic_id=True)
+
+
+def _bookmarks(source, first_page: int) -> list:
+    """The chunk's bookmarks (a card's title), pointing at the same spot of the same page
+    in the joined document, whose pages of this chunk start at `first_page`."""
+    import pikepdf
+
+    pages = {page.objgen: i for i, page in enumerate(source.pages)}
+
+    def moved(item):
+        dest = item.destination
+        if not isinstance(dest, pikepdf.Array) or len(dest) < 1 or dest[0].objgen not in pages:
+            return None  # a bookmark to no page of this chunk (none WeasyPrint writes)
+        page = first_page + pages[dest[0].objgen]
+        if len(dest) == 5 and dest[1] == "/XYZ":
+            copy = pikepdf.OutlineItem(item.title, page, pikepdf.PageLocation.XYZ,
+                                       left=dest[2], top=dest[3], zoom=dest[4])
+        else:
+            copy = pikepdf.OutlineItem(item.title, page)
+        copy.children.extend(c for c in (moved(child) for child in item.children) if c is not None)
+        return copy
+
+    with source.open_outline() as outline:
+        return [c for c in (moved(item) for item in outline.root) if c is not None]
 
 
 def fold_forms(pdf) -> None:

@@ -16,7 +16,7 @@ from ..print.reference import probability_tables
 from ..diagnostics import Report
 from ..text import blocks
 from ..text.render import Heading, RenderContext, render_chapter
-from ..text.refs import KIND_SECTIONS, TEXT_FIELDS, printed_by_reference, printed_fields, shown_in, text_references
+from ..text.refs import KIND_SECTIONS, printed_by_reference, printed_fields, shown_in, text_references
 from .components import map_pages, side_badge
 from .counters import counter_headings, counters_page
 from .datasheet import card_preview, card_sheet, unit_sheet
@@ -62,20 +62,6 @@ def _h(level: int, anchor: str, text: str) -> Heading:
     return Heading(level, anchor, text)
 
 
-def _printed_at(ctx: BuildContext, chapters, by_reference: set[str]) -> blocks.Printed:
-    """(kind, id, field) -> a reference page's pointer to the chapter paragraph that prints that
-    text of a record by reference, in place of the text shown again."""
-    titles = {rendered.chapter.slug: rendered.title for rendered in chapters}
-    out = {}
-    for (kind, record_id, field), chapter in printed_fields(ctx.game, ctx.chapters).items():
-        record = ctx.game.section(KIND_SECTIONS[kind])[record_id]
-        whole = record.section in by_reference and field in TEXT_FIELDS
-        anchor = blocks.anchor(record) if whole else blocks.text_anchor(record, field)
-        out[(kind, record_id, field)] = blocks.printed_at(f"{_page_name(chapter)}#{anchor}",
-                                                          titles.get(chapter.slug, chapter.title))
-    return out
-
-
 def game_pages(ctx: BuildContext, report: Report) -> list[SitePage]:
     game, tr, ui = ctx.game, ctx.tr, ctx.env.globals["ui"]
     pages: list[SitePage] = []
@@ -96,7 +82,8 @@ def game_pages(ctx: BuildContext, report: Report) -> list[SitePage]:
                               [_named(h, rendered.html) for h in rendered.headings if h.level in (2, 3)],
                               kind="chapter"))
     link0 = site_linker(0, overrides)
-    printed_at = _printed_at(ctx, chapters, by_reference)
+    printed_at = blocks.pointers(game, ctx.chapters, {c.chapter.slug: c.title for c in chapters}, _page_name,
+                                 by_reference)
     if game.keywords and not glossary_chapter and "keywords" not in by_reference:
         pages.append(SitePage("glossary.html", ui("glossary"), blocks.glossary_html(game, tr, link0, printed_at),
                               kind="glossary"))

@@ -489,6 +489,24 @@ def printed_at(href: str, title: str, page_word: str = "") -> Markup:
     return Markup('<a class="printed-at" href="{}"{}>→ {}</a>').format(href, data, title)
 
 
+def pointers(game: Game, chapters, titles: dict[str, str], page_of: Callable[..., str] = lambda chapter: "",
+             anchored: frozenset[str] | set[str] = frozenset(), page_word: str = "") -> Printed:
+    """(kind, id, field) -> the pointer (printed_at) to the chapter paragraph that prints that
+    text of a record by reference, for an appendix or a reference page to show in its place.
+    `titles`: chapter slug -> title as rendered; `page_of`: a chapter's page on the site ("" in
+    the book); `anchored`: sections printed whole by reference, whose texts carry the record's
+    own anchor."""
+    from .refs import KIND_SECTIONS, TEXT_FIELDS, printed_fields
+
+    out = {}
+    for (kind, record_id, field), chapter in printed_fields(game, chapters).items():
+        record = game.section(KIND_SECTIONS[kind])[record_id]
+        here = anchor(record) if record.section in anchored and field in TEXT_FIELDS else text_anchor(record, field)
+        out[(kind, record_id, field)] = printed_at(f"{page_of(chapter)}#{here}", titles.get(chapter.slug, chapter.title),
+                                                   page_word)
+    return out
+
+
 def records_html(game: Game, section: str, tr: Translator, link: Linker, printed: Printed | None = None) -> Markup:
     """Any section as a definition list: each record's name, then every field the source gives
     it (its text, facts, stats, keywords, faces with their texts, notes on unstated values).
