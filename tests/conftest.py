@@ -76,6 +76,24 @@ def line_of(path: Path, needle: str) -> int:
 
 
 @pytest.fixture(scope="session")
+def shipped(tmp_path_factory) -> Path:
+    """A temporary project whose content is the shipped games' (linked, not copied), for tests
+    that read or lay out what they hold without writing into it."""
+    root = tmp_path_factory.mktemp("shipped-content")
+    (root / "content").symlink_to(REPO / "content")
+    return root
+
+
+def shipped_book(root: Path, game: str, lang: str = "ru"):
+    """The build context and rulebook HTML of one game of `root` in one language."""
+    from generator.print.context import BuildContext
+    from generator.print.rulebook import book_html
+
+    ctx = BuildContext(Project(root).load(game, Report()), lang, root)
+    return ctx, book_html(ctx)
+
+
+@pytest.fixture(scope="session")
 def shipped_site(tmp_path_factory) -> Path:
     """The site of the five shipped games, built once per test session into a temporary project."""
     from generator.site.build import build_site

@@ -8,22 +8,15 @@ import re
 
 import pytest
 
-from generator.diagnostics import Report
-from generator.print.context import BuildContext
-from generator.print.rulebook import book_html
-from generator.project import Project
 from generator.text.refs import printed_by_reference
 
-from .conftest import REPO
+from .conftest import shipped_book
 from .test_written_once import _plain
 
 
 @pytest.fixture(scope="module")
-def frames(tmp_path_factory):
-    root = tmp_path_factory.mktemp("printed-at")
-    (root / "content").symlink_to(REPO / "content")
-    ctx = BuildContext(Project(root).load("frames", Report()), "ru", root)
-    return ctx, book_html(ctx)
+def frames(shipped):
+    return shipped_book(shipped, "frames")
 
 
 def test_named_nowhere_keeps_the_appendix(frames):

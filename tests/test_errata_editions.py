@@ -20,7 +20,6 @@ from generator.project import Project
 from generator.text.blocks import ERRATUM_MARK
 from generator.values import UNSTATED_MARK, UNSTATED_SIGN
 
-from .conftest import REPO
 
 _CYRILLIC = re.compile("[а-яА-ЯёЁ]")
 # (game, erratum, its reading in English, the reading as the Russian source writes it)
@@ -31,12 +30,6 @@ CHOSEN = [
     ("frames", "doomsday-ties-unstated", "Not stated; left open.", "Не указано; оставлено открытым."),
 ]
 
-
-@pytest.fixture(scope="module")
-def shipped(tmp_path_factory) -> Path:
-    root = tmp_path_factory.mktemp("errata-editions")
-    (root / "content").symlink_to(REPO / "content")
-    return root
 
 
 def _entry(html: str, erratum_id: str) -> str:

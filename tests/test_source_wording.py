@@ -25,12 +25,6 @@ def _book(root: Path, game: str, lang: str) -> str:
     return book_html(BuildContext(Project(root).load(game, Report()), lang, root))
 
 
-@pytest.fixture(scope="module")
-def shipped(tmp_path_factory) -> Path:
-    root = tmp_path_factory.mktemp("wording")
-    (root / "content").symlink_to(REPO / "content")
-    return root
-
 
 def _row(html: str, name: str) -> str:
     """The roster rows of one unit: its stats row and its details row."""

@@ -17,15 +17,12 @@ from generator.print.rulebook import book_html
 from generator.project import Project
 from generator.text.refs import printed_by_reference
 
-from .conftest import REPO
+from .conftest import REPO, shipped_book
 
 
 @pytest.fixture(scope="module")
-def nuclear(tmp_path_factory):
-    root = tmp_path_factory.mktemp("once")
-    (root / "content").symlink_to(REPO / "content")
-    ctx = BuildContext(Project(root).load("nuclear", Report()), "ru", root)
-    return ctx, book_html(ctx)
+def nuclear(shipped):
+    return shipped_book(shipped, "nuclear")
 
 
 def _plain(html: str) -> str:

@@ -75,6 +75,11 @@ def mark_quotations(html: str, source: str, lang: str) -> Markup:
 
     # Scripts, and tags that already carry the source language, are left alone.
     kept = re.compile(rf'<script\b.*?</script>|<(\w+)[^>]*\blang="{source}"[^>]*>.*?</\1>', re.S)
+    return _in_text(html, text, kept)
+
+
+def _in_text(html: str, text, kept: re.Pattern) -> Markup:
+    """`text` applied to every run of text between tags, outside what `kept` matches."""
     out, last = [], 0
     for match in kept.finditer(html):
         out.append(_TEXT.sub(text, html[last:match.start()]))
@@ -99,13 +104,7 @@ def label_marked_blanks(html: str, lang: str) -> Markup:
     def text(match: re.Match) -> str:
         return ">" + match.group(1).replace(UNSTATED_MARK, mark) + "<"
 
-    out, last = [], 0
-    for script in _SCRIPT.finditer(html):
-        out.append(_TEXT.sub(text, html[last:script.start()]))
-        out.append(script.group())
-        last = script.end()
-    out.append(_TEXT.sub(text, html[last:]))
-    return Markup("".join(out))
+    return _in_text(html, text, _SCRIPT)
 
 
 def for_search(html: str) -> Markup:
