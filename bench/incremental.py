@@ -31,7 +31,11 @@ CARD_EDIT = ("rock-n-roll/data/cards.yaml", "    text: все 5 атакуют\n
 
 
 PEAK = ("import resource, subprocess, sys; r = subprocess.run(sys.argv[1:]); "
-        "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss, file=sys.stderr); sys.exit(r.returncode)")
+        "u = resource.getrusage(resource.RUSAGE_CHILDREN); "
+        "print(u.ru_maxrss, u.ru_utime + u.ru_stime, file=sys.stderr); sys.exit(r.returncode)")
+# CPU seconds (user + system) of the last build and its workers: on a shared machine wall time
+# says as much about the neighbours as about the build, so the rebuild targets are judged on both.
+last_cpu = [0.0]
 
 
 def rulesmith(root: Path, *args: str) -> tuple[float, int, str]:
@@ -45,8 +49,9 @@ def rulesmith(root: Path, *args: str) -> tuple[float, int, str]:
     if result.returncode != 0:
         sys.exit(f"build failed: {' '.join(args)}\n{result.stderr[-3000:]}")
     lines = result.stderr.rstrip().splitlines()
-    peak = int(lines[-1]) // 1024
-    return seconds, peak, result.stdout + "\n".join(lines[:-1])
+    peak, cpu = lines[-1].split()
+    last_cpu[0] = float(cpu)
+    return seconds, int(peak) // 1024, result.stdout + "\n".join(lines[:-1])
 
 
 def median(values: list[float]) -> float:
@@ -56,6 +61,7 @@ def median(values: list[float]) -> float:
 def bench_rebuilds(repeat: int, workers: str) -> None:
     print("== rebuilds (all games, every document and the site)")
     clean, noop, card = [], [], []
+    cpu: dict[str, list[float]] = {"clean": [], "noop": [], "card": []}
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp)
         shutil.copytree(ROOT / "content", root / "content")
@@ -66,21 +72,24 @@ def bench_rebuilds(repeat: int, workers: str) -> None:
         for k in range(repeat):
             shutil.rmtree(root / "output", ignore_errors=True)
             clean.append(rulesmith(root, "build", "--jobs", workers)[0])
+            cpu["clean"].append(last_cpu[0])
             noop.append(rulesmith(root, "build", "--jobs", workers)[0])
+            cpu["noop"].append(last_cpu[0])
             card_file.write_text(original.replace(old, new, 1), encoding="utf-8")
             seconds, _, out = rulesmith(root, "build", "--jobs", workers)
             card.append(seconds)
+            cpu["card"].append(last_cpu[0])
             card_file.write_text(original, encoding="utf-8")
             if k == 0:
                 rebuilt = [line.split(":")[0] for line in out.splitlines() if " pages" in line and "site:" not in line]
                 print(f"  one card edited rebuilt: {', '.join(rebuilt)}")
-            print(f"  run {k + 1}: clean {clean[-1]:.1f} s, no-op {noop[-1]:.2f} s, one card {card[-1]:.1f} s",
-                  flush=True)
-    c, n, e = median(clean), median(noop), median(card)
-    print(f"  median clean {c:.1f} s | no-op {n:.2f} s = {100 * n / c:.1f}% of clean (target <= 3%) "
-          f"[{'met' if n / c <= 0.03 else 'NOT met'}]")
-    print(f"  median one card edited {e:.1f} s = {100 * e / c:.1f}% of clean (target <= 15%) "
-          f"[{'met' if e / c <= 0.15 else 'NOT met'}]")
+            print(f"  run {k + 1}: clean {clean[-1]:.1f} s ({cpu['clean'][-1]:.1f} s CPU), no-op {noop[-1]:.2f} s "
+                  f"({cpu['noop'][-1]:.2f} s CPU), one card {card[-1]:.1f} s ({cpu['card'][-1]:.1f} s CPU)", flush=True)
+    for label, (c, n, e) in (("wall", (median(clean), median(noop), median(card))),
+                             ("CPU", (median(cpu["clean"]), median(cpu["noop"]), median(cpu["card"])))):
+        print(f"  {label}: median clean {c:.1f} s | no-op {n:.2f} s = {100 * n / c:.1f}% of clean (target <= 3%) "
+              f"[{'met' if n / c <= 0.03 else 'NOT met'}] | one card edited {e:.1f} s = {100 * e / c:.1f}% of "
+              f"clean (target <= 15%) [{'met' if e / c <= 0.15 else 'NOT met'}]")
 
 
 def bench_site(repeat: int) -> None:
