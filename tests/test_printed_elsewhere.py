@@ -36,6 +36,7 @@ def test_the_appendix_gives_the_page_of_a_text_the_chapters_print(tmp_path):
     appendix = html[html.index('id="appendix-terrain"'):]
     assert re.search(r'<a class="printed-at" href="#terrain-fortification--text" data-page="с.">→ [^<]+</a>', appendix)
     assert "Укрепления" in appendix and 'id="terrain-fortification"' in appendix
+    assert "Текст не приводит сценариев." in appendix  # a draft with no text says why, in print too
     text = _plain(html)
     assert text.count(" ".join(ctx.game.terrain["fortification"].text.split())) == 1
     ids = re.findall(r'id="([^"]+)"', html)

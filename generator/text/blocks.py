@@ -118,6 +118,13 @@ def draft_badge(record: Record, tr: Translator) -> Markup:
     return Markup('<span class="draft" title="{}">{}</span>').format(reason, tr.ui("draft"))
 
 
+def incomplete_reason(record: Record, tr: Translator) -> Markup:
+    """Why a record is a draft, said where readers see it (the badge's tooltip does not print)."""
+    if not record.incomplete:
+        return Markup("")
+    return Markup('<p class="incomplete-reason">{}: {}</p>').format(tr.ui("incomplete"), tr.field(record, "incomplete"))
+
+
 def _no_link(record: Record) -> None:
     return None
 
@@ -453,9 +460,7 @@ def unit_details(game: Game, tr: Translator, unit: Unit, link: Linker, printed: 
             tr.field(unit, "abilities", i, "name"), _text(tr, unit, printed, "abilities", i, "text")))
     if unit.text:
         out.append(Markup('<p class="flavour">{}</p>').format(_text(tr, unit, printed, "text")))
-    if unit.incomplete:
-        out.append(Markup('<p class="incomplete-reason">{}: {}</p>').format(tr.ui("incomplete"),
-                                                                           tr.field(unit, "incomplete")))
+    out.append(incomplete_reason(unit, tr))
     out.append(unstated_notes(game, tr, unit))
     return Markup("").join(out)
 
@@ -542,6 +547,7 @@ def records_html(game: Game, section: str, tr: Translator, link: Linker, printed
             unit = format_value(parse_value(1, StatType.DISTANCE, record.unit), tr.lang).split("\u00a0")[1]
             body.insert(0, Markup("<p>{}\u00a0{}</p>").format(band_span(record), unit))
         body.append(unstated_notes(game, tr, record))
+        body.append(incomplete_reason(record, tr))
         out.append(Markup('<dt id="{}">{}{}</dt><dd>{}</dd>').format(anchor(record), name, draft_badge(record, tr),
                                                                      Markup("").join(body)))
     out.append(Markup("</dl>"))
