@@ -30,28 +30,27 @@ ROOT = Path(__file__).resolve().parents[1]
 CARD_EDIT = ("rock-n-roll/data/cards.yaml", "    text: все 5 атакуют\n", "    text: все 5 атакуют сразу\n")
 
 
-PEAK = ("import resource, subprocess, sys; r = subprocess.run(sys.argv[1:]); "
-        "u = resource.getrusage(resource.RUSAGE_CHILDREN); "
-        "print(u.ru_maxrss, u.ru_utime + u.ru_stime, file=sys.stderr); sys.exit(r.returncode)")
-# CPU seconds (user + system) of the last build and its workers: on a shared machine wall time
-# says as much about the neighbours as about the build, so the rebuild targets are judged on both.
-last_cpu = [0.0]
+# Runs the build as a grandchild and reports that process's own resources (with its workers'),
+# so that this script's own memory and earlier builds never count.
+MEASURE = ("import resource, subprocess, sys; r = subprocess.run(sys.argv[1:]); "
+           "u = resource.getrusage(resource.RUSAGE_CHILDREN); "
+           "print(u.ru_maxrss, u.ru_utime + u.ru_stime, file=sys.stderr); sys.exit(r.returncode)")
 
 
-def rulesmith(root: Path, *args: str) -> tuple[float, int, str]:
-    """Seconds, peak memory in MB (of the build and its workers, the largest of them) and
-    output of one build, run in its own process."""
-    start = time.perf_counter()
+def rulesmith(root: Path, *args: str) -> tuple[float, float, int, str]:
+    """Wall seconds, CPU seconds (user + system, the build and its workers), peak memory in MB
+    (the largest of them) and output of one build, run in its own process. On a shared machine
+    wall time says as much about the neighbours as about the build: ratios are given on both."""
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    result = subprocess.run([sys.executable, "-c", PEAK, sys.executable, "-m", "generator", "--root", str(root),
+    start = time.perf_counter()
+    result = subprocess.run([sys.executable, "-c", MEASURE, sys.executable, "-m", "generator", "--root", str(root),
                              *args], capture_output=True, text=True, env=env)
-    seconds = time.perf_counter() - start
+    wall = time.perf_counter() - start
     if result.returncode != 0:
-        sys.exit(f"build failed: {' '.join(args)}\n{result.stderr[-3000:]}")
+        sys.exit(f"build failed: {' '.join(args)}\n{result.stdout[-2000:]}\n{result.stderr[-3000:]}")
     lines = result.stderr.rstrip().splitlines()
     peak, cpu = lines[-1].split()
-    last_cpu[0] = float(cpu)
-    return seconds, int(peak) // 1024, result.stdout + "\n".join(lines[:-1])
+    return wall, float(cpu), int(peak) // 1024, result.stdout + "\n".join(lines[:-1])
 
 
 def median(values: list[float]) -> float:
@@ -71,14 +70,14 @@ def bench_rebuilds(repeat: int, workers: str) -> None:
         assert old in original, f"{old!r} not in {path}: update CARD_EDIT"
         for k in range(repeat):
             shutil.rmtree(root / "output", ignore_errors=True)
-            clean.append(rulesmith(root, "build", "--jobs", workers)[0])
-            cpu["clean"].append(last_cpu[0])
-            noop.append(rulesmith(root, "build", "--jobs", workers)[0])
-            cpu["noop"].append(last_cpu[0])
+            for times, name in ((clean, "clean"), (noop, "noop")):
+                wall, used, _, _ = rulesmith(root, "build", "--jobs", workers)
+                times.append(wall)
+                cpu[name].append(used)
             card_file.write_text(original.replace(old, new, 1), encoding="utf-8")
-            seconds, _, out = rulesmith(root, "build", "--jobs", workers)
-            card.append(seconds)
-            cpu["card"].append(last_cpu[0])
+            wall, used, _, out = rulesmith(root, "build", "--jobs", workers)
+            card.append(wall)
+            cpu["card"].append(used)
             card_file.write_text(original, encoding="utf-8")
             if k == 0:
                 rebuilt = [line.split(":")[0] for line in out.splitlines() if " pages" in line and "site:" not in line]
@@ -179,7 +178,7 @@ def bench_deck(sizes: list[int], repeat: int) -> None:
                 root = Path(tmp)
                 synthetic_deck(root, size)
                 rulesmith(root, "validate")
-                seconds, peak, _ = rulesmith(root, "build", "--only", "cards", "--no-images", "--jobs", "1")
+                seconds, _, peak, _ = rulesmith(root, "build", "--only", "cards", "--no-images", "--jobs", "1")
                 times.append(seconds)
                 peaks.append(peak)
         per_card[size] = median(times) / size

@@ -20,39 +20,15 @@ from __future__ import annotations
 
 import argparse
 import os
-import resource
 import statistics
-import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "bench"))
 
-from incremental import synthetic_deck  # noqa: E402
-
-# Runs the build as a grandchild and reports that process's own resources, so that this
-# script's own memory and earlier builds never count.
-MEASURE = ("import resource, subprocess, sys; r = subprocess.run(sys.argv[1:]); "
-           "u = resource.getrusage(resource.RUSAGE_CHILDREN); "
-           "print(u.ru_maxrss, u.ru_utime + u.ru_stime, file=sys.stderr); sys.exit(r.returncode)")
-
-
-def build(root: Path, *args: str) -> tuple[float, float, int, str]:
-    """Wall seconds, CPU seconds, peak RSS in MB, and output of one build of `root`."""
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    start = time.perf_counter()
-    result = subprocess.run([sys.executable, "-c", MEASURE, sys.executable, "-m", "generator", "--root", str(root),
-                             *args], capture_output=True, text=True, env=env)
-    wall = time.perf_counter() - start
-    if result.returncode != 0:
-        sys.exit(f"build failed: {' '.join(args)}\n{result.stdout[-2000:]}\n{result.stderr[-3000:]}")
-    lines = result.stderr.rstrip().splitlines()
-    peak, cpu = lines[-1].split()
-    return wall, float(cpu), int(peak) // 1024, result.stdout + "\n".join(lines[:-1])
-
+from incremental import rulesmith as build, synthetic_deck  # noqa: E402
 
 def measure(cards: int, repeat: int, images: str, keep: Path | None) -> dict:
     walls, cpus, peaks = [], [], []

@@ -116,7 +116,7 @@ def test_join_draws_each_repeated_form_once(tmp_path):
     import pypdfium2 as pdfium
     from weasyprint import HTML
 
-    from generator.print.sheets import Chunk, join
+    from generator.print.join import join
 
     art = ('<svg xmlns="http://www.w3.org/2000/svg" width="60" height="40"><rect width="60" height="40" '
            'fill="#eee"/><text x="30" y="20" text-anchor="middle" font-size="8">{}</text></svg>')
@@ -125,8 +125,8 @@ def test_join_draws_each_repeated_form_once(tmp_path):
     for n in (1, 2):
         path = tmp_path / f"chunk{n}.pdf"
         HTML(string=f"<html lang='en'><body>{page * 2}</body></html>").write_pdf(path)
-        chunks.append(Chunk(path, 2))
-    with pikepdf.open(chunks[0].pdf) as one:
+        chunks.append(path)
+    with pikepdf.open(chunks[0]) as one:
         forms = {k for p in one.pages for k in p.resources.XObject.keys()}
         assert len(forms) >= 14  # WeasyPrint: one form per text, repeated
     out = tmp_path / "joined.pdf"
@@ -135,7 +135,7 @@ def test_join_draws_each_repeated_form_once(tmp_path):
         assert len(joined.pages) == 4
         drawn = {p.resources.XObject[k].objgen for p in joined.pages for k in p.resources.XObject.keys()}
         assert 2 <= len(drawn) <= 4  # "Orders" and "Events", once for each of the two chunks
-    a, b = pdfium.PdfDocument(str(chunks[1].pdf)), pdfium.PdfDocument(str(out))
+    a, b = pdfium.PdfDocument(str(chunks[1])), pdfium.PdfDocument(str(out))
     for i in (0, 1):
         assert a[i].render(scale=1).to_pil().tobytes() == b[2 + i].render(scale=1).to_pil().tobytes()
     a.close()

@@ -6,9 +6,8 @@ import hashlib
 import logging
 import os
 from dataclasses import dataclass, field
-from pathlib import Path
-
 from functools import lru_cache
+from pathlib import Path
 
 from weasyprint import HTML
 from weasyprint.text.fonts import FontConfiguration

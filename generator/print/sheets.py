@@ -1,9 +1,8 @@
 """Large documents laid out in chunks: WeasyPrint holds a whole document's layout in memory,
 so a deck of thousands of cards is laid out a few dozen sheets at a time. Each chunk is
 checked (overflow, overlap, text size, fonts), written to its own small PDF beside the
-output, and forgotten; the chunk files are then joined into one PDF, one file at a time.
-Laying out follows the chunk size, not the deck size; the join holds the copied pages'
-objects, not the chunks they came from.
+output, and forgotten; the chunk files are then joined into one PDF (join.py). Laying out
+follows the chunk size, not the deck size.
 Small documents are rendered whole, as before."""
 
 from __future__ import annotations
@@ -18,6 +17,7 @@ from typing import Iterator
 
 from .. import outputs
 from ..diagnostics import Diagnostic, Severity
+from .join import join
 from .pdf import PdfResult, identifier, render_document, write_pdf
 from .verify import LayoutRules, verify_layout
 
@@ -164,122 +164,9 @@ def write_sheets(html: str | SheetsHtml, out: Path, base_url: Path, roots: list[
         broken = any(d.severity is Severity.ERROR for d in findings)
         target = out.with_name(out.stem + ".layout-errors.pdf") if broken else out
         stale = out if broken else out.with_name(out.stem + ".layout-errors.pdf")
-        outputs.write_with(target, lambda tmp: join(chunks, tmp))
+        outputs.write_with(target, lambda tmp: join([c.pdf for c in chunks], tmp))
         outputs.check_inside(stale)
         stale.unlink(missing_ok=True)
     finally:
         discard_chunks(out)
     return PdfResult(target, sum(c.pages for c in chunks), [r for c in chunks for r in c.refused], findings)
-
-
-def join(chunks: list[Chunk], path: Path) -> None:
-    """One PDF of the chunk files, in order, with the first chunk's title, author and language.
-    qpdf (pikepdf) copies each chunk's pages across, then takes the copied streams' bytes as
-    they are stored (still compressed) and closes the chunk: qpdf would otherwise keep every
-    chunk open and parsed until the end, to read the streams when it writes. The file
-    identifier is a hash of the content, so the same chunks give the same bytes. Joining
-    2,240 pages: 6 s and 25 MB (300 MB with the chunks kept open and their repeated forms;
-    pypdf 44 s and 450 MB)."""
-    try:
-        import pikepdf
-    except ImportError:  # pypdf holds the whole joined document in memory, but works
-        return _join_with_pypdf(chunks, path)
-    with pikepdf.Pdf.new() as pdf:
-        bookmarks: list = []
-        for n, chunk in enumerate(chunks):
-            copied = len(pdf.objects)
-            with pikepdf.Pdf.open(chunk.pdf) as source:
-                fold_forms(source)
-                bookmarks += _bookmarks(source, len(pdf.pages))
-                pdf.pages.extend(source.pages)
-                for number in range(copied + 1, len(pdf.objects) + 1):
-                    _keep_stream(pdf.get_object(number, 0))
-                if n == 0:
-                    pdf.docinfo = pdf.copy_foreign(source.docinfo)
-                    if "/Lang" in source.Root:
-                        pdf.Root.Lang = source.Root.Lang
-        if bookmarks:
-            with pdf.open_outline() as outline:
-                outline.root.extend(bookmarks)
-        pdf.save(path, deterministic_id=True)
-
-
-def _bookmarks(source, first_page: int) -> list:
-    """The chunk's bookmarks (a card's title), pointing at the same spot of the same page
-    in the joined document, whose pages of this chunk start at `first_page`."""
-    import pikepdf
-
-    pages = {page.objgen: i for i, page in enumerate(source.pages)}
-
-    def moved(item):
-        dest = item.destination
-        if not isinstance(dest, pikepdf.Array) or len(dest) < 1 or dest[0].objgen not in pages:
-            return None  # a bookmark to no page of this chunk (none WeasyPrint writes)
-        page = first_page + pages[dest[0].objgen]
-        if len(dest) == 5 and dest[1] == "/XYZ":
-            copy = pikepdf.OutlineItem(item.title, page, pikepdf.PageLocation.XYZ,
-                                       left=dest[2], top=dest[3], zoom=dest[4])
-        else:
-            copy = pikepdf.OutlineItem(item.title, page)
-        copy.children.extend(c for c in (moved(child) for child in item.children) if c is not None)
-        return copy
-
-    with source.open_outline() as outline:
-        return [c for c in (moved(item) for item in outline.root) if c is not None]
-
-
-def fold_forms(pdf) -> None:
-    """Let the pages draw one copy of each distinct form: WeasyPrint writes a form (a
-    transparency group with its own resources) for every centred SVG text, so a deck's
-    identical back art repeats the same forms on every card: 18 a sheet, hundreds of
-    thousands of objects in a large deck. Two forms with the same dictionary, resources and
-    content draw the same thing; the pages' names are pointed at the first, and the others,
-    no longer used, are not copied. 2,240 pages of backs: 45,000 objects to 5,400, 15.7 MB
-    to 5.4 MB, the pages pixel for pixel the same."""
-    import pikepdf
-
-    first: dict[tuple[bytes, bytes], object] = {}
-    for page in pdf.pages:
-        forms = page.resources.get("/XObject") if "/Resources" in page.obj else None
-        for name in list(forms.keys()) if forms is not None else ():
-            form = forms[name]
-            if isinstance(form, pikepdf.Stream) and form.get("/Subtype") == "/Form":
-                same = first.setdefault(_form_key(form), form)
-                if same.objgen != form.objgen:
-                    forms[name] = same
-
-
-def _form_key(form) -> tuple[bytes, bytes]:
-    """What a form draws: its dictionary with the resources it names written out (their own
-    references as they are), and its stored content."""
-    import pikepdf
-
-    entries = form.stream_dict
-    written = [(name, entries[name]) for name in sorted(entries.keys())]
-    return (repr([(name, value.unparse(resolved=True) if isinstance(value, pikepdf.Object) else repr(value))
-                  for name, value in written]).encode(), form.read_raw_bytes())
-
-
-def _keep_stream(obj) -> None:
-    """Give a stream copied from another PDF its own copy of the stored bytes, so that the
-    other PDF can be closed before this one is written."""
-    import pikepdf
-
-    if isinstance(obj, pikepdf.Stream):
-        obj.write(obj.read_raw_bytes(), filter=obj.get("/Filter"), decode_parms=obj.get("/DecodeParms"))
-
-
-def _join_with_pypdf(chunks: list[Chunk], path: Path) -> None:
-    from pypdf import PdfReader, PdfWriter
-    from pypdf.generic import NameObject
-
-    writer = PdfWriter()
-    first = PdfReader(chunks[0].pdf)
-    writer.add_metadata(dict(first.metadata or {}))
-    lang = first.trailer["/Root"].get("/Lang")
-    if lang is not None:
-        writer._root_object[NameObject("/Lang")] = lang
-    del first
-    for chunk in chunks:
-        writer.append(str(chunk.pdf))
-    writer.write(str(path))
