@@ -89,6 +89,49 @@ def test_card_text_rebuilds_the_card_outputs_only_and_matches_a_clean_build(copy
     assert tree(clean) == tree(copy.root)  # incremental == clean, byte for byte
 
 
+@pytest.fixture
+def laid_out(monkeypatch) -> list[str]:
+    """The HTML of every document WeasyPrint lays out from now on."""
+    import generator.print.pdf as pdf
+
+    seen: list[str] = []
+    real = pdf.HTML
+
+    def spy(*args, **kwargs):
+        seen.append(kwargs.get("string", ""))
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(pdf, "HTML", spy)
+    return seen
+
+
+def test_card_text_lays_out_no_other_document(copy: Workspace, laid_out: list[str]):
+    """The rulebook and the reference sheet are laid out to fit them (landscape tables,
+    sections spanning the sheet); an edit they do not show must not lay them out again."""
+    copy.edit("data/cards.yaml", "One unit moves and then attacks.", "One unit moves, then fights.")
+    run_build(copy.root)
+    assert any("One unit moves, then fights." in html for html in laid_out)  # the card sheets were
+    assert not [html for html in laid_out if '<section class="cover"' in html or 'class="ref-head"' in html]
+
+
+def test_a_picture_the_rules_show_rebuilds_the_rulebook(copy: Workspace):
+    """A redrawn picture changes no HTML: the rulebook still has to be made again."""
+    from PIL import Image
+
+    copy.write("rules/09-board.md", "# The board\n\n![The board](board.png)\n")
+    Image.new("RGB", (40, 20), "red").save(copy.game / "board.png")
+    run_build(copy.root)
+    before = snapshot(copy.root)
+    Image.new("RGB", (40, 20), "blue").save(copy.game / "board.png")
+    run_build(copy.root)
+    changed = rewritten(before, snapshot(copy.root))
+    assert "demo/en/rulebook.pdf" in changed
+    assert not {"demo/en/reference.pdf", "demo/en/cards.pdf"} & changed
+    blue = (copy.root / "output" / "demo" / "en" / "rulebook.pdf").read_bytes()
+    run_build(copy.root, force=True)
+    assert (copy.root / "output" / "demo" / "en" / "rulebook.pdf").read_bytes() == blue  # == a clean build
+
+
 def test_template_change_rebuilds_the_documents_that_use_it(copy: Workspace):
     from generator.print.context import PACKAGE_TEMPLATES
 
@@ -123,10 +166,12 @@ def test_no_notes_is_an_option_of_the_rulebook(copy: Workspace):
 @pytest.mark.parametrize("what", ["fonts_hash", "rulesmith_version"])
 def test_font_or_version_change_rebuilds_every_document(copy: Workspace, monkeypatch, what: str):
     import generator.print.fitting as fitting
+    import generator.print.sources as sources
     import generator.rebuild as rebuild
 
     monkeypatch.setattr(rebuild, what, lambda: "changed")
     monkeypatch.setattr(fitting, what, lambda: "changed")
+    monkeypatch.setattr(sources, "renderer", lambda: "changed")
     before = snapshot(copy.root)
     run_build(copy.root)
     changed = rewritten(before, snapshot(copy.root))

@@ -15,6 +15,7 @@ from ..diagnostics import Report, render
 from ..manifest import Manifest, digest, load_diagnostics, save_diagnostics
 from ..print.documents import KINDS, registry
 from ..print.jobs import JobResult, plan, run_jobs
+from ..print.sources import Source
 from ..rebuild import Inputs
 
 ALL_KINDS = (*KINDS, "site")
@@ -86,8 +87,9 @@ def build(project, names, kinds, partial, langs, workers, force, options, strict
     manifest = Manifest(project.output) if force else Manifest.load(project.output)
     if manifest.damaged:
         click.echo("note: output/.rulesmith/manifest.json is damaged; building everything again", err=True)
-    if force:
-        (project.output / ".rulesmith" / "fit.json").unlink(missing_ok=True)
+    if force:  # what earlier layouts found is worked out again too
+        for store in ("fit.json", "layout.json"):
+            (project.output / ".rulesmith" / store).unlink(missing_ok=True)
     inputs = Inputs(project)
     valid = []
     for name in names:  # validate first: never build from broken content
@@ -119,7 +121,7 @@ def build(project, names, kinds, partial, langs, workers, force, options, strict
             load_diagnostics(entry.get("diagnostics", []), report)
             skipped.append(job)
             continue
-        previous = entry.get("source") if entry and manifest.intact(key) else None
+        previous = Source.recorded(entry) if entry and manifest.intact(key) else Source()
         jobs.append((job.__class__(**{**job.__dict__, "previous": previous}), key, state))
     console = Console(stderr=True)
     failed: list[JobResult] = []
@@ -184,7 +186,7 @@ def record(manifest: Manifest, key: str, state: str, result: JobResult) -> None:
             old = manifest.output / rel
             if old.resolve() not in kept:
                 old.unlink(missing_ok=True)
-    manifest.record(key, state, files, source=result.source, pages=pages, cards=cards,
+    manifest.record(key, state, files, source=result.source, reads=list(result.reads), pages=pages, cards=cards,
                     diagnostics=save_diagnostics(Report(list(result.diagnostics))))
     manifest.save()
 

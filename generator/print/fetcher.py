@@ -14,6 +14,7 @@ class ConfinedFetcher(URLFetcher):
         super().__init__(allowed_protocols={"file", "data"}, allow_redirects=False)
         self.roots = [root.resolve() for root in roots]
         self.refused: list[str] = []
+        self.read: set[Path] = set()  # the local files it fetched: what the layout depends on
 
     def allows(self, url: str) -> bool:
         parsed = urlparse(url)
@@ -28,4 +29,7 @@ class ConfinedFetcher(URLFetcher):
         if not self.allows(url):
             self.refused.append(url)
             raise ValueError(f"refused to fetch {url}: outside the content, template and font folders")
+        parsed = urlparse(url)
+        if parsed.scheme == "file":
+            self.read.add(Path(unquote(parsed.path)).resolve())
         return super().fetch(url, headers)

@@ -5,7 +5,6 @@ images and the site reuse it. A card whose face changed is laid out again; no ot
 
 from __future__ import annotations
 
-import json
 import math
 from dataclasses import replace
 from pathlib import Path
@@ -14,6 +13,7 @@ from markupsafe import Markup
 
 from ..diagnostics import Location, Report
 from ..manifest import digest, fonts_hash, rulesmith_version
+from . import memo
 from .cardfaces import CardFace
 from .context import BuildContext
 
@@ -22,23 +22,7 @@ ROUNDS = 6
 
 
 def cache_path(ctx: BuildContext) -> Path:
-    return ctx.project_root / "output" / ".rulesmith" / "fit.json"
-
-
-def _load(path: Path) -> dict:
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return {}
-    return data if isinstance(data, dict) else {}
-
-
-def _save(path: Path, found: dict) -> None:
-    from .. import outputs
-
-    merged = _load(path)  # another job may have added cards meanwhile
-    merged.update(found)
-    outputs.write_text(path, json.dumps(merged, sort_keys=True))
+    return memo.store(ctx.project_root, "fit.json")
 
 
 def _key(ctx: BuildContext, face: CardFace, low: float) -> str:
@@ -62,7 +46,7 @@ def fitted_faces(ctx: BuildContext, faces: list[CardFace], report: Report, cache
     faces = [replace(f, index=i, font_pt=f.font_pt or base) for i, f in enumerate(faces)]
     keys = [_key(ctx, f, low) for f in faces]
     path = cache_path(ctx)
-    known = _load(path) if cache else {}
+    known = memo.load(path) if cache else {}
     missing = [i for i, k in enumerate(keys) if not _valid(known.get(k))]
     found: dict[str, dict] = {}
     for start in range(0, len(missing), CHUNK):
@@ -70,7 +54,7 @@ def fitted_faces(ctx: BuildContext, faces: list[CardFace], report: Report, cache
         for face, (over, narrow) in zip(chunk, _fit(ctx, chunk, low)):
             found[keys[face.index]] = {"pt": face.font_pt, "over": over, "narrow": narrow}
     if found and cache:
-        _save(path, found)
+        memo.add(path, found)
     known.update(found)
     out = []
     for face, key in zip(faces, keys):

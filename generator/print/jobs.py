@@ -15,6 +15,7 @@ from typing import Callable, Iterable
 from ..diagnostics import Diagnostic, Report
 from ..project import Project
 from .documents import KINDS, registry
+from .sources import Source
 
 
 @dataclass(frozen=True)
@@ -31,8 +32,8 @@ class Job:
     notes: bool = True  # False: the rulebook leaves `::: note` asides out
     # example id -> passed, from the rules checker; None: the job runs the checker itself
     examples: tuple[tuple[str, bool], ...] | None = None
-    # hash of the HTML the files were last made from: the same HTML again writes nothing
-    previous: str | None = None
+    # what the files were last made from: the same source again writes nothing
+    previous: Source = Source()
 
     @property
     def label(self) -> str:
@@ -49,6 +50,7 @@ class JobResult:
     diagnostics: list[Diagnostic] = field(default_factory=list)
     error: str | None = None
     source: str = ""
+    reads: tuple[str, ...] = ()
     unchanged: bool = False  # made from the same HTML as last time: nothing written
     skipped: bool = False    # inputs unchanged: not even loaded
 
@@ -76,7 +78,7 @@ def run_job(job: Job) -> JobResult:
     ctx = BuildContext(game, job.lang, project.root, examples=examples)
     rendered = document.render(ctx, job, report, job.previous)
     result.files, result.pages, result.cards = rendered.files, rendered.pages, rendered.cards
-    result.source, result.unchanged = rendered.source, rendered.unchanged
+    result.source, result.reads, result.unchanged = rendered.source, rendered.reads, rendered.unchanged
     report_fallbacks(ctx.tr, report, f"{job.game} {job.kind} ({job.lang})")
     result.diagnostics = report.diagnostics
     result.seconds = time.perf_counter() - start

@@ -38,6 +38,7 @@ class PdfResult:
     refused: list[str]
     # layout findings; with an overflow or overlap the PDF is written as NAME.layout-errors.pdf
     diagnostics: list[Diagnostic] = field(default_factory=list)
+    read: set[Path] = field(default_factory=set)  # the local files the layout read
 
 
 # The last layout a renderer kept (keep=True), so that write_pdf does not lay the same HTML
@@ -78,9 +79,10 @@ def write_pdf(html: str, out: Path, base_url: Path, roots: list[Path], document=
     (for the designer to look at) and any earlier NAME.pdf is removed. The PDF identifier is a
     hash of the input, so the same input gives the same bytes."""
     refused: list[str] = []
+    read: set[Path] = set()
     if document is None:
         document, fetcher = render_document(html, base_url, roots)
-        refused = fetcher.refused
+        refused, read = fetcher.refused, fetcher.read
     findings = verify_layout(document, base_url, LayoutRules.load(roots), label=f"{out.parent.name}/{out.name}")
     broken = any(d.severity is Severity.ERROR for d in findings)
     target = out.with_name(out.stem + ".layout-errors.pdf") if broken else out
@@ -90,4 +92,4 @@ def write_pdf(html: str, out: Path, base_url: Path, roots: list[Path], document=
     outputs.write_with(target, lambda tmp: document.write_pdf(tmp, pdf_identifier=identifier_, **variant))
     outputs.check_inside(stale)
     stale.unlink(missing_ok=True)
-    return PdfResult(target, len(document.pages), refused, findings)
+    return PdfResult(target, len(document.pages), refused, findings, read)

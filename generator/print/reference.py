@@ -8,6 +8,7 @@ from markupsafe import Markup
 
 from ..text import blocks
 from .context import BuildContext, print_config, print_linker, section_mark
+from .decisions import decided
 from .pdf import render_document
 from .verify import lonely_sections
 from .rulebook import APPENDIX_SECTIONS, anchors
@@ -43,8 +44,16 @@ def reference_sections(ctx: BuildContext) -> list[str]:
 
 
 def reference_html(ctx: BuildContext) -> str:
-    """The sheet's HTML, fitted (see `fit_reference`); its layout is kept for write_pdf."""
-    return fit_reference(ctx)[0]
+    """The sheet's HTML, fitted (see `fit_reference`; the fitting is remembered while the
+    sheet's HTML stays the same, see decisions.py). A fresh fitting's layout is kept for
+    write_pdf."""
+    def fit() -> tuple[list, set]:
+        wide, moved, read = fit_reference(ctx)
+        return [sorted(wide), sorted(moved)], read
+
+    html = sheet_html(ctx)
+    wide, moved = decided(ctx, "reference", html, fit)
+    return sheet_html(ctx, frozenset(wide), frozenset(moved)) if wide or moved else html
 
 
 def sheet_html(ctx: BuildContext, wide: frozenset[str] = frozenset(), moved: frozenset[str] = frozenset()) -> str:
@@ -83,21 +92,24 @@ def sheet_html(ctx: BuildContext, wide: frozenset[str] = frozenset(), moved: fro
                            authors=ctx.authors, css=Markup(ctx.css("reference.css")))
 
 
-def fit_reference(ctx: BuildContext):
+def fit_reference(ctx: BuildContext) -> tuple[frozenset[str], frozenset[str], set]:
     """Lay the sheet out; a section too wide for its column spans the whole sheet instead,
     a section whose heading is left alone at a column bottom starts the next column, and the
-    sheet is laid out again. Returns the HTML and its laid-out document."""
+    sheet is laid out again. Returns the sections spread and moved, and the files the layout
+    read; the last layout is kept for write_pdf."""
     wide: frozenset[str] = frozenset()
     moved: frozenset[str] = frozenset()
+    read = None
     for _round in range(4):
         html = sheet_html(ctx, wide, moved)
-        document, _ = render_document(html, ctx.game.folder, ctx.roots, keep=True)
+        document, fetcher = render_document(html, ctx.game.folder, ctx.roots, keep=True)
+        read = fetcher.read if read is None else read
         more = _too_wide(document) - wide
         alone = {s.removeprefix("ref-") for s in lonely_sections(document)} - moved - wide
         if not more and not alone:
             break
         wide, moved = wide | more, moved | (alone if not more else frozenset())
-    return html, document
+    return wide, moved, read
 
 
 def _too_wide(document) -> set[str]:

@@ -11,6 +11,7 @@ from markupsafe import Markup
 from ..text import blocks
 from ..text.refs import printed_by_reference, printed_fields, shown_in
 from ..text.render import RenderContext, render_chapter, verified_mark
+from .decisions import decided
 from .pdf import render_document
 from .context import BuildContext, print_linker, section_mark
 
@@ -78,15 +79,27 @@ def anchors(ctx: BuildContext) -> set[str]:
 
 def rulebook_html(ctx: BuildContext, paper: str = "a4", notes: bool = True) -> str:
     """The book's HTML, fitted to its paper: a table wider than the page is printed on a
-    landscape page of the same paper. Its layout is kept for write_pdf. `notes=False` leaves
-    the rules' notes out (and the headings they alone filled)."""
+    landscape page of the same paper (decided by laying the book out, remembered while its
+    HTML stays the same: see decisions.py). `notes=False` leaves the rules' notes out (and
+    the headings they alone filled)."""
     html = book_html(ctx, paper, notes)
-    document, _ = render_document(html, ctx.game.folder, ctx.roots, keep=True)
-    wide = _wide_tables(document)
+    wide = decided(ctx, f"rulebook-{paper}", html, lambda: _landscape(ctx, html))
+    return _landscaped(html, wide)
+
+
+def _landscape(ctx: BuildContext, html: str) -> tuple[list[str], set]:
+    """The tables that reach past the margin, and the files the layout read. The layout of
+    the landscaped book is kept for write_pdf."""
+    document, fetcher = render_document(html, ctx.game.folder, ctx.roots, keep=True)
+    wide = sorted(_wide_tables(document), key=int)
     if wide:
-        html = _TABLE.sub(lambda m: m.group(0) + (' data-landscape' if m.group(1) in wide else ""), html)
-        render_document(html, ctx.game.folder, ctx.roots, keep=True)
-    return html
+        render_document(_landscaped(html, wide), ctx.game.folder, ctx.roots, keep=True)
+    return wide, fetcher.read
+
+
+def _landscaped(html: str, wide: list[str]) -> str:
+    wide = set(wide)
+    return _TABLE.sub(lambda m: m.group(0) + (' data-landscape' if m.group(1) in wide else ""), html) if wide else html
 
 
 _TABLE = re.compile(r'<table data-table="(\d+)"')

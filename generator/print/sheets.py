@@ -107,6 +107,7 @@ class Chunk:
     pages: int
     refused: list[str] = field(default_factory=list)
     findings: list[Diagnostic] = field(default_factory=list)
+    read: set[Path] = field(default_factory=set)
 
 
 # Chunks already laid out (by the card sheets' overflow check) and written, by the hash of
@@ -133,7 +134,7 @@ def lay_out_chunk(part: str, first_page: int, out: Path, base_url: Path, roots: 
                              first_page=first_page)
     path = scratch_folder(out) / f"{first_page:06d}-{_key(part, base_url)[:16]}.pdf"
     outputs.write_with(path, lambda tmp: document.write_pdf(tmp, pdf_identifier=identifier(part)))
-    return Chunk(path, len(document.pages), list(fetcher.refused), findings)
+    return Chunk(path, len(document.pages), list(fetcher.refused), findings, set(fetcher.read))
 
 
 def keep_chunk(part: str, first_page: int, out: Path, base_url: Path, roots: list[Path], document, fetcher) -> None:
@@ -169,4 +170,5 @@ def write_sheets(html: str | SheetsHtml, out: Path, base_url: Path, roots: list[
         stale.unlink(missing_ok=True)
     finally:
         discard_chunks(out)
-    return PdfResult(target, sum(c.pages for c in chunks), [r for c in chunks for r in c.refused], findings)
+    return PdfResult(target, sum(c.pages for c in chunks), [r for c in chunks for r in c.refused], findings,
+                     set().union(*(c.read for c in chunks)))

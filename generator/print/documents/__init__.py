@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ...diagnostics import Report
-from ...manifest import digest
+from ..sources import Source, made_from, reads
 
 
 @dataclass
@@ -17,7 +17,8 @@ class Rendered:
     files: list[Path] = field(default_factory=list)
     pages: int = 0
     cards: int = 0
-    source: str = ""       # hash of what the files were made from (the HTML)
+    source: str = ""       # hash of what the files were made from (the HTML, see sources.py)
+    reads: tuple[str, ...] = ()  # the files their layout read
     unchanged: bool = False  # the source hashed as last time: nothing was written
 
 
@@ -39,30 +40,25 @@ class Document:
                 files += sorted(folder.glob(name)) if "*" in name else [folder / name]
         return files
 
-    def render(self, ctx, job, report: Report, previous: str | None) -> Rendered:
+    def render(self, ctx, job, report: Report, previous: Source) -> Rendered:
         """Write the document's files under ctx.output_dir(); when its source hashes as
         `previous` (and the files are intact), write nothing and say so."""
         raise NotImplementedError
 
-    def single_pdf(self, ctx, html: str, report: Report, previous: str | None) -> Rendered:
+    def single_pdf(self, ctx, html: str, report: Report, previous: Source) -> Rendered:
         """Render a document that is one PDF, `NAME.pdf`, from its HTML; skipped when the HTML
-        hashes as `previous`."""
+        and the files its last layout read hash as `previous`."""
         from ..pdf import write_pdf
 
-        source = self.source_hash(html)
-        if source == previous:
-            return Rendered(source=source, unchanged=True)
+        source = made_from(ctx.project_root, previous.reads, html)
+        if source == previous.state:
+            return Rendered(source=source, reads=previous.reads, unchanged=True)
         res = write_pdf(html, ctx.output_dir() / f"{self.name}.pdf", ctx.game.folder, ctx.roots)
         report.diagnostics += res.diagnostics
+        read = reads(res.read, ctx.project_root)
         # with layout findings the source is not remembered: the next build checks it again
-        return Rendered([res.path], pages=res.pages, source="" if res.diagnostics else source)
-
-    @staticmethod
-    def source_hash(*parts) -> str:
-        """What the files are made from: the HTML, and what turns HTML into them."""
-        from ...rebuild import Inputs
-
-        return digest(Inputs.common(), Inputs.weasyprint(), *parts)
+        return Rendered([res.path], pages=res.pages, reads=read,
+                        source="" if res.diagnostics else made_from(ctx.project_root, read, html))
 
 
 def registry() -> dict[str, Document]:

@@ -6,6 +6,7 @@ from __future__ import annotations
 from ..cards import card_sheets, sheets_document, write_placements
 from ..images import faces_html, write_card_images
 from ..sheets import discard_chunks, write_sheets
+from ..sources import made_from, reads
 from . import Document, Rendered
 
 
@@ -18,27 +19,32 @@ class CardSheets(Document):
         return {"paper": job.paper, "bleed": job.bleed, "images": job.images, "drafts": job.drafts}
 
     def render(self, ctx, job, report, previous):
-        out = ctx.output_dir()
+        out, root = ctx.output_dir(), ctx.project_root
         faces, html, placements, _ = card_sheets(ctx, report, paper=job.paper, drafts=job.drafts,
                                                  out=out / "cards.pdf")
         if not faces:
-            return Rendered(source=self.source_hash(""), unchanged=previous == self.source_hash(""))
+            return Rendered(source=made_from(root, (), ""), unchanged=previous.state == made_from(root, (), ""))
         bleed_html = sheets_document(ctx, faces, bleed=True)[0] if job.bleed else None
         images_html = _images_source(ctx, faces) if job.images else ""
         # a large deck's sheets are hashed piece by piece, never put together in one string
-        source = self.source_hash(html.digest(), bleed_html.digest() if bleed_html else "", images_html, placements)
-        if source == previous:
+        made = (html.digest(), bleed_html.digest() if bleed_html else "", images_html, placements)
+        source = made_from(root, previous.reads, *made)
+        if source == previous.state:
             discard_chunks(out / "cards.pdf")
-            return Rendered(source=source, unchanged=True, cards=len(placements))
+            return Rendered(source=source, reads=previous.reads, unchanged=True, cards=len(placements))
         res = write_sheets(html, out / "cards.pdf", ctx.game.folder, ctx.roots)
         report.diagnostics += res.diagnostics
         write_placements(out / "cards.json", placements)
-        rendered = Rendered([res.path, out / "cards.json"], pages=res.pages, cards=len(placements),
-                            source="" if res.diagnostics else source)  # findings: lay out again next time
+        rendered = Rendered([res.path, out / "cards.json"], pages=res.pages, cards=len(placements))
+        read = set(res.read)
         if job.bleed:
             bleed = write_sheets(bleed_html, out / "cards-bleed.pdf", ctx.game.folder, ctx.roots)
             report.diagnostics += bleed.diagnostics
             rendered.files.append(bleed.path)
+            read |= bleed.read
+        rendered.reads = reads(read, root)
+        # with layout findings the source is not remembered: the next build lays it out again
+        rendered.source = "" if res.diagnostics else made_from(root, rendered.reads, *made)
         if job.images:
             rendered.files += write_card_images(ctx, faces, out)
         return rendered

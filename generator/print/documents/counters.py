@@ -6,6 +6,7 @@ from __future__ import annotations
 from ..cards import write_placements
 from ..counters import counter_document, write_counter_images
 from ..pdf import write_pdf
+from ..sources import made_from
 from . import Document, Rendered
 
 
@@ -27,10 +28,11 @@ class CounterSheets(Document):
     def render(self, ctx, job, report, previous):
         made = counter_document(ctx, report, paper=job.paper)
         if made is None:
-            return Rendered(source=self.source_hash(""), unchanged=previous == self.source_hash(""))
+            return Rendered(source=made_from(ctx.project_root, (), ""),
+                            unchanged=previous.state == made_from(ctx.project_root, (), ""))
         html, placements, document, pieces = made
-        source = self.source_hash(html, placements, job.images, *pictures(ctx))
-        if source == previous:
+        source = made_from(ctx.project_root, (), html, placements, job.images, *pictures(ctx))
+        if source == previous.state:
             return Rendered(source=source, unchanged=True, cards=len(placements))
         out = ctx.output_dir()
         res = write_pdf(html, out / "counters.pdf", ctx.game.folder, ctx.roots, document=document)

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from ..maps import large_html, tiled_html, write_maps
+from ..sources import made_from
 from . import Document, Rendered
 
 
@@ -18,12 +19,13 @@ class MapSheets(Document):
     def render(self, ctx, job, report, previous):
         maps = ctx.game.section("maps")
         if not maps:
-            return Rendered(source=self.source_hash(""), unchanged=previous == self.source_hash(""))
+            return Rendered(source=made_from(ctx.project_root, (), ""),
+                            unchanged=previous.state == made_from(ctx.project_root, (), ""))
         pictures = [(ctx.game.folder / m.background).read_bytes() for m in maps.values()
                     if m.background and (ctx.game.folder / m.background).is_file()]
         tiled, tiles = tiled_html(ctx, job.paper)
-        source = self.source_hash(tiled, tiles, large_html(ctx), job.images, *pictures)
-        if source == previous:
+        source = made_from(ctx.project_root, (), tiled, tiles, large_html(ctx), job.images, *pictures)
+        if source == previous.state:
             return Rendered(source=source, unchanged=True)
         files, pages = write_maps(ctx, report, paper=job.paper, images=job.images)
         return Rendered(files, pages=pages, source=source)

@@ -1,0 +1,34 @@
+"""Layout decisions, remembered. Some documents are laid out once only to decide something
+about their HTML: which rulebook tables go on a landscape page, which reference-sheet
+sections span the sheet or start a column. The decision depends only on what was laid out
+(the HTML, the files it read, the fonts, WeasyPrint and Rulesmith; see sources.py), so it is
+kept per document in output/.rulesmith/layout.json with the hash of that, and a build whose
+HTML hashes the same takes the decision without laying the document out again. An edit
+elsewhere in the game then costs the document nothing: its HTML is the same, its PDF is kept."""
+
+from __future__ import annotations
+
+from typing import Callable, Iterable
+
+from . import memo
+from .context import BuildContext
+from .sources import made_from, reads
+
+STORE = "layout.json"
+
+
+def decided(ctx: BuildContext, document: str, html: str,
+            decide: Callable[[], tuple[list, Iterable]]) -> list:
+    """What `decide` decides about `html` (a JSON list), from the store when the same HTML
+    (with the files it read) was decided before. `decide` returns the decision and the files
+    its layout read. `document` names the document (one entry each: the store stays small)."""
+    path = memo.store(ctx.project_root, STORE)
+    key = f"{document}:{ctx.game.id}/{ctx.lang}"
+    entry = memo.load(path).get(key)
+    if isinstance(entry, dict) and isinstance(entry.get("reads"), list) and isinstance(entry.get("decision"), list) \
+            and entry.get("state") == made_from(ctx.project_root, entry["reads"], html):
+        return entry["decision"]
+    decision, fetched = decide()
+    read = reads(fetched, ctx.project_root)
+    memo.add(path, {key: {"state": made_from(ctx.project_root, read, html), "reads": list(read), "decision": decision}})
+    return decision

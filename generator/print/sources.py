@@ -1,0 +1,59 @@
+"""What a printed document is made from, hashed: its HTML and the files laying that HTML out
+read (a picture a chapter shows, a background a stylesheet names), with the fonts, WeasyPrint
+and Rulesmith. The HTML alone is not enough: a redrawn picture changes no HTML. A document
+remembers the files its last layout read, and the next build hashes those files again, so a
+picture that changed makes the document again."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Iterable
+
+from ..manifest import digest, file_hash, fonts_hash, rulesmith_version
+
+
+@dataclass(frozen=True)
+class Source:
+    """A document's source as the last build recorded it: its hash and the files it read."""
+
+    state: str = ""
+    reads: tuple[str, ...] = ()
+
+    @classmethod
+    def recorded(cls, entry: dict) -> "Source":
+        """The source a manifest entry recorded; nothing if the entry is not well formed."""
+        state, read = entry.get("source"), entry.get("reads") or []
+        if not isinstance(state, str) or not isinstance(read, list) or not all(isinstance(r, str) for r in read):
+            return cls()
+        return cls(state, tuple(read))
+
+
+def reads(fetched: Iterable[Path], root: Path) -> tuple[str, ...]:
+    """The files a layout read, relative to the project (absolute outside it); the shipped
+    fonts are left out (their hash is part of every state already)."""
+    from .fonts import font_dirs
+
+    fonts = [folder.resolve() for folder in font_dirs()]
+    root = root.resolve()
+    found = set()
+    for path in fetched:
+        if any(path == folder or folder in path.parents for folder in fonts):
+            continue
+        found.add(path.relative_to(root).as_posix() if root in path.parents else path.as_posix())
+    return tuple(sorted(found))
+
+
+def made_from(root: Path, read: Iterable[str], *parts: object) -> str:
+    """The hash of a document made from `parts` (its HTML...) that read the files `read`."""
+    files = [(rel, file_hash(root / rel) if (root / rel).is_file() else None) for rel in read]
+    return digest(renderer(), *parts, files)
+
+
+@lru_cache(maxsize=1)
+def renderer() -> str:
+    """What turns HTML into pages: Rulesmith, WeasyPrint and the shipped fonts."""
+    from weasyprint import __version__
+
+    return digest(rulesmith_version(), __version__, fonts_hash())
