@@ -88,7 +88,7 @@ def build(project, names, kinds, partial, langs, workers, force, options, strict
     if manifest.damaged:
         click.echo("note: output/.rulesmith/manifest.json is damaged; building everything again", err=True)
     if force:  # what earlier layouts found is worked out again too
-        for store in ("fit.json", "layout.json"):
+        for store in ("fit.json", "layout.json", "images.json"):
             (project.output / ".rulesmith" / store).unlink(missing_ok=True)
     inputs = Inputs(project)
     valid = []

@@ -3,7 +3,9 @@ within 4096 px), rasterized from the same card faces as the printed sheets."""
 
 from __future__ import annotations
 
+import io
 import math
+from dataclasses import replace
 from pathlib import Path
 
 import pypdfium2 as pdfium
@@ -13,7 +15,9 @@ from PIL import Image
 from .. import outputs
 from .cardfaces import CardFace
 from .context import BuildContext
+from . import memo
 from .pdf import render_document
+from .sources import in_project, made_from
 
 DPI = 300
 TTS_COLS, TTS_ROWS, TTS_MAX_PX = 10, 7, 4096
@@ -33,30 +37,51 @@ def faces_html(ctx: BuildContext, faces: list[CardFace], backs: bool = False) ->
             + "</style></head><body>" + "".join(str(p) for p in pages) + "</body></html>")
 
 
-def write_card_images(ctx: BuildContext, faces: list[CardFace], folder: Path) -> list[Path]:
+def write_card_images(ctx: BuildContext, faces: list[CardFace], folder: Path, reuse: bool = True) -> list[Path]:
     """PNG per card (cards/DECK-CARD.png) and TTS sheets (tts/DECK-N.png), rendered a chunk
-    of cards at a time so that memory stays flat however large the deck."""
+    of cards at a time so that memory stays flat however large the deck. With `reuse` (the
+    last build's files are intact), a card whose face is the same as when its PNG was made is
+    not rendered again: its PNG is kept, and read back for the sheets."""
     if not faces:
         return []
     cards_dir, tts_dir = folder / "cards", folder / "tts"
     per_deck: dict[str, int] = {}
     for face in faces:
         per_deck[face.deck] = per_deck.get(face.deck, 0) + 1
+    store = memo.store(ctx.project_root, "images.json")
+    known = memo.load(store) if reuse else {}
+    made: dict[str, str] = {}
     written: list[Path] = []
     sheets: dict[str, TtsSheets] = {}
     for start in range(0, len(faces), CHUNK):
         chunk = faces[start:start + CHUNK]
-        document, _ = render_document(faces_html(ctx, chunk), ctx.game.folder, ctx.roots)
-        pdf = pdfium.PdfDocument(document.write_pdf())
-        del document
-        for index, face in enumerate(chunk):
-            image = pdf[index].render(scale=DPI / 72).to_pil().convert("RGB")
-            path = cards_dir / f"{face.deck}-{face.id}.png"
-            outputs.write_with(path, lambda tmp, image=image: image.save(tmp, format="PNG", optimize=False))
+        paths = [cards_dir / f"{face.deck}-{face.id}.png" for face in chunk]
+        keys = [in_project(path, ctx.project_root) for path in paths]
+        states = [made_from(ctx.project_root, (), faces_html(ctx, [replace(face, index=0)]), DPI) for face in chunk]
+        todo = [k for k, (path, key, state) in enumerate(zip(paths, keys, states))
+                if known.get(key) != state or not path.is_file()]
+        pdf = None
+        if todo:
+            document, _ = render_document(faces_html(ctx, [replace(chunk[k], index=n) for n, k in enumerate(todo)]),
+                                          ctx.game.folder, ctx.roots)
+            pdf = pdfium.PdfDocument(document.write_pdf())
+            del document
+        page = {k: n for n, k in enumerate(todo)}
+        for k, (face, path) in enumerate(zip(chunk, paths)):
+            if k in page:
+                image = pdf[page[k]].render(scale=DPI / 72).to_pil().convert("RGB")
+                outputs.write_with(path, lambda tmp, image=image: image.save(tmp, format="PNG", optimize=False))
+                made[keys[k]] = states[k]
+            else:
+                with Image.open(path) as kept:
+                    image = kept.convert("RGB")
             written.append(path)
             deck = sheets.setdefault(face.deck, TtsSheets(face.deck, per_deck[face.deck], image.size, tts_dir))
             written += deck.add(image)
-        pdf.close()
+        if pdf is not None:
+            pdf.close()
+    if made:
+        memo.add(store, made)
     return written + write_back_images(ctx, faces, tts_dir)
 
 
@@ -81,7 +106,7 @@ def write_back_images(ctx: BuildContext, faces: list[CardFace], tts_dir: Path) -
                 written += deck.add(image)
             else:
                 path = tts_dir / f"{face.deck}-back.png"
-                outputs.write_with(path, lambda tmp, image=image: image.save(tmp, format="PNG"))
+                outputs.write_if_changed(path, png(image))
                 written.append(path)
         pdf.close()
     return written
@@ -115,11 +140,17 @@ class TtsSheets:
         self.sheet.paste(image.resize((self.width, self.height), Image.LANCZOS), (c * self.width, r * self.height))
         self.added += 1
         if k + 1 == per_sheet or self.added == self.total:
-            path, sheet = self.folder / f"{self.deck}-{self.number}.png", self.sheet
-            outputs.write_with(path, lambda tmp: sheet.save(tmp, format="PNG"))
+            path = self.folder / f"{self.deck}-{self.number}.png"
+            outputs.write_if_changed(path, png(self.sheet))  # a deck whose cards are the same keeps its sheets
             self.sheet = None
             return [path]
         return []
+
+
+def png(image: Image.Image) -> bytes:
+    buffer = io.BytesIO()
+    image.save(buffer, format="PNG")
+    return buffer.getvalue()
 
 
 def tts_sheets(deck: str, images: list[Image.Image], folder: Path) -> list[Path]:

@@ -36,13 +36,14 @@ def reads(fetched: Iterable[Path], root: Path) -> tuple[str, ...]:
     from .fonts import font_dirs
 
     fonts = [folder.resolve() for folder in font_dirs()]
-    root = root.resolve()
-    found = set()
-    for path in fetched:
-        if any(path == folder or folder in path.parents for folder in fonts):
-            continue
-        found.add(path.relative_to(root).as_posix() if root in path.parents else path.as_posix())
-    return tuple(sorted(found))
+    return tuple(sorted({in_project(path, root) for path in fetched
+                         if not any(path == folder or folder in path.parents for folder in fonts)}))
+
+
+def in_project(path: Path, root: Path) -> str:
+    """A file's path relative to the project (which may be moved or copied), else absolute."""
+    path, root = path.resolve(), root.resolve()
+    return path.relative_to(root).as_posix() if root in path.parents else path.as_posix()
 
 
 def made_from(root: Path, read: Iterable[str], *parts: object) -> str:

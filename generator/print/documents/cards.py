@@ -46,7 +46,7 @@ class CardSheets(Document):
         # with layout findings the source is not remembered: the next build lays it out again
         rendered.source = "" if res.diagnostics else made_from(root, rendered.reads, *made)
         if job.images:
-            rendered.files += write_card_images(ctx, faces, out)
+            rendered.files += write_card_images(ctx, faces, out, reuse=bool(previous.state))
         return rendered
 
 
