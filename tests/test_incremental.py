@@ -116,6 +116,15 @@ def test_card_text_lays_out_no_other_document(copy: Workspace, laid_out: list[st
     assert not [html for html in laid_out if '<section class="cover"' in html or 'class="ref-head"' in html]
 
 
+def test_rules_text_lays_out_no_card(copy: Workspace, laid_out: list[str]):
+    """The card sheets are laid out to find long cards that must continue on a second card;
+    an edit no card shows must not lay the sheets (or any card) out again."""
+    copy.edit("data/rules.yaml", "Play four rounds", "Play five rounds")
+    run_build(copy.root)
+    assert any("Play five rounds" in html for html in laid_out)  # the rulebook was
+    assert not [html for html in laid_out if 'class="sheet' in html]
+
+
 def test_a_picture_the_rules_show_rebuilds_the_rulebook(copy: Workspace):
     """A redrawn picture changes no HTML: the rulebook still has to be made again."""
     from PIL import Image

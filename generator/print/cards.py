@@ -12,6 +12,7 @@ from markupsafe import Markup
 from ..diagnostics import Location, Report
 from .cardfaces import CardFace, all_faces
 from .context import BuildContext, source_mark
+from .decisions import decided
 from .fonts import fit_text
 from .layout import SheetSpec, load_sheets, sheet_spec
 from .pdf import render_document
@@ -212,21 +213,16 @@ def card_sheets(ctx: BuildContext, report: Report, paper: str = "a4", drafts: bo
     if not faces:
         return [], "", [], None
     from .fitting import _split, fitted_faces
-    from .sheets import chunk_count, discard_chunks, keep_chunk, parts
+    from .sheets import discard_chunks
 
     faces = fitted_faces(ctx, faces, report, split_long=True)  # each card laid out once, then remembered
-    for _round in range(3):
+    for round_ in range(3):
         faces = [replace(f, index=i) for i, f in enumerate(faces)]
         html, placements = sheets_document(ctx, faces, paper)
-        # the sheets themselves: a long card that still overflows there continues on a second card
-        whole = chunk_count(html) == 1
-        long: list[int] = []
-        for first, part in parts(html):
-            document, fetcher = render_document(part, ctx.game.folder, ctx.roots, keep=whole)
-            long += [i for i in overflows(document) if len(faces[i].parts) > 1]
-            if out is not None and not whole:
-                keep_chunk(part, first, out, ctx.game.folder, ctx.roots, document, fetcher)
-            del document
+        # the sheets themselves: a long card that still overflows there continues on a second
+        # card (remembered while the sheets' HTML is the same: see decisions.py)
+        long = decided(ctx, f"cards-{paper}-{'drafts' if drafts else 'final'}-{round_}", html.digest(),
+                       lambda: _long_cards(ctx, faces, html, out))
         if not long:
             break
         if out is not None:
@@ -234,6 +230,24 @@ def card_sheets(ctx: BuildContext, report: Report, paper: str = "a4", drafts: bo
         for i in sorted(set(long), reverse=True):
             faces[i:i + 1] = fitted_faces(ctx, _split(faces[i], faces[i].font_pt), report, split_long=True)
     return faces, html, placements, None
+
+
+def _long_cards(ctx: BuildContext, faces: list[CardFace], html, out: Path | None) -> tuple[list[int], set]:
+    """The cards that overflow on the sheets though they could continue on a second card, and
+    the files the layout read."""
+    from .sheets import chunk_count, keep_chunk, parts
+
+    whole = chunk_count(html) == 1
+    long: list[int] = []
+    read: set = set()
+    for first, part in parts(html):
+        document, fetcher = render_document(part, ctx.game.folder, ctx.roots, keep=whole)
+        long += [i for i in overflows(document) if len(faces[i].parts) > 1]
+        read |= fetcher.read
+        if out is not None and not whole:
+            keep_chunk(part, first, out, ctx.game.folder, ctx.roots, document, fetcher)
+        del document
+    return long, read
 
 
 def write_placements(path: Path, placements: list[dict]) -> None:
