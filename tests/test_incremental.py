@@ -116,6 +116,29 @@ def test_card_text_lays_out_no_other_document(copy: Workspace, laid_out: list[st
     assert not [html for html in laid_out if '<section class="cover"' in html or 'class="ref-head"' in html]
 
 
+def test_card_text_reads_back_only_its_own_decks_cards(copy: Workspace, monkeypatch):
+    """A card's edit renders that card and remakes its deck's Tabletop Simulator sheet, which
+    reads the deck's other PNGs back; another deck's cards are neither rendered nor read."""
+    from PIL import Image
+
+    copy.edit("data/decks.yaml", "    size: poker\n", "    size: poker\n  - id: events\n    name: Events\n"
+              "    back: spades-diamonds\n    size: poker\n")
+    copy.edit("data/cards.yaml", "cards:\n", "cards:\n  - id: storm\n    name: Storm\n    card_kind: event\n"
+              "    deck: events\n    quantity: 1\n    text: Nobody moves this turn.\n")
+    run_build(copy.root)
+    before = snapshot(copy.root)
+    opened: list[str] = []
+    real = Image.open
+    monkeypatch.setattr(Image, "open", lambda path, *a, **k: opened.append(str(path)) or real(path, *a, **k))
+    copy.edit("data/cards.yaml", "One unit moves and then attacks.", "One unit moves, then fights.")
+    run_build(copy.root)
+    changed = rewritten(before, snapshot(copy.root))
+    assert {"demo/en/cards/orders-advance.png", "demo/en/tts/orders-1.png"} <= changed
+    assert not {"demo/en/cards/events-storm.png", "demo/en/tts/events-1.png", "demo/en/cards/orders-ambush.png"} & changed
+    assert any(p.endswith("orders-ambush.png") for p in opened)  # read back for its sheet
+    assert not [p for p in opened if "events-" in p]
+
+
 def test_rules_text_lays_out_no_card(copy: Workspace, laid_out: list[str]):
     """The card sheets are laid out to find long cards that must continue on a second card;
     an edit no card shows must not lay the sheets (or any card) out again."""

@@ -41,47 +41,55 @@ def write_card_images(ctx: BuildContext, faces: list[CardFace], folder: Path, re
     """PNG per card (cards/DECK-CARD.png) and TTS sheets (tts/DECK-N.png), rendered a chunk
     of cards at a time so that memory stays flat however large the deck. With `reuse` (the
     last build's files are intact), a card whose face is the same as when its PNG was made is
-    not rendered again: its PNG is kept, and read back for the sheets."""
+    not rendered again, and a TTS sheet whose cards are all the same is kept: only a changed
+    card's sheet reads the other cards' PNGs back."""
     if not faces:
         return []
-    cards_dir, tts_dir = folder / "cards", folder / "tts"
-    per_deck: dict[str, int] = {}
-    for face in faces:
-        per_deck[face.deck] = per_deck.get(face.deck, 0) + 1
-    store = memo.store(ctx.project_root, "images.json")
+    cards_dir, tts_dir, root = folder / "cards", folder / "tts", ctx.project_root
+    store = memo.store(root, "images.json")
     known = memo.load(store) if reuse else {}
-    made: dict[str, str] = {}
+    paths = [cards_dir / f"{face.deck}-{face.id}.png" for face in faces]
+    states = [made_from(root, (), faces_html(ctx, [replace(face, index=0)]), DPI) for face in faces]
+    changed = {i for i, (path, state) in enumerate(zip(paths, states))
+               if known.get(in_project(path, root)) != state or not path.is_file()}
+    per_deck: dict[str, int] = {}
+    sheet_of: list[Path] = []
+    for face in faces:
+        sheet_of.append(tts_dir / f"{face.deck}-{per_deck.get(face.deck, 0) // PER_SHEET + 1}.png")
+        per_deck[face.deck] = per_deck.get(face.deck, 0) + 1
+    sheet_states: dict[Path, list] = {}
+    for i, sheet in enumerate(sheet_of):
+        sheet_states.setdefault(sheet, [per_deck[faces[i].deck]]).append(states[i])
+    sheet_states = {sheet: made_from(root, (), *parts) for sheet, parts in sheet_states.items()}
+    remade = {sheet for sheet, state in sheet_states.items()
+              if known.get(in_project(sheet, root)) != state or not sheet.is_file()}
+    made = {in_project(sheet, root): sheet_states[sheet] for sheet in remade}
     written: list[Path] = []
     sheets: dict[str, TtsSheets] = {}
     for start in range(0, len(faces), CHUNK):
-        chunk = faces[start:start + CHUNK]
-        paths = [cards_dir / f"{face.deck}-{face.id}.png" for face in chunk]
-        keys = [in_project(path, ctx.project_root) for path in paths]
-        states = [made_from(ctx.project_root, (), faces_html(ctx, [replace(face, index=0)]), DPI) for face in chunk]
-        todo = [k for k, (path, key, state) in enumerate(zip(paths, keys, states))
-                if known.get(key) != state or not path.is_file()]
+        todo = [i for i in range(start, min(start + CHUNK, len(faces))) if i in changed]
         pdf = None
         if todo:
-            document, _ = render_document(faces_html(ctx, [replace(chunk[k], index=n) for n, k in enumerate(todo)]),
+            document, _ = render_document(faces_html(ctx, [replace(faces[i], index=n) for n, i in enumerate(todo)]),
                                           ctx.game.folder, ctx.roots)
             pdf = pdfium.PdfDocument(document.write_pdf())
             del document
-        page = {k: n for n, k in enumerate(todo)}
-        for k, (face, path) in enumerate(zip(chunk, paths)):
-            if k in page:
-                image = pdf[page[k]].render(scale=DPI / 72).to_pil().convert("RGB")
+        page = {i: n for n, i in enumerate(todo)}
+        for i in range(start, min(start + CHUNK, len(faces))):
+            face, path, image = faces[i], paths[i], None
+            if i in page:
+                image = pdf[page[i]].render(scale=DPI / 72).to_pil().convert("RGB")
                 outputs.write_with(path, lambda tmp, image=image: image.save(tmp, format="PNG", optimize=False))
-                made[keys[k]] = states[k]
-            else:
+                made[in_project(path, root)] = states[i]
+            elif sheet_of[i] in remade:
                 with Image.open(path) as kept:
                     image = kept.convert("RGB")
             written.append(path)
-            deck = sheets.setdefault(face.deck, TtsSheets(face.deck, per_deck[face.deck], image.size, tts_dir))
-            written += deck.add(image)
+            deck = sheets.setdefault(face.deck, TtsSheets(face.deck, per_deck[face.deck], tts_dir))
+            written += deck.add(image if sheet_of[i] in remade else None)
         if pdf is not None:
             pdf.close()
-    if made:
-        memo.add(store, made)
+    memo.add(store, made)
     return written + write_back_images(ctx, faces, tts_dir)
 
 
@@ -102,7 +110,7 @@ def write_back_images(ctx: BuildContext, faces: list[CardFace], tts_dir: Path) -
         for index, face in enumerate(chunk):
             image = pdf[index].render(scale=DPI / 72).to_pil().convert("RGB")
             if face.deck in mixed:
-                deck = sheets.setdefault(face.deck, TtsSheets(f"{face.deck}-back", per_deck[face.deck], image.size, tts_dir))
+                deck = sheets.setdefault(face.deck, TtsSheets(f"{face.deck}-back", per_deck[face.deck], tts_dir))
                 written += deck.add(image)
             else:
                 path = tts_dir / f"{face.deck}-back.png"
@@ -113,35 +121,46 @@ def write_back_images(ctx: BuildContext, faces: list[CardFace], tts_dir: Path) -
 
 
 CHUNK = 50  # card faces rendered at once
+PER_SHEET = TTS_COLS * TTS_ROWS
 
 
 class TtsSheets:
-    """A deck's Tabletop Simulator sheets, filled a card at a time and written when full."""
+    """A deck's Tabletop Simulator sheets, filled a card at a time and written when full. A
+    sheet whose first card comes without an image is not made again (its file is kept); each
+    card of a sheet that is made comes with its image."""
 
-    def __init__(self, deck: str, total: int, card_px: tuple[int, int], folder: Path):
+    def __init__(self, deck: str, total: int, folder: Path):
         self.deck, self.total, self.folder = deck, total, folder
+        self.width = self.height = 0
+        self.added, self.sheet, self.number = 0, None, 0
+
+    def _size(self, card_px: tuple[int, int]) -> None:
         w0, h0 = card_px
         self.width = TTS_MAX_PX // TTS_COLS
         self.height = round(self.width * h0 / w0)
         if self.height * TTS_ROWS > TTS_MAX_PX:
             self.height = TTS_MAX_PX // TTS_ROWS
             self.width = round(self.height * w0 / h0)
-        self.added, self.sheet, self.number = 0, None, 0
 
-    def add(self, image: Image.Image) -> list[Path]:
-        per_sheet = TTS_COLS * TTS_ROWS
-        k = self.added % per_sheet
+    def add(self, image: Image.Image | None) -> list[Path]:
+        k = self.added % PER_SHEET
         if k == 0:
-            count = min(per_sheet, self.total - self.added)
-            cols, rows = min(TTS_COLS, count), math.ceil(count / TTS_COLS)
-            self.sheet = Image.new("RGB", (cols * self.width, rows * self.height), "white")
             self.number += 1
-        r, c = divmod(k, TTS_COLS)
-        self.sheet.paste(image.resize((self.width, self.height), Image.LANCZOS), (c * self.width, r * self.height))
+            self.sheet = None
+            if image is not None:
+                if not self.width:
+                    self._size(image.size)
+                count = min(PER_SHEET, self.total - self.added)
+                cols, rows = min(TTS_COLS, count), math.ceil(count / TTS_COLS)
+                self.sheet = Image.new("RGB", (cols * self.width, rows * self.height), "white")
+        if self.sheet is not None:
+            r, c = divmod(k, TTS_COLS)
+            self.sheet.paste(image.resize((self.width, self.height), Image.LANCZOS), (c * self.width, r * self.height))
         self.added += 1
-        if k + 1 == per_sheet or self.added == self.total:
+        if k + 1 == PER_SHEET or self.added == self.total:
             path = self.folder / f"{self.deck}-{self.number}.png"
-            outputs.write_if_changed(path, png(self.sheet))  # a deck whose cards are the same keeps its sheets
+            if self.sheet is not None:
+                outputs.write_if_changed(path, png(self.sheet))
             self.sheet = None
             return [path]
         return []
@@ -154,5 +173,5 @@ def png(image: Image.Image) -> bytes:
 
 
 def tts_sheets(deck: str, images: list[Image.Image], folder: Path) -> list[Path]:
-    sheets = TtsSheets(deck, len(images), images[0].size, folder)
+    sheets = TtsSheets(deck, len(images), folder)
     return [path for image in images for path in sheets.add(image)]
