@@ -139,6 +139,32 @@ def test_card_text_reads_back_only_its_own_decks_cards(copy: Workspace, monkeypa
     assert not [p for p in opened if "events-" in p]
 
 
+def test_card_text_lays_out_the_one_chunk_of_sheets_that_shows_it(copy: Workspace, monkeypatch, tmp_path: Path,
+                                                                   laid_out: list[str]):
+    """A large deck's sheets are laid out a chunk at a time; editing a card lays out the chunk
+    that prints it and joins the others as the last build left them, to the same bytes as a
+    clean build."""
+    monkeypatch.setenv("RULESMITH_SHEETS_PER_CHUNK", "2")  # a sheet of fronts and its backs
+    extra = "".join(f"  - id: drill-{k}\n    name: Drill {k}\n    card_kind: order\n    deck: orders\n"
+                    f"    quantity: 1\n    text: Drill number {k} moves one unit.\n" for k in range(24))
+    copy.edit("data/cards.yaml", "cards:\n", "cards:\n" + extra)
+    run_build(copy.root, images=False)
+    store = copy.root / "output" / ".rulesmith" / "chunks" / "demo" / "en" / "cards"
+    kept = sorted(p.name for p in store.glob("*.pdf"))
+    assert len(kept) >= 3
+    laid_out.clear()
+    copy.edit("data/cards.yaml", "Drill number 23 moves", "Drill number 23 turns")
+    run_build(copy.root, images=False)
+    now = sorted(p.name for p in store.glob("*.pdf"))
+    assert len(now) == len(kept) and len(set(now) - set(kept)) == 1  # the edited chunk replaced its old self
+    sheets = [html for html in laid_out if "Drill number" in html]
+    assert sheets and all("Drill number 0 " not in html for html in sheets)  # the first chunk was kept
+    clean = tmp_path / "clean"
+    shutil.copytree(copy.root / "content", clean / "content")
+    run_build(clean, images=False)
+    assert tree(clean) == tree(copy.root)
+
+
 def test_rules_text_lays_out_no_card(copy: Workspace, laid_out: list[str]):
     """The card sheets are laid out to find long cards that must continue on a second card;
     an edit no card shows must not lay the sheets (or any card) out again."""

@@ -3,6 +3,7 @@ game and language. Only what changed since the last build is made again (`--forc
 
 from __future__ import annotations
 
+import shutil
 import sys
 import time
 
@@ -90,6 +91,8 @@ def build(project, names, kinds, partial, langs, workers, force, options, strict
     if force:  # what earlier layouts found is worked out again too
         for store in ("fit.json", "layout.json", "images.json"):
             (project.output / ".rulesmith" / store).unlink(missing_ok=True)
+        if (project.output / ".rulesmith" / "chunks").is_dir():
+            shutil.rmtree(outputs.check_inside(project.output / ".rulesmith" / "chunks"))
     inputs = Inputs(project)
     valid = []
     for name in names:  # validate first: never build from broken content

@@ -234,19 +234,28 @@ def card_sheets(ctx: BuildContext, report: Report, paper: str = "a4", drafts: bo
 
 def _long_cards(ctx: BuildContext, faces: list[CardFace], html, out: Path | None) -> tuple[list[int], set]:
     """The cards that overflow on the sheets though they could continue on a second card, and
-    the files the layout read."""
-    from .sheets import chunk_count, keep_chunk, parts
+    the files the layout read. With `out`, a large deck's chunks laid out by an earlier build
+    are taken as they were (chunkstore.py), and those laid out now are kept for writing."""
+    from .chunkstore import ChunkStore
+    from .sheets import chunk_count, keep_chunk, kept_chunk, parts
 
     whole = chunk_count(html) == 1
+    store = ChunkStore(ctx.project_root, out) if out is not None and not whole else None
     long: list[int] = []
     read: set = set()
     for first, part in parts(html):
-        document, fetcher = render_document(part, ctx.game.folder, ctx.roots, keep=whole)
-        long += [i for i in overflows(document) if len(faces[i].parts) > 1]
-        read |= fetcher.read
-        if out is not None and not whole:
-            keep_chunk(part, first, out, ctx.game.folder, ctx.roots, document, fetcher)
-        del document
+        kept = kept_chunk(part, out, ctx.game.folder, store) if store is not None else None
+        if kept is not None:
+            found = kept.found
+            read |= kept.read
+        else:
+            document, fetcher = render_document(part, ctx.game.folder, ctx.roots, keep=whole)
+            found = sorted(overflows(document))
+            read |= fetcher.read
+            if store is not None:
+                keep_chunk(part, first, out, ctx.game.folder, ctx.roots, document, fetcher, found, store)
+            del document
+        long += [i for i in found if len(faces[i].parts) > 1]
     return long, read
 
 

@@ -17,6 +17,7 @@ from typing import Iterator
 
 from .. import outputs
 from ..diagnostics import Diagnostic, Severity
+from .chunkstore import ChunkStore
 from .join import join
 from .pdf import PdfResult, identifier, render_document, write_pdf
 from .verify import LayoutRules, verify_layout
@@ -108,6 +109,8 @@ class Chunk:
     refused: list[str] = field(default_factory=list)
     findings: list[Diagnostic] = field(default_factory=list)
     read: set[Path] = field(default_factory=set)
+    found: list = field(default_factory=list)  # what the caller looked for in its layout (e.g. long cards)
+    owner: Path | None = None  # the document it is a chunk of
 
 
 # Chunks already laid out (by the card sheets' overflow check) and written, by the hash of
@@ -120,47 +123,74 @@ def scratch_folder(out: Path) -> Path:
     return out.with_name(f".{out.stem}.chunks")
 
 
-def _key(part: str, base_url: Path) -> str:
+def chunk_key(part: str, base_url: Path) -> str:
     return hashlib.sha256(part.encode("utf-8") + str(base_url).encode("utf-8")).hexdigest()
 
 
 def lay_out_chunk(part: str, first_page: int, out: Path, base_url: Path, roots: list[Path],
-                  document=None, fetcher=None) -> Chunk:
+                  document=None, fetcher=None, found: list | None = None) -> Chunk:
     """Lay out (unless `document` is its layout already), check and write one chunk of `out`;
     the layout is dropped when this returns."""
     if document is None:
         document, fetcher = render_document(part, base_url, roots)
     findings = verify_layout(document, base_url, LayoutRules.load(roots), label=f"{out.parent.name}/{out.name}",
                              first_page=first_page)
-    path = scratch_folder(out) / f"{first_page:06d}-{_key(part, base_url)[:16]}.pdf"
+    path = scratch_folder(out) / f"{first_page:06d}-{chunk_key(part, base_url)[:16]}.pdf"
     outputs.write_with(path, lambda tmp: document.write_pdf(tmp, pdf_identifier=identifier(part)))
-    return Chunk(path, len(document.pages), list(fetcher.refused), findings, set(fetcher.read))
+    return Chunk(path, len(document.pages), list(fetcher.refused), findings, set(fetcher.read), found or [], out)
 
 
-def keep_chunk(part: str, first_page: int, out: Path, base_url: Path, roots: list[Path], document, fetcher) -> None:
-    """Write a chunk laid out for another reason now, for `write_sheets` to join later."""
-    _ready[_key(part, base_url)] = lay_out_chunk(part, first_page, out, base_url, roots, document, fetcher)
+def keep_chunk(part: str, first_page: int, out: Path, base_url: Path, roots: list[Path], document, fetcher,
+               found: list | None = None, store: ChunkStore | None = None) -> None:
+    """Write a chunk laid out for another reason now, for `write_sheets` to join later (and
+    keep it in `store` for later builds)."""
+    key = chunk_key(part, base_url)
+    _ready[key] = lay_out_chunk(part, first_page, out, base_url, roots, document, fetcher, found)
+    if store is not None:
+        store.put(key, part, _ready[key])
+
+
+def kept_chunk(part: str, out: Path, base_url: Path, store: ChunkStore) -> Chunk | None:
+    """The chunk as an earlier build laid it out, now ready for `write_sheets` to join; None
+    if it has to be laid out."""
+    key = chunk_key(part, base_url)
+    chunk = store.get(key, part)
+    if chunk is not None:
+        chunk.owner = out
+        _ready[key] = chunk
+    return chunk
 
 
 def discard_chunks(out: Path) -> None:
     """Forget the chunks kept for `out` (its document was not written after all)."""
     folder = scratch_folder(out)
-    for key in [k for k, c in _ready.items() if c.pdf.parent == folder]:
+    for key in [k for k, c in _ready.items() if c.owner == out]:
         del _ready[key]
     if folder.exists():
         outputs.check_inside(folder)
         shutil.rmtree(folder, ignore_errors=True)
 
 
-def write_sheets(html: str | SheetsHtml, out: Path, base_url: Path, roots: list[Path], per_chunk: int | None = None
-                 ) -> PdfResult:
+def write_sheets(html: str | SheetsHtml, out: Path, base_url: Path, roots: list[Path], per_chunk: int | None = None,
+                 store: ChunkStore | None = None) -> PdfResult:
     """Write `html` to `out`: whole when small, else chunk by chunk, joined. Every chunk is
-    checked; with an overflow or overlap anywhere the PDF goes to NAME.layout-errors.pdf."""
+    checked; with an overflow or overlap anywhere the PDF goes to NAME.layout-errors.pdf.
+    With `store`, a chunk laid out by an earlier build is joined as it was, and each chunk
+    laid out now is kept for the next."""
     if chunk_count(html, per_chunk) == 1:
         return write_pdf(str(html), out, base_url, roots)
+    keys: set[str] = set()
     try:
-        chunks = [_ready.pop(_key(part, base_url), None) or lay_out_chunk(part, first, out, base_url, roots)
-                  for first, part in parts(html, per_chunk)]
+        chunks = []
+        for first, part in parts(html, per_chunk):
+            key = chunk_key(part, base_url)
+            keys.add(key)
+            chunk = _ready.pop(key, None) or (store.get(key, part) if store is not None else None)
+            if chunk is None:
+                chunk = lay_out_chunk(part, first, out, base_url, roots)
+                if store is not None:
+                    store.put(key, part, chunk)
+            chunks.append(chunk)
         findings = [d for c in chunks for d in c.findings]
         broken = any(d.severity is Severity.ERROR for d in findings)
         target = out.with_name(out.stem + ".layout-errors.pdf") if broken else out
@@ -168,6 +198,8 @@ def write_sheets(html: str | SheetsHtml, out: Path, base_url: Path, roots: list[
         outputs.write_with(target, lambda tmp: join([c.pdf for c in chunks], tmp))
         outputs.check_inside(stale)
         stale.unlink(missing_ok=True)
+        if store is not None:
+            store.keep_only(keys)
     finally:
         discard_chunks(out)
     return PdfResult(target, sum(c.pages for c in chunks), [r for c in chunks for r in c.refused], findings,

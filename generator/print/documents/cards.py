@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from ..cards import card_sheets, sheets_document, write_placements
 from ..images import faces_html, write_card_images
+from ..chunkstore import ChunkStore
 from ..sheets import discard_chunks, write_sheets
 from ..sources import made_from, reads
 from . import Document, Rendered
@@ -32,13 +33,14 @@ class CardSheets(Document):
         if source == previous.state:
             discard_chunks(out / "cards.pdf")
             return Rendered(source=source, reads=previous.reads, unchanged=True, cards=len(placements))
-        res = write_sheets(html, out / "cards.pdf", ctx.game.folder, ctx.roots)
+        res = write_sheets(html, out / "cards.pdf", ctx.game.folder, ctx.roots, store=ChunkStore(root, out / "cards.pdf"))
         report.diagnostics += res.diagnostics
         write_placements(out / "cards.json", placements)
         rendered = Rendered([res.path, out / "cards.json"], pages=res.pages, cards=len(placements))
         read = set(res.read)
         if job.bleed:
-            bleed = write_sheets(bleed_html, out / "cards-bleed.pdf", ctx.game.folder, ctx.roots)
+            bleed = write_sheets(bleed_html, out / "cards-bleed.pdf", ctx.game.folder, ctx.roots,
+                                 store=ChunkStore(root, out / "cards-bleed.pdf"))
             report.diagnostics += bleed.diagnostics
             rendered.files.append(bleed.path)
             read |= bleed.read

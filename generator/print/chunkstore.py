@@ -1,0 +1,64 @@
+"""Chunks of sheets kept between builds. A deck of thousands of cards is laid out a chunk of
+sheets at a time (sheets.py). A chunk whose HTML, and the files its layout read, are the same
+as when it was last laid out is not laid out again: its PDF and what its layout found are
+kept in output/.rulesmith/chunks/GAME/LANG/DOCUMENT/, and the document is joined from them.
+Editing one card of 10,000 lays out the chunk that shows it. A chunk with layout findings is
+not kept (the next build checks it again); a kept chunk no longer in its document is removed
+when the document is written."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from .. import outputs
+from . import memo
+from .sources import made_from, reads
+
+INDEX = "index.json"
+
+
+class ChunkStore:
+    """The kept chunks of one document (`out`, e.g. output/GAME/LANG/cards.pdf)."""
+
+    def __init__(self, root: Path, out: Path):
+        self.root = root
+        self.folder = memo.store(root, "chunks") / out.parent.parent.name / out.parent.name / out.stem
+        self.index = memo.load(self.folder / INDEX)
+
+    def get(self, key: str, part: str):
+        """The chunk `part` (hashed as `key`) as laid out before, or None."""
+        from .sheets import Chunk
+
+        entry = self.index.get(key)
+        pdf = self.folder / f"{key}.pdf"
+        if not (isinstance(entry, dict) and isinstance(entry.get("reads"), list) and isinstance(entry.get("pages"), int)
+                and isinstance(entry.get("found"), list) and pdf.is_file()):
+            return None
+        if entry.get("state") != made_from(self.root, entry["reads"], part):
+            return None
+        return Chunk(pdf, entry["pages"], read={self.root / rel for rel in entry["reads"]}, found=entry["found"])
+
+    def put(self, key: str, part: str, chunk) -> None:
+        """Keep a chunk just laid out, unless its layout found something to report."""
+        if chunk.findings or chunk.refused:
+            return
+        read = reads(chunk.read, self.root)
+        outputs.copy_file(chunk.pdf, self.folder / f"{key}.pdf")
+        self.index[key] = {"state": made_from(self.root, read, part), "reads": list(read),
+                           "pages": chunk.pages, "found": chunk.found}
+        self._save()
+
+    def keep_only(self, keys: set[str]) -> None:
+        """Forget the chunks not in `keys` (the document's chunks now)."""
+        for key in [k for k in self.index if k not in keys]:
+            del self.index[key]
+        if self.folder.is_dir():
+            for pdf in self.folder.glob("*.pdf"):
+                if pdf.stem not in keys:
+                    outputs.check_inside(pdf)
+                    pdf.unlink(missing_ok=True)
+        self._save()
+
+    def _save(self) -> None:
+        outputs.write_text(self.folder / INDEX, json.dumps(self.index, sort_keys=True))
