@@ -3,8 +3,10 @@ for long-edge duplex, and where the cut marks are. Pure numbers, tested on their
 
 from __future__ import annotations
 
+import copy
 import math
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 
 import yaml
@@ -102,7 +104,14 @@ class SheetSpec:
 
 
 def load_sheets(path: Path) -> dict:
-    return yaml.safe_load(path.read_text(encoding="utf-8"))
+    """sheets.yaml, read once while the file stays the same (every card face asks for it)."""
+    stat = path.stat()
+    return copy.deepcopy(_parsed(str(path), stat.st_mtime_ns, stat.st_size))
+
+
+@lru_cache(maxsize=8)
+def _parsed(path: str, _mtime: int, _size: int) -> dict:
+    return yaml.safe_load(Path(path).read_text(encoding="utf-8"))
 
 
 def sheet_spec(sheets: dict, paper: str, card_size: tuple[float, float], gutter: float | None = None,
