@@ -165,6 +165,20 @@ def test_card_text_lays_out_the_one_chunk_of_sheets_that_shows_it(copy: Workspac
     assert tree(clean) == tree(copy.root)
 
 
+def test_card_text_keeps_the_probability_tables(copy: Workspace):
+    """The tables are computed again when the game changes, and a table that comes out the
+    same is not written again."""
+    copy.write("procedures.py", "from generator.checker import table\n\n\n"
+               "@table(\"hits\", title=\"Hits on a six-sided die\")\n"
+               "def hits(game):\n    return [{\"target\": t, \"chance\": (7 - t) / 6} for t in range(2, 7)]\n")
+    run_build(copy.root)
+    before = snapshot(copy.root)
+    assert {"demo/tables/hits.csv", "demo/tables/hits.json"} <= set(before)
+    copy.edit("data/cards.yaml", "One unit moves and then attacks.", "One unit moves, then fights.")
+    run_build(copy.root)
+    assert not {"demo/tables/hits.csv", "demo/tables/hits.json"} & rewritten(before, snapshot(copy.root))
+
+
 def test_rules_text_lays_out_no_card(copy: Workspace, laid_out: list[str]):
     """The card sheets are laid out to find long cards that must continue on a second card;
     an edit no card shows must not lay the sheets (or any card) out again."""

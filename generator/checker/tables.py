@@ -175,14 +175,14 @@ def write(table: ComputedTable, folder: Path, game: Game) -> list[Path]:
     writer.writerow(ids)
     for row in table.rows:
         writer.writerow([_csv_cell(row.get(c)) for c in ids])
-    outputs.write_text(csv_path, text.getvalue())
+    outputs.write_if_changed(csv_path, text.getvalue())  # a table that came out the same is kept
     source = game.manifest.source_language
     localized = {}
     for lang in dict.fromkeys([source, *game.manifest.languages]):
         tr = Translator.load(game, lang)
         localized[lang] = [{c: _printed(row.get(c), lang, tr) for c in ids} for row in table.rows]
     json_path = folder / f"{table.id}.json"
-    outputs.write_text(json_path, json.dumps({
+    outputs.write_if_changed(json_path, json.dumps({
         "table": table.id, "title": table.title, "columns": table.columns,
         "rows": localized[source], "localized": localized,
         "exact": [{c: _exact(row.get(c)) for c in ids} for row in table.rows],

@@ -89,7 +89,8 @@ def write_card_images(ctx: BuildContext, faces: list[CardFace], folder: Path, re
             written += deck.add(image if sheet_of[i] in remade else None)
         if pdf is not None:
             pdf.close()
-    memo.add(store, made)
+    if made:
+        memo.add(store, made)
     return written + write_back_images(ctx, faces, tts_dir)
 
 
