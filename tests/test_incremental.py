@@ -157,6 +157,11 @@ def test_card_text_lays_out_the_one_chunk_of_sheets_that_shows_it(copy: Workspac
     run_build(copy.root, images=False)
     now = sorted(p.name for p in store.glob("*.pdf"))
     assert len(now) == len(kept) and len(set(now) - set(kept)) == 1  # the edited chunk replaced its old self
+    (store / now[0]).write_bytes(b"%PDF-1.7 damaged")  # a kept chunk damaged: laid out again, not joined
+    copy.edit("data/cards.yaml", "Drill number 23 turns", "Drill number 23 waits")
+    run_build(copy.root, images=False)
+    copy.edit("data/cards.yaml", "Drill number 23 waits", "Drill number 23 turns")
+    run_build(copy.root, images=False)
     sheets = [html for html in laid_out if "Drill number" in html]
     assert sheets and all("Drill number 0 " not in html for html in sheets)  # the first chunk was kept
     clean = tmp_path / "clean"

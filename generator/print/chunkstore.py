@@ -12,6 +12,7 @@ import json
 from pathlib import Path
 
 from .. import outputs
+from ..manifest import file_hash
 from . import memo
 from .sources import made_from, reads
 
@@ -35,8 +36,8 @@ class ChunkStore:
         if not (isinstance(entry, dict) and isinstance(entry.get("reads"), list) and isinstance(entry.get("pages"), int)
                 and isinstance(entry.get("found"), list) and pdf.is_file()):
             return None
-        if entry.get("state") != made_from(self.root, entry["reads"], part):
-            return None
+        if entry.get("state") != made_from(self.root, entry["reads"], part) or entry.get("pdf") != file_hash(pdf):
+            return None  # another chunk, or its PDF is not the one kept (damaged, replaced)
         return Chunk(pdf, entry["pages"], read={self.root / rel for rel in entry["reads"]}, found=entry["found"])
 
     def put(self, key: str, part: str, chunk) -> None:
@@ -46,7 +47,7 @@ class ChunkStore:
         read = reads(chunk.read, self.root)
         outputs.copy_file(chunk.pdf, self.folder / f"{key}.pdf")
         self.index[key] = {"state": made_from(self.root, read, part), "reads": list(read),
-                           "pages": chunk.pages, "found": chunk.found}
+                           "pages": chunk.pages, "found": chunk.found, "pdf": file_hash(chunk.pdf)}
         self._save()
 
     def keep_only(self, keys: set[str]) -> None:
