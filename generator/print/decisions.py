@@ -1,6 +1,7 @@
 """Layout decisions, remembered. Some documents are laid out once only to decide something
 about their HTML: which rulebook tables go on a landscape page, which reference-sheet
-sections span the sheet or start a column. The decision depends only on what was laid out
+sections span the sheet or start a column, which long cards must continue on a second card
+of the sheets. The decision depends only on what was laid out
 (the HTML, the files it read, the fonts, WeasyPrint and Rulesmith; see sources.py), so it is
 kept per document in output/.rulesmith/layout.json with the hash of that, and a build whose
 HTML hashes the same takes the decision without laying the document out again. An edit
