@@ -97,6 +97,17 @@ def test_schema_written_and_referenced(ws: Workspace):
         assert (path.parent / target).resolve() == (folder / f"{path.stem}.schema.json").resolve(), path
 
 
+def test_schema_refuses_a_folder_outside_output(ws: Workspace, tmp_path):
+    outside = tmp_path / "elsewhere"
+    result = ws.run("schema", "--out", str(outside))
+    assert result.returncode == 2 and "Traceback" not in result.stderr
+    assert "outside" in result.stderr and "Hint:" in result.stderr and "--out" in result.stderr
+    assert not outside.exists()
+    inside = ws.root / "output" / "editor-schemas"
+    assert ws.run("schema", "--out", str(inside)).returncode == 0
+    assert (inside / "units.schema.json").exists()
+
+
 def test_new_creates_a_game_that_validates(tmp_path):
     (tmp_path / "content").mkdir()
     result = run_cli("--root", str(tmp_path), "new", "my-game")

@@ -11,10 +11,17 @@ from ..schema import write_schemas
 
 @click.command("schema")
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=None,
-              help="Folder to write into. Default: output/schema/ of the project.")
+              help="Folder inside output/ to write into. Default: output/schema/ of the project.")
 @click.pass_obj
 def command(ctx, out: Path | None) -> None:
     """Write JSON Schema files so editors autocomplete and underline content mistakes."""
-    folder = out or ctx.project.output / "schema"
+    output = ctx.project.output
+    folder = out or output / "schema"
+    resolved = folder.resolve()
+    if resolved != output.resolve() and output.resolve() not in resolved.parents:
+        raise click.BadParameter(
+            f"{folder} is outside {output}; Rulesmith writes only into the output folder. "
+            f"Hint: leave --out out (output/schema/) or name a folder inside output/, "
+            f"then point your editor there or copy the files.", param_hint="--out")
     for path in write_schemas(folder):
         click.echo(str(path))
