@@ -109,3 +109,34 @@ def test_an_alias_without_its_own_translation_prints_the_keywords_name(tmp_path:
     catalog.save(str(path))
     en = _row(_book(tmp_path, "nuclear", "en"), "Death Riders")
     assert re.search(_MARKED.format(">Scout"), en) and ">Scouts<" not in en and ">Скауты<" not in en
+
+
+def test_a_weapon_line_prints_the_keyword_as_that_line_writes_it(shipped: Path):
+    ru = _book(shipped, "nuclear", "ru")
+    spelled = _MARKED.format(re.escape("ББ(1)"))
+    platoon, leman = _row(ru, "Взвод тяжелого вооружения"), _row(ru, "Взвод Леман Руссов")
+    assert re.search(spelled, platoon) and 'href="#erratum-ap-spacing"' in platoon
+    for name in ("Взвод Леман Руссов Уничтожителей", "Взвод Леман Руссов Аннигиляторов"):
+        assert 'href="#erratum-ap-spacing"' in _row(ru, name) and ">ББ(1)<" in _row(ru, name)
+    # the same weapon on a line that writes «ББ (1)» prints it so, unmarked
+    assert ">ББ (1)<" in leman and "ББ(1)" not in leman and "erratum-ap-spacing" not in leman
+    en = _row(_book(shipped, "nuclear", "en"), "Heavy Weapons Platoon")
+    assert re.search(_MARKED.format(re.escape("AP (1)")), en) and 'href="#erratum-ap-spacing"' in en
+
+
+def test_a_name_written_as_the_source_writes_it_carries_its_erratum_mark(shipped: Path, shipped_site: Path):
+    ru = _book(shipped, "rock-n-roll", "ru")
+    for name in ("С hi", "Ветеран С hi"):  # the veteran repeats its unit's misspelling
+        assert f'<th scope="row">{name}<a class="erratum-mark" href="#erratum-chi-spelling"' in ru
+    assert '<th scope="row">Min<a class="erratum-mark"' not in ru and '<th scope="row">Min<' in ru
+    # a deck's text, quoted as written, ends with its mark
+    assert re.search(r"рубашки с орлами \(VPА\)<a class=\"erratum-mark\" href=\"#erratum-vpa-cyrillic-a\"", ru)
+    en = _book(shipped, "rock-n-roll", "en")
+    assert '<th scope="row">Chi<a class="erratum-mark" href="#erratum-chi-spelling"' in en
+    page = (shipped_site / "rock-n-roll" / "ru" / "units" / "chi.html").read_text(encoding="utf-8")
+    assert re.search(r'<p class="title-erratum">[^<]*«С hi»[^<]*<a class="erratum-mark" '
+                     r'href="\.\./errata\.html#erratum-chi-spelling"', page)
+    card = (shipped_site / "rock-n-roll" / "ru" / "cards" / "chi-veteran.html").read_text(encoding="utf-8")
+    assert 'class="title-erratum"' in card
+    assert 'class="title-erratum"' not in (shipped_site / "rock-n-roll" / "ru" / "units" / "min.html").read_text(
+        encoding="utf-8")

@@ -7,6 +7,7 @@ import re
 
 from ..diagnostics import Location, Report, did_you_mean
 from ..game import Game
+from ..model import SECTIONS
 from ..yamlsource import control_character, line_of_offset, read_text, unreadable
 
 ERRATA_FILE = "ERRATA.md"
@@ -40,6 +41,9 @@ def _referenced(game: Game) -> set[str]:
         used.update(a.erratum for a in keyword.aliases if a.erratum)
     for param in game.manifest.parameters:
         used.update(param.errata)
+    for unit in game.units.values():
+        for entry in unit.weapons:
+            used.update(entry.errata)
     return used
 
 
@@ -81,7 +85,54 @@ def check(game: Game, report: Report) -> None:
             report.add("W001", f"erratum '{erratum.id}' is not referenced by any record",
                        game.origin(erratum).location("id"),
                        "cite it from the record it concerns (errata: [...], an alias, or record:/field:)")
+    _check_fields(game, report)
+    _check_weapon_lines(game, report)
     _check_language(game, report)
+
+
+def _check_fields(game: Game, report: Report) -> None:
+    """E018: an erratum on a text field (record:/field: name) quotes what that field holds."""
+    for erratum in game.errata.values():
+        if not (erratum.record and erratum.field) or erratum.field.startswith("stats."):
+            continue  # a stat's erratum: checks/stats.py
+        section, _, record_id = erratum.record.partition("/")
+        record = game.section(section).get(record_id) if section in SECTIONS else None
+        if record is None:
+            continue  # references.py reports it
+        text = getattr(record, erratum.field, None)
+        where = game.origin(erratum).location("field")
+        if not isinstance(text, str):
+            report.add("E018", f"erratum '{erratum.id}' names field '{erratum.field}', which {record.kind} "
+                       f"'{record_id}' does not hold as text", where,
+                       "field: names a text field of the record (name, text, …) or a stat (stats.ID)")
+        elif not erratum.source.strip() or erratum.source.strip() not in text:
+            report.add("E018", f"erratum '{erratum.id}' says the source writes '{erratum.source}', but the "
+                       f"{erratum.field} of {record.kind} '{record_id}' is '{text}'", where,
+                       "keep the field exactly as the source writes it and quote it in source:; "
+                       "the erratum gives the reading")
+
+
+def _check_weapon_lines(game: Game, report: Report) -> None:
+    """A unit's weapon line cites errata that exist and that respell one of the weapon's keyword uses."""
+    for unit in game.units.values():
+        origin = game.origin(unit)
+        for i, entry in enumerate(unit.weapons):
+            weapon = game.weapons.get(entry.weapon)
+            for n, erratum_id in enumerate(entry.errata):
+                erratum = game.errata.get(erratum_id)
+                where = origin.location("weapons", i, "errata", n)
+                if erratum is None:
+                    report.add("E007", f"unknown erratum '{erratum_id}'", where,
+                               did_you_mean(erratum_id, game.errata) or "define it in data/errata.yaml")
+                elif weapon is not None and _spaced(erratum.reading) not in map(_spaced, weapon.keywords):
+                    report.add("E018", f"erratum '{erratum_id}' reads '{erratum.reading}', which is not a keyword "
+                               f"use of weapon '{weapon.id}' ({', '.join(weapon.keywords) or 'none'})", where,
+                               "an erratum on a weapon line gives as reading the weapon's keyword use and as "
+                               "source that use as the line writes it")
+
+
+def _spaced(text: str) -> str:
+    return " ".join(text.split())
 
 
 def _check_language(game: Game, report: Report) -> None:

@@ -42,6 +42,9 @@ class WeaponEntry(Frozen):
     weapon: str = Field(description="id of a weapon record")
     count: OrUnstated[int | None] = Field(default=None, description="how many models carry it")
     label: str | None = Field(default=None, description="the weapon's name as this profile writes it")
+    errata: tuple[str, ...] = Field(
+        default=(), description="ids of errata about this profile's line of the weapon: one whose reading is "
+        "a keyword use of the weapon and whose source is that use as this line writes it («ББ(1)» for «ББ (1)»)")
 
 
 class Ability(Frozen):

@@ -110,6 +110,7 @@ def game_pages(ctx: BuildContext, report: Report) -> list[SitePage]:
                 face = by_unit[unit.id]
                 body.append(card_preview(ctx, printed.get(face.id, [face]), ui("card-preview")))
             body.insert(1, side_badge(ctx, unit.side))
+            body.insert(1, blocks.title_errata(game, tr, unit, link1))
             pages.append(SitePage(f"units/{unit.id}.html", tr.field(unit, "name"), Markup("").join(body),
                                   nav=False, kind="unit"))
     deck_faces = [f for f in faces if f.deck not in ("datasheets",)]
@@ -131,6 +132,7 @@ def game_pages(ctx: BuildContext, report: Report) -> list[SitePage]:
                                         for d in dict.fromkeys(f.deck for f in deck_faces)]))
         for face in deck_faces:
             body = [Markup('<p class="crumb"><a href="../cards.html#deck-{}">{}</a></p>').format(face.deck, face.deck_name),
+                    blocks.title_errata(game, tr, game.cards.get(face.id), site_linker(1, overrides)),
                     side_badge(ctx, getattr(game.cards.get(face.id), "side", None))]
             if face.draft:
                 body.append(Markup('<p class="draft-reason"><span class="draft">{}</span> {}</p>').format(

@@ -276,6 +276,37 @@ def _value_erratum(game: Game, record: Record, stat_id: str):
     return next((e for e in game.errata.values() if e.record == where and e.field == f"stats.{stat_id}"), None)
 
 
+def field_errata(game: Game, record: Record, field: str) -> list:
+    """The errata read at one text field of a record (its name, its text): an erratum that names
+    the record and field (record:/field:), or one the record cites (errata: [...]) that names the
+    same field and whose quote the field holds (a veteran's name repeating its unit's misspelling)."""
+    where = f"{record.section}/{record.id}"
+    text = getattr(record, field, None)
+    found = []
+    for erratum in game.errata.values():
+        if erratum.field != field:
+            continue
+        quote = erratum.source.strip()
+        if erratum.record == where or (erratum.id in record.errata and isinstance(text, str) and quote
+                                       and quote in text):
+            found.append(erratum)
+    return found
+
+
+def field_marks(game: Game, tr: Translator, record: Record, field: str, link: Linker | None = None) -> Markup:
+    """The erratum marks that follow a text field printed as the source writes it («С hi»†)."""
+    return Markup("").join(erratum_mark(game, tr, e.id, link or _no_link) for e in field_errata(game, record, field))
+
+
+def title_errata(game: Game, tr: Translator, record: Record | None, link: Linker) -> Markup:
+    """Under a page's title that prints a record's name as the source writes it: what the
+    erratum says, with its mark (a title itself carries no mark: it is also the search result's)."""
+    if record is None or not hasattr(record, "name"):
+        return Markup("")
+    return Markup("").join(Markup('<p class="title-erratum">{}{}</p>').format(
+        tr.field(e, "summary"), erratum_mark(game, tr, e.id, link)) for e in field_errata(game, record, "name"))
+
+
 def _same_print(a: str, b: str) -> bool:
     return " ".join(a.split()) == " ".join(b.replace("\u00a0", " ").split())
 
@@ -368,7 +399,8 @@ def roster_html(game: Game, tr: Translator, link: Linker, printed: Printed | Non
         href = link(unit)
         if href and not href.endswith(f"#{anchor(unit)}"):  # its own page (site), not this very row (print)
             name = Markup('<a href="{}">{}</a>').format(href, name)
-        out.append(Markup('<tr id="{}"><th scope="row">{}{}</th>').format(anchor(unit), name, draft_badge(unit, tr)))
+        out.append(Markup('<tr id="{}"><th scope="row">{}{}{}</th>').format(
+            anchor(unit), name, field_marks(game, tr, unit, "name", link), draft_badge(unit, tr)))
         for stat in stats:
             out.append(Markup("<td>{}</td>").format(stat_html(game, tr, unit, stat.id, link)))
         out.append(Markup("</tr>"))
@@ -379,14 +411,29 @@ def roster_html(game: Game, tr: Translator, link: Linker, printed: Printed | Non
     return Markup("").join(out)
 
 
-def keyword_uses_html(game: Game, tr: Translator, uses, link: Linker) -> Markup:
+def written_uses(game: Game, errata) -> dict:
+    """A weapon line's errata by the keyword use each reads ("ББ (1)" -> the erratum whose
+    source writes it "ББ(1)")."""
+    return {" ".join(e.reading.split()): e for e in (game.errata.get(i) for i in errata) if e is not None}
+
+
+def keyword_uses_html(game: Game, tr: Translator, uses, link: Linker, written: dict | None = None) -> Markup:
     """Keyword uses linked to the glossary. A use spelled as an erratum alias keeps the
-    source's spelling (its translation in another language), marked and linked to the erratum."""
+    source's spelling (its translation in another language), marked and linked to the erratum;
+    so does a use that `written` (written_uses) says this line writes otherwise: the source
+    edition prints the line's own spelling."""
     from ..checks.keywords import KeywordIndex, parse_use
 
     index = KeywordIndex.build(game.keywords)
     parts = []
     for text in uses:
+        line = (written or {}).get(" ".join(text.split()))
+        if line is not None:
+            found = index.find(parse_use(text).name)
+            part = (keyword_ref_html(found[0], line.source.strip(), tr, link) if tr.is_source and found
+                    else keyword_uses_html(game, tr, [text], link))
+            parts.append(part + erratum_mark(game, tr, line.id, link))
+            continue
         use = parse_use(text)
         found = index.find(use.name)
         if found is None:
@@ -445,7 +492,8 @@ def unit_details(game: Game, tr: Translator, unit: Unit, link: Linker, printed: 
             cells = Markup("").join(Markup("<td>{}</td>").format(stat_html(game, tr, weapon, s.id, link))
                                     for s in wstats)
             if with_keywords:
-                cells += Markup("<td>{}</td>").format(keyword_uses_html(game, tr, weapon.keywords, link))
+                cells += Markup("<td>{}</td>").format(
+                    keyword_uses_html(game, tr, weapon.keywords, link, written_uses(game, entry.errata)))
             # the source language prints the weapon as this profile writes it («Лазвинтовки»)
             label = entry.label if tr.is_source and entry.label else tr.field(weapon, "name")
             rows.append(Markup('<tr><th scope="row">{}{}</th>{}</tr>').format(count, label, cells))
@@ -469,8 +517,9 @@ def glossary_html(game: Game, tr: Translator, link: Linker, printed: Printed | N
     """Every keyword and its definition; `printed` as for records_html."""
     out = [Markup('<dl class="glossary">')]
     for keyword in game.keywords.values():
-        out.append(Markup('<dt id="{}">{}</dt><dd>{}{}</dd>').format(
-            anchor(keyword), keyword_label(game, tr, keyword), _text(tr, keyword, printed, "definition"),
+        out.append(Markup('<dt id="{}">{}{}</dt><dd>{}{}{}</dd>').format(
+            anchor(keyword), keyword_label(game, tr, keyword), field_marks(game, tr, keyword, "name", link),
+            _text(tr, keyword, printed, "definition"), field_marks(game, tr, keyword, "definition", link),
             aliases_html(keyword, tr)))
     out.append(Markup("</dl>"))
     return Markup("").join(out)
@@ -530,7 +579,8 @@ def records_html(game: Game, section: str, tr: Translator, link: Linker, printed
         for attr in ("text", "definition", "summary"):
             elsewhere = (printed or {}).get((record.kind, record.id, attr))
             if getattr(record, attr, None):
-                body.append(paragraphs(tr.field(record, attr)) if elsewhere is None
+                body.append(paragraphs(tr.field(record, attr), field_marks(game, tr, record, attr, link))
+                            if elsewhere is None
                             else Markup("<p>{}</p>").format(elsewhere) if elsewhere else Markup(""))
         facts = [Markup("{}: {}").format(field_label(tr.lang, name), format_value(getattr(record, name), tr.lang))
                  for name in FACT_FIELDS.get(record.kind, ()) if getattr(record, name, None) is not None]
@@ -548,17 +598,20 @@ def records_html(game: Game, section: str, tr: Translator, link: Linker, printed
             body.insert(0, Markup("<p>{}\u00a0{}</p>").format(band_span(record), unit))
         body.append(unstated_notes(game, tr, record))
         body.append(incomplete_reason(record, tr))
-        out.append(Markup('<dt id="{}">{}{}</dt><dd>{}</dd>').format(anchor(record), name, draft_badge(record, tr),
-                                                                     Markup("").join(body)))
+        out.append(Markup('<dt id="{}">{}{}{}</dt><dd>{}</dd>').format(
+            anchor(record), name, field_marks(game, tr, record, "name", link) if hasattr(record, "name") else "",
+            draft_badge(record, tr), Markup("").join(body)))
     out.append(Markup("</dl>"))
     return Markup("").join(out)
 
 
-def paragraphs(text: str) -> Markup:
+def paragraphs(text: str, after: Markup = Markup("")) -> Markup:
     """A text field as paragraphs: a line break kept in the data (a blank line of a folded YAML
-    string) starts a new one (a die face's ЧТО: … / КОГДА: …)."""
+    string) starts a new one (a die face's ЧТО: … / КОГДА: …). `after` ends the last paragraph
+    (the field's erratum marks)."""
     parts = [p.strip() for p in text.split("\n") if p.strip()]
-    return Markup("").join(Markup("<p>{}</p>").format(p) for p in parts)
+    return Markup("").join(Markup("<p>{}{}</p>").format(p, after if i == len(parts) - 1 else "")
+                           for i, p in enumerate(parts))
 
 
 def faces_html(die, tr: Translator) -> Markup:
