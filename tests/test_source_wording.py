@@ -129,6 +129,8 @@ def test_a_name_written_as_the_source_writes_it_carries_its_erratum_mark(shipped
     for name in ("С hi", "Ветеран С hi"):  # the veteran repeats its unit's misspelling
         assert f'<th scope="row">{name}<a class="erratum-mark" href="#erratum-chi-spelling"' in ru
     assert '<th scope="row">Min<a class="erratum-mark"' not in ru and '<th scope="row">Min<' in ru
+    # the chapter's heading naming the unit by reference carries the mark too
+    assert '<a class="ref ref-unit" href="#unit-chi">С hi</a><a class="erratum-mark" href="#erratum-chi-spelling"' in ru
     # a deck's text, quoted as written, ends with its mark
     assert re.search(r"рубашки с орлами \(VPА\)<a class=\"erratum-mark\" href=\"#erratum-vpa-cyrillic-a\"", ru)
     en = _book(shipped, "rock-n-roll", "en")

@@ -93,6 +93,7 @@ def _ref_html(ctx: RenderContext, text: str) -> Markup:
             value = ctx.tr.field(record, *path)
         else:
             value = resolved.text(ctx.tr.lang)
+        value = Markup("{}{}").format(value, blocks.field_marks(ctx.game, ctx.tr, record, resolved.ref.field, ctx.link))
         key = (record.kind, record.id, resolved.ref.field)
         if key in ctx.printed_texts and key not in ctx.placed:
             # the first paragraph printing this text of the record: links land there (its
@@ -105,10 +106,11 @@ def _ref_html(ctx: RenderContext, text: str) -> Markup:
     if record.kind == "keyword":
         return blocks.keyword_ref_html(record, ctx.tr.field(record, "name"), ctx.tr, ctx.link)
     label = ctx.tr.field(record, "name") if hasattr(record, "name") else ctx.tr.field(record, "summary")
+    marks = blocks.field_marks(ctx.game, ctx.tr, record, "name", ctx.link) if hasattr(record, "name") else ""
     href = ctx.link(record)
     if href is None:
-        return Markup('<span class="ref ref-{}">{}</span>').format(record.kind, label)
-    return Markup('<a class="ref ref-{}" href="{}">{}</a>').format(record.kind, href, label)
+        return Markup('<span class="ref ref-{}">{}</span>{}').format(record.kind, label, marks)
+    return Markup('<a class="ref ref-{}" href="{}">{}</a>{}').format(record.kind, href, label, marks)
 
 
 _TICK = ('<svg viewBox="0 0 10 10" width="0.8em" height="0.8em" aria-hidden="true">'
@@ -391,8 +393,11 @@ def _plain(inline: Token, ctx: RenderContext) -> str:
         if child.type == "text" or child.type == "code_inline":
             parts.append(child.content)
         elif child.type == "substitution_inline":
-            parts.append(re.sub(r"<[^>]+>", "", str(_ref_html(ctx, child.content))))
+            parts.append(re.sub(r"<[^>]+>", "", _MARKS.sub("", str(_ref_html(ctx, child.content)))))
     return "".join(parts).strip()
+
+
+_MARKS = re.compile(r'<(a|span) class="erratum-mark"[^>]*>[^<]*</\1>')  # a title's text leaves marks out
 
 
 def _clone(token: Token) -> Token:
