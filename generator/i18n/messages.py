@@ -28,6 +28,7 @@ class Message:
     path: Path
     line: int
     place: str | None = None  # KIND:ID.FIELD or game.FIELD of a YAML string; None for rules text
+    editors: bool = False  # the editor's text, not the source's words (the record's `editor:`)
 
 
 def normalize(text: str) -> str:
@@ -99,7 +100,8 @@ def data_messages(game: Game, contexts: Contexts | None = None) -> Iterator[Mess
             if needs_translation(text):
                 loc = origin.location(*path)
                 place = place_of(f"{record.kind}:{record.id}", path)
-                yield Message(text, contexts.context_of(place), loc.path, loc.line, place)
+                editors = ".".join(map(str, path)) in record.editor
+                yield Message(text, contexts.context_of(place), loc.path, loc.line, place, editors)
 
 
 def game_messages(game: Game, chapters: list[Chapter] | None = None,

@@ -17,6 +17,7 @@ from ..i18n.messages import is_translatable_path, needs_translation, normalize
 from ..i18n.translate import Translator
 from . import blocks
 from .chapters import Chapter
+from .editorial import field_html
 from .markdown import NOTE_KINDS, build, container_info, parser
 from .refs import TEXT_FIELDS, Ref, RefError, is_block, resolve
 
@@ -90,7 +91,7 @@ def _ref_html(ctx: RenderContext, text: str) -> Markup:
         value = resolved.value
         path = tuple(resolved.ref.field.split("."))
         if isinstance(value, str) and is_translatable_path(record, path):
-            value = ctx.tr.field(record, *path)
+            value = field_html(record, ctx.tr, *path)
         else:
             value = resolved.text(ctx.tr.lang)
         key = (record.kind, record.id, resolved.ref.field)
@@ -103,8 +104,8 @@ def _ref_html(ctx: RenderContext, text: str) -> Markup:
             return Markup('<span class="value" id="{}">{}</span>').format(anchor, value)
         return Markup('<span class="value">{}</span>').format(value)
     if record.kind == "keyword":
-        return blocks.keyword_ref_html(record, ctx.tr.field(record, "name"), ctx.tr, ctx.link)
-    label = ctx.tr.field(record, "name") if hasattr(record, "name") else ctx.tr.field(record, "summary")
+        return blocks.keyword_ref_html(record, field_html(record, ctx.tr, "name"), ctx.tr, ctx.link)
+    label = field_html(record, ctx.tr, "name") if hasattr(record, "name") else field_html(record, ctx.tr, "summary")
     href = ctx.link(record)
     if href is None:
         return Markup('<span class="ref ref-{}">{}</span>').format(record.kind, label)

@@ -1,0 +1,176 @@
+"""The editor's text: a record's `editor:` lists the text fields that are this edition's words,
+not the source's. Each prints marked («ред.» / "ed.") wherever it shows, with a one-line legend
+on the document or page; a path that names no text field is E062; and every text field of the
+shipped games is either the source's words, listed under `editor:`, or a short label."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from generator.diagnostics import Report
+from generator.i18n.catalog import EDITORS_COMMENT, template
+from generator.print.context import BuildContext
+from generator.project import Project
+from generator.text import editorial
+
+from .conftest import Workspace, line_of
+
+MARK = 'class="editor-mark"'
+LEGEND = 'class="editor-legend"'
+
+
+def _load(ws: Workspace):
+    report = Report()
+    game = Project(ws.root).load("demo", report)
+    return game, report
+
+
+def _mark_terrain_text(ws: Workspace) -> None:
+    ws.edit("data/terrain.yaml", "    text: Blocks line of sight beyond 5 cm.",
+            "    text: Blocks line of sight beyond 5 cm.\n    editor: [text]")
+
+
+# --- E062 ---------------------------------------------------------------------------------
+
+def test_a_path_that_names_no_text_field_is_e062_with_its_line(ws: Workspace):
+    path = ws.edit("data/terrain.yaml", "    text: Blocks line of sight beyond 5 cm.",
+                   "    text: Blocks line of sight beyond 5 cm.\n    editor: [txt]")
+    _, report = _load(ws)
+    [error] = [d for d in report.diagnostics if d.code == "E062"]
+    assert error.message == "editor: of terrain 'woods' names 'txt', which is no text field of this record"
+    assert error.location.line == line_of(path, "editor: [txt]")
+    assert error.hint == "did you mean 'text'?"
+
+
+def test_a_field_that_is_not_text_is_e062(ws: Workspace):
+    ws.edit("data/units.yaml", "    text: Eyes of the army.", "    text: Eyes of the army.\n    editor: [stats.cost]")
+    _, report = _load(ws)
+    assert [d.code for d in report.diagnostics] == ["E062"]
+
+
+def test_a_path_listed_twice_is_e062(ws: Workspace):
+    ws.edit("data/dice.yaml", "      - {value: 6, name: Any}", "      - {value: 6, name: Any}\n    editor: [faces.5.name, faces.5.name]")
+    _, report = _load(ws)
+    [error] = [d for d in report.diagnostics if d.code == "E062"]
+    assert error.message == "die 'command' lists 'faces.5.name' under editor: twice"
+
+
+def test_nested_paths_and_table_cells_are_text_fields(ws: Workspace):
+    ws.edit("data/dice.yaml", "      - {value: 6, name: Any}", "      - {value: 6, name: Any}\n    editor: [faces.5.name]")
+    ws.edit("data/tables.yaml", "      - {roll: 3-6, result: Clear skies.}",
+            "      - {roll: 3-6, result: Clear skies.}\n    editor: [rows.1.result, columns.0.name]")
+    game, report = _load(ws)
+    assert not report.diagnostics, [d.message for d in report.diagnostics]
+    assert game.tables["weather"].editor == ("rows.1.result", "columns.0.name")
+
+
+# --- marks ---------------------------------------------------------------------------------
+
+def _ctx(ws: Workspace) -> BuildContext:
+    game, report = _load(ws)
+    assert not report.diagnostics, [d.message for d in report.diagnostics]
+    return BuildContext(game, "en", ws.root)
+
+
+def _marked_near(html: str, text: str) -> bool:
+    """Whether the mark follows `text` (within the same element or the one closing it)."""
+    at = html.find(text)
+    assert at >= 0, text
+    return MARK in html[at:at + len(text) + 40]
+
+
+def test_a_marked_field_shows_the_mark_in_the_rulebook_with_a_legend(ws: Workspace):
+    from generator.print.rulebook import book_html
+
+    plain = book_html(_ctx(ws))
+    assert MARK not in plain and LEGEND not in plain  # an unmarked field shows none
+    _mark_terrain_text(ws)
+    html = book_html(_ctx(ws))
+    assert _marked_near(html, "Blocks line of sight beyond 5 cm.")
+    assert html.count(LEGEND) == 1
+    assert "Editor’s text: not the source’s words" in html  # tooltip and accessible label
+
+
+def test_a_chapter_reference_to_a_marked_field_shows_the_mark(ws: Workspace):
+    from generator.print.rulebook import book_html
+
+    ws.write("rules/09-woods.md", "# Woods\n\n{{ terrain:woods.text }}\n")
+    _mark_terrain_text(ws)
+    html = book_html(_ctx(ws))
+    assert re.search(r'<span class="value"[^>]*>Blocks line of sight beyond 5 cm\.\u00a0<span class="editor-mark"', html)
+
+
+def test_a_marked_table_cell_and_name_show_the_mark_on_the_reference_sheet(ws: Workspace):
+    from generator.print.reference import sheet_html
+
+    assert MARK not in sheet_html(_ctx(ws))
+    ws.edit("data/tables.yaml", "      - {roll: 3-6, result: Clear skies.}",
+            "      - {roll: 3-6, result: Clear skies.}\n    editor: [rows.1.result]")
+    html = sheet_html(_ctx(ws))
+    assert _marked_near(html, "Clear skies.")
+    assert not _marked_near(html, "Rain: every Move is 5 cm shorter.")
+    assert html.count(LEGEND) == 1
+
+
+def test_a_marked_card_text_shows_the_mark_and_the_legend_on_its_face(ws: Workspace):
+    from generator.print.cardfaces import deck_cards, with_legend
+
+    ws.edit("data/cards.yaml", "    text: One unit moves and then attacks.",
+            "    text: One unit moves and then attacks.\n    editor: [text, name]")
+    faces = {f.id: with_legend(_ctx(ws), f) for f in deck_cards(_ctx(ws))}
+    assert MARK in faces["advance"].body and LEGEND in faces["advance"].body
+    assert MARK in faces["advance"].title_mark
+    assert MARK not in faces["ambush"].body and LEGEND not in faces["ambush"].body
+
+
+def test_a_marked_keyword_definition_shows_the_mark_in_its_tooltip(ws: Workspace):
+    from generator.text.blocks import keyword_ref_html
+
+    ws.edit("data/keywords.yaml", "    definition: The unit moves 5 cm further.",
+            "    definition: The unit moves 5 cm further.\n    editor: [definition]")
+    ctx = _ctx(ws)
+    html = keyword_ref_html(ctx.game.keywords["fast"], "Fast", ctx.tr, lambda r: "#k")
+    tip = re.search(r'<span class="kw-tip" role="tooltip">(.*?)</span></a>', str(html)).group(1)
+    assert "The unit moves 5 cm further." in tip and MARK in tip
+    other = keyword_ref_html(ctx.game.keywords["ap"], "AP", ctx.tr, lambda r: "#k")
+    assert MARK not in other
+
+
+def test_site_pages_show_the_mark_with_a_legend_and_search_skips_it(ws: Workspace):
+    from generator.site.pages import game_pages
+
+    _mark_terrain_text(ws)
+    ws.edit("data/cards.yaml", "    text: One unit moves and then attacks.",
+            "    text: One unit moves and then attacks.\n    editor: [text]")
+    pages = {p.path: p for p in game_pages(_ctx(ws), Report())}
+    reference = str(pages["reference.html"].body)
+    assert _marked_near(reference, "Blocks line of sight beyond 5 cm.") and reference.count(LEGEND) == 1
+    card = str(pages["cards/advance.html"].body)
+    head = card[:card.find('<div class="card-preview"')]
+    assert _marked_near(head, "One unit moves and then attacks.") and LEGEND in head
+    assert MARK not in str(pages["cards/ambush.html"].body) and LEGEND not in str(pages["cards/ambush.html"].body)
+    # the mark and the legend are the edition's words about the text: never what search finds
+    for html in (reference, head):
+        for tag in re.findall(r'<[^>]*class="editor-(?:mark|legend)"[^>]*>', html):
+            assert "data-pagefind-ignore" in tag, tag
+
+
+def test_the_catalog_tells_translators_a_message_is_the_editors(ws: Workspace):
+    _mark_terrain_text(ws)
+    game, _ = _load(ws)
+    entries = {e.msgid: e for e in template(game)}
+    assert entries["Blocks line of sight beyond 5 cm."].comment == EDITORS_COMMENT
+    assert entries["Eyes of the army."].comment == ""
+
+
+def test_every_interface_language_has_the_mark_and_its_legend():
+    from generator.i18n.ui import InterfaceWords, shipped_languages
+
+    for lang in shipped_languages():
+        words = InterfaceWords.load(lang)
+        assert lang in ("en",) or words("editor-mark") != "ed." or lang == "es", lang
+        assert "{mark}" in words("editor-legend"), lang
+        assert words.words.get("editor-mark-label"), lang
+    assert InterfaceWords.load("ru")("editor-mark") == "ред."
