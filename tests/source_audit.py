@@ -13,7 +13,8 @@ A text field is
 - `value`: no words at all (a number, a dash, 4+);
 - `why`: the record says why the source lacks it (`incomplete`, an unstated value's reason):
   the edition's own word about the source, printed as such (DRAFT, ?‡);
-- otherwise `unmarked`: the edition's wording printed as if it were the source's.
+- otherwise `unmarked`: the edition's wording printed as if it were the source's;
+- `source-marked`: the source's words, yet marked as the editor's (a false mark).
 """
 
 from __future__ import annotations
@@ -119,7 +120,7 @@ def audit(game_id: str, root: Path) -> dict[tuple[str, str, str], tuple[str, str
             elif last in WHY_FIELDS:
                 verdict = "why"
             elif is_source(text, seed, seed_bare):
-                verdict = "source"
+                verdict = "source" if path not in record.editor else "source-marked"
             elif path in record.editor:
                 verdict = "editor"
             elif is_label(path, text, seed):

@@ -6,6 +6,7 @@ shipped games is either the source's words, listed under `editor:`, or a short l
 from __future__ import annotations
 
 import re
+import shutil
 
 import pytest
 
@@ -15,7 +16,8 @@ from generator.print.context import BuildContext
 from generator.project import Project
 from generator.text import editorial
 
-from .conftest import Workspace, line_of
+from .conftest import GAMES, REPO, Workspace, line_of
+from .source_audit import audit, is_label, is_source, normal
 
 MARK = 'class="editor-mark"'
 LEGEND = 'class="editor-legend"'
@@ -174,3 +176,36 @@ def test_every_interface_language_has_the_mark_and_its_legend():
         assert "{mark}" in words("editor-legend"), lang
         assert words.words.get("editor-mark-label"), lang
     assert InterfaceWords.load("ru")("editor-mark") == "ред."
+
+
+# --- the audit of the shipped games --------------------------------------------------------
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_every_shipped_text_field_is_the_sources_words_marked_or_a_short_label(game_id):
+    """The key test: no text of the edition passes for the source's. Each text field is found
+    verbatim (up to typography) in the game's source text, or listed under `editor:`, or a
+    short label by the documented rule; and nothing the source says is marked as the editor's."""
+    found = audit(game_id, REPO)
+    wrong = {key: text[:80] for key, (verdict, text) in found.items() if verdict in ("unmarked", "source-marked")}
+    assert not wrong, wrong
+    assert any(verdict == "source" for verdict, _ in found.values())
+
+
+def test_the_audit_catches_a_paraphrase_left_unmarked(tmp_path):
+    shutil.copytree(REPO / "content" / "frames", tmp_path / "content" / "frames")
+    bands = tmp_path / "content" / "frames" / "data" / "bands.yaml"
+    bands.write_text(bands.read_text(encoding="utf-8").replace("    editor: [text]\n", "", 1), encoding="utf-8")
+    found = audit("frames", tmp_path)
+    assert found[("band", "melee", "text")][0] == "unmarked"
+    assert found[("band", "directed", "name")][0] in ("source", "label")
+
+
+def test_the_audit_reads_the_source_up_to_typography():
+    seed = normal("Фрейм стоит на месте. Урон — «4,5 или 6»; Поврежденияи так ")
+    assert is_source("Фрейм стоит на месте.", seed)
+    assert is_source('Урон - "4,5 или 6"', seed)
+    assert is_source("Повреждения и так", seed)  # the source's extraction joined two words
+    assert not is_source("Фрейм стоит на месте и ждёт.", seed)
+    assert not is_source("месте", normal("на местечке"))  # one word is found as a whole word only
+    assert is_label("name", "Фрейм", seed) and not is_label("text", "Фрейм", seed)
+    assert not is_label("name", "Фрейм стоит на", seed)  # three words: no longer a short label

@@ -208,7 +208,10 @@ def reference_cards(ctx: BuildContext) -> list[CardFace]:
         sub = Markup('<p class="sub">{}</p>').format(length[action.length].get(ctx.lang, action.length)) if action.length else ""
         add(action, tr.field(action, "name"), Markup("{}<p>{}</p>").format(sub, field_html(action, tr, "text")))
     for table in game.tables.values():
-        add(table, tr.field(table, "name"), blocks.table_html(table, tr))
+        html = blocks.table_html(table, tr)
+        end = html.find("</table>") + len("</table>")  # the table, then its notes: a long note may go on two cards
+        parts = [Markup(html[:end]), Markup(html[end:])] if html[end:] else []
+        add(table, tr.field(table, "name"), html, parts)
     if game.bands:
         first = next(iter(game.bands.values()))
         html = blocks.records_html(game, "bands", tr, _link)

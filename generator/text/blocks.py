@@ -153,14 +153,18 @@ def parameters_html(game: Game, tr: Translator, row_heads: bool = False) -> Mark
     return Markup('<table class="data-table"><tbody>{}</tbody></table>').format(Markup("").join(rows))
 
 
-def coded_names(table: Table, index: int, column, cell: str, tr: Translator) -> str:
-    """A coded cell as readers see it: each value id replaced by the value's name."""
+def coded_names(table: Table, index: int, column, cell: str, tr: Translator, marked: bool = False) -> str:
+    """A coded cell as readers see it: each value id replaced by the value's name; `marked`:
+    as HTML, a name that is the editor's text followed by its mark."""
     names = []
     for part in coded_ids(cell):
         value = column.value(part)
-        names.append(part if value is None else tr.field(table, "columns", index, "values",
-                                                          column.values.index(value), "name"))
-    return ", ".join(names)
+        if value is None:
+            names.append(escape(part) if marked else part)
+            continue
+        path = ("columns", index, "values", column.values.index(value), "name")
+        names.append(field_html(table, tr, *path) if marked else tr.field(table, *path))
+    return Markup(", ").join(names) if marked else ", ".join(names)
 
 
 def table_html(table: Table, tr: Translator, link: Linker | None = None) -> Markup:
@@ -179,7 +183,7 @@ def table_html(table: Table, tr: Translator, link: Linker | None = None) -> Mark
         for key, _ in columns:
             value = row.get(key)
             if key in coded and isinstance(value, str) and value != "-":
-                text = coded_names(table, *coded[key], value, tr)
+                text = coded_names(table, *coded[key], value, tr, marked=True)
             elif isinstance(value, str) and key != "roll":
                 text = inline_refs_html(tr.game, tr, tr.field(table, "rows", i, key), link or _no_link) \
                     + mark_if_editors(table, ("rows", i, key), tr)
