@@ -209,3 +209,18 @@ def test_the_audit_reads_the_source_up_to_typography():
     assert not is_source("месте", normal("на местечке"))  # one word is found as a whole word only
     assert is_label("name", "Фрейм", seed) and not is_label("text", "Фрейм", seed)
     assert not is_label("name", "Фрейм стоит на", seed)  # three words: no longer a short label
+
+
+def test_the_search_index_has_the_marked_text_but_not_the_mark(ws: Workspace):
+    import gzip
+
+    pytest.importorskip("pagefind")
+    _mark_terrain_text(ws)
+    result = ws.run("build", "--only", "site")
+    assert result.returncode == 0, result.stderr
+    fragments = [gzip.decompress(p.read_bytes()).decode("utf-8")
+                 for p in (ws.root / "output" / "site" / "pagefind" / "fragment").glob("*.pf_fragment")]
+    indexed = "\n".join(fragments)
+    assert "Blocks line of sight beyond 5 cm." in indexed
+    assert "Editor’s text" not in indexed and "marks the editor’s text" not in indexed
+    assert not re.search(r"5 cm\.\s*ed\.", indexed)
