@@ -129,3 +129,28 @@ def audit(game_id: str, root: Path) -> dict[tuple[str, str, str], tuple[str, str
                 verdict = "unmarked"
             out[(record.kind, record.id, path)] = (verdict, text)
     return out
+
+
+_HEADING = re.compile(r"^(?:\{\.editor\}\n)?#{1,6}\s+(.*)$", re.M)
+_EDITOR_HEADING = re.compile(r"^\{\.editor\}\n#{1,6}\s+(.*)$", re.M)
+
+
+def audit_headings(game_id: str, root: Path) -> dict[tuple[str, str], str]:
+    """(chapter file, heading) -> verdict for every heading of the game's rules text: `source`,
+    `editor` (marked `{.editor}` on the line before it), `value` (a section number or a
+    reference alone: {{ unit:mai }}, 5.3.1), or `unmarked`."""
+    seed = seed_text(game_id)
+    seed_bare = bare(seed)
+    out = {}
+    for path in sorted((root / "content" / game_id / "rules").glob("*.md")):
+        text = re.sub(r"```.*?```", "", path.read_text(encoding="utf-8"), flags=re.S)
+        marked = set(_EDITOR_HEADING.findall(text))
+        for heading in _HEADING.findall(text):
+            if not _WORD.search(_REF.sub("", heading)):
+                verdict = "value"
+            elif is_source(heading, seed, seed_bare):
+                verdict = "source" if heading not in marked else "source-marked"
+            else:
+                verdict = "editor" if heading in marked else "unmarked"
+            out[(path.name, heading)] = verdict
+    return out

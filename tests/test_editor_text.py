@@ -17,7 +17,7 @@ from generator.project import Project
 from generator.text import editorial
 
 from .conftest import GAMES, REPO, Workspace, line_of
-from .source_audit import audit, is_label, is_source, normal
+from .source_audit import audit, audit_headings, is_label, is_source, normal
 
 MARK = 'class="editor-mark"'
 LEGEND = 'class="editor-legend"'
@@ -189,6 +189,9 @@ def test_every_shipped_text_field_is_the_sources_words_marked_or_a_short_label(g
     wrong = {key: text[:80] for key, (verdict, text) in found.items() if verdict in ("unmarked", "source-marked")}
     assert not wrong, wrong
     assert any(verdict == "source" for verdict, _ in found.values())
+    headings = audit_headings(game_id, REPO)
+    assert not {h: v for h, v in headings.items() if v in ("unmarked", "source-marked")}
+    assert "source" in headings.values()
 
 
 def test_the_audit_catches_a_paraphrase_left_unmarked(tmp_path):
@@ -198,6 +201,24 @@ def test_the_audit_catches_a_paraphrase_left_unmarked(tmp_path):
     found = audit("frames", tmp_path)
     assert found[("band", "melee", "text")][0] == "unmarked"
     assert found[("band", "directed", "name")][0] in ("source", "label")
+
+
+def test_a_heading_the_edition_wrote_is_marked_and_the_audit_sees_it(ws: Workspace, tmp_path):
+    from generator.print.rulebook import book_html
+
+    ws.write("rules/09-notes.md", "{.editor}\n# Notes\n\nThe designer's notes follow.\n")
+    html = book_html(_ctx(ws))
+    assert re.search(r'<h1 id="notes--notes"[^>]*>Notes[\s\u00a0]<span class="editor-mark"[^>]*>ed\.</span></h1>', html)
+    assert 'class="editor"' not in html  # the heading's own attribute is gone: the mark says it
+    assert html.count(LEGEND) == 1
+    game, _ = _load(ws)
+    entries = {e.msgid: e for e in template(game)}
+    assert entries["Notes"].comment == EDITORS_COMMENT and entries["The designer's notes follow."].comment == ""
+    shutil.copytree(REPO / "content" / "frames", tmp_path / "content" / "frames")
+    footnotes = tmp_path / "content" / "frames" / "rules" / "04-footnotes.md"
+    assert audit_headings("frames", tmp_path)[("04-footnotes.md", "Сноски")] == "editor"
+    footnotes.write_text(footnotes.read_text(encoding="utf-8").replace("{.editor}\n", "", 1), encoding="utf-8")
+    assert audit_headings("frames", tmp_path)[("04-footnotes.md", "Сноски")] == "unmarked"
 
 
 def test_the_audit_reads_the_source_up_to_typography():

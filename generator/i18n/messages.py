@@ -15,6 +15,7 @@ from pydantic import BaseModel
 from ..game import Game
 from ..model.base import is_translatable
 from ..text.chapters import Chapter, load_chapters
+from ..text.markdown import EDITOR_CLASS
 from .contexts import Contexts, load_contexts
 
 _LETTER = re.compile(r"[^\W\d_]", re.UNICODE)
@@ -42,10 +43,15 @@ def needs_translation(text: str) -> bool:
 
 
 def chapter_messages(chapter: Chapter) -> Iterator[Message]:
-    for token in chapter.inline_tokens():
-        text = normalize(token.content)
-        if token.map and needs_translation(text):
-            yield Message(text, None, chapter.path, token.map[0] + 1)
+    before = None
+    for token in chapter.tokens:
+        if token.type == "inline":
+            text = normalize(token.content)
+            if token.map and needs_translation(text):
+                editors = before is not None and before.type == "heading_open" and \
+                    EDITOR_CLASS in str(before.attrs.get("class", "")).split()
+                yield Message(text, None, chapter.path, token.map[0] + 1, editors=editors)
+        before = token
 
 
 def _walk(value: Any, model: type[BaseModel] | None, path: tuple) -> Iterator[tuple[tuple, str]]:

@@ -45,7 +45,13 @@ def mark(tr: Any) -> Markup:
 def mark_if_editors(record: Any, path: tuple | str, tr: Any) -> Markup:
     """The mark when record.<path> is the editor's text, else nothing."""
     parts = tuple(path.split(".")) if isinstance(path, str) else tuple(path)
-    return Markup("\u00a0") + mark(tr) if is_editors(record, *parts) else Markup("")
+    return trailing_mark(tr) if is_editors(record, *parts) else Markup("")
+
+
+def trailing_mark(tr: Any) -> Markup:
+    """The mark as it follows a text (a no-break space, then the mark): for a heading of
+    the rules the edition wrote (`{.editor}` before it in the chapter)."""
+    return Markup("\u00a0") + mark(tr)
 
 
 def field_html(record: Any, tr: Any, *path: Any) -> Markup:

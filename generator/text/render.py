@@ -17,8 +17,8 @@ from ..i18n.messages import is_translatable_path, needs_translation, normalize
 from ..i18n.translate import Translator
 from . import blocks
 from .chapters import Chapter
-from .editorial import field_html
-from .markdown import NOTE_KINDS, build, container_info, parser
+from .editorial import field_html, trailing_mark
+from .markdown import EDITOR_CLASS, NOTE_KINDS, build, container_info, parser
 from .refs import TEXT_FIELDS, Ref, RefError, is_block, resolve
 
 Target = Literal["site", "print"]
@@ -328,10 +328,24 @@ def render_chapter(chapter: Chapter, ctx: RenderContext, id_prefix: str = "") ->
         if token.type == "heading_open":
             heading = next(h)
             heading.text = _plain(tokens[i + 1], ctx)
+            _mark_editors_heading(token, tokens[i + 1], ctx)
     env = {"ctx": ctx}
     html = Markup(_renderer().renderer.render(tokens, _renderer().options, env))
     title = headings[0].text if headings and headings[0].level == 1 else chapter.slug
     return RenderedChapter(chapter, title, html, headings)
+
+
+def _mark_editors_heading(heading: Token, inline: Token, ctx: RenderContext) -> None:
+    """A heading marked `{.editor}` (the edition's, not the source's) ends with the mark."""
+    classes = str(heading.attrs.get("class", "")).split()
+    if EDITOR_CLASS not in classes:
+        return
+    classes.remove(EDITOR_CLASS)
+    if classes:
+        heading.attrSet("class", " ".join(classes))
+    else:
+        del heading.attrs["class"]
+    inline.children = [*(inline.children or []), Token("html_inline", "", 0, content=str(trailing_mark(ctx.tr)))]
 
 
 def _mark_sources(tokens: list[Token], chapter: Chapter) -> None:
