@@ -67,10 +67,10 @@ def marked(html: str) -> bool:
 def legend(tr: Any) -> Markup:
     """The one line that says what the mark means."""
     words = tr.ui("editor-legend")
-    shown = Markup('<span class="{}" aria-hidden="true">{}</span>').format(MARK_CLASS + "-sample", tr.ui("editor-mark"))
-    before, _, after = words.partition("{mark}")
+    shown = Markup('<span class="{}">{}</span>').format(MARK_CLASS + "-sample", tr.ui("editor-mark"))
+    before, sep, after = words.partition("{mark}")
     return Markup('<p class="{}" data-pagefind-ignore>{}{}{}</p>').format(
-        LEGEND_CLASS, before, shown if _ else Markup(""), after)
+        LEGEND_CLASS, before, shown if sep else Markup(""), after)
 
 
 def legend_for(html: str, tr: Any) -> Markup:

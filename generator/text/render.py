@@ -328,15 +328,16 @@ def render_chapter(chapter: Chapter, ctx: RenderContext, id_prefix: str = "") ->
         if token.type == "heading_open":
             heading = next(h)
             heading.text = _plain(tokens[i + 1], ctx)
-            _mark_editors_heading(token, tokens[i + 1], ctx)
+            _mark_editors_heading(token, tokens[i + 1], heading.text, ctx)
     env = {"ctx": ctx}
     html = Markup(_renderer().renderer.render(tokens, _renderer().options, env))
     title = headings[0].text if headings and headings[0].level == 1 else chapter.slug
     return RenderedChapter(chapter, title, html, headings)
 
 
-def _mark_editors_heading(heading: Token, inline: Token, ctx: RenderContext) -> None:
-    """A heading marked `{.editor}` (the edition's, not the source's) ends with the mark."""
+def _mark_editors_heading(heading: Token, inline: Token, text: str, ctx: RenderContext) -> None:
+    """A heading marked `{.editor}` (the edition's, not the source's) ends with the mark;
+    `data-title` keeps its text without the mark for running heads and bookmarks."""
     classes = str(heading.attrs.get("class", "")).split()
     if EDITOR_CLASS not in classes:
         return
@@ -345,6 +346,7 @@ def _mark_editors_heading(heading: Token, inline: Token, ctx: RenderContext) -> 
         heading.attrSet("class", " ".join(classes))
     else:
         del heading.attrs["class"]
+    heading.attrSet("data-title", text)
     inline.children = [*(inline.children or []), Token("html_inline", "", 0, content=str(trailing_mark(ctx.tr)))]
 
 
