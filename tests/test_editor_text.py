@@ -245,3 +245,23 @@ def test_the_search_index_has_the_marked_text_but_not_the_mark(ws: Workspace):
     assert "Blocks line of sight beyond 5 cm." in indexed
     assert "Editor’s text" not in indexed and "marks the editor’s text" not in indexed
     assert not re.search(r"5 cm\.\s*ed\.", indexed)
+
+
+def test_every_kind_of_file_accepts_editor_in_its_schema():
+    from generator.schema import schemas
+
+    for name, schema in schemas().items():
+        if name != "game.schema.json":
+            item = next(iter(schema["properties"].values()))["items"]
+            record = schema["$defs"][item["$ref"].split("/")[-1]] if "$ref" in item else item
+            assert "editor" in record["properties"], name
+
+
+def test_a_marked_keyword_name_is_marked_where_a_unit_lists_it(ws: Workspace):
+    from generator.text.blocks import keyword_uses_html
+
+    ws.edit("data/keywords.yaml", "    definition: The target's save roll gets -X.",
+            "    definition: The target's save roll gets -X.\n    editor: [name]")
+    ctx = _ctx(ws)
+    html = str(keyword_uses_html(ctx.game, ctx.tr, ["AP (1)", "Fast"], lambda r: None))
+    assert re.search(r'AP \(1\)\u00a0<span class="editor-mark"', html) and html.count(MARK) == 1

@@ -401,10 +401,9 @@ def keyword_uses_html(game: Game, tr: Translator, uses, link: Linker) -> Markup:
             parts.append(escape(text))
             continue
         keyword, erratum_id = found
-        name = tr.field(keyword, "name")
-        if erratum_id is not None:
-            name = _alias_name(tr, keyword, use.name) or name
-        label = name + (f" ({use.param})" if use.param else "")
+        alias = _alias_name(tr, keyword, use.name) if erratum_id is not None else None
+        label = Markup("{}{}{}").format(alias or tr.field(keyword, "name"), f" ({use.param})" if use.param else "",
+                                        "" if alias else mark_if_editors(keyword, "name", tr))
         part = keyword_ref_html(keyword, label, tr, link)
         if erratum_id is not None:
             part += erratum_mark(game, tr, erratum_id, link)
