@@ -62,7 +62,7 @@ def pieces(text: str) -> list[str]:
     for part in _REF.split(text):
         for line in part.split("\n"):
             for sentence in re.split(r"(?<=[.!?])\s+(?=[«\"(]?[А-ЯЁA-Z0-9])", line):
-                sentence = normal(sentence).strip(" .,;:")
+                sentence = normal(sentence).strip(' .,;:"')
                 if _WORD.search(sentence):
                     out.append(sentence)
     return out
@@ -128,6 +128,22 @@ def audit(game_id: str, root: Path) -> dict[tuple[str, str, str], tuple[str, str
             else:
                 verdict = "unmarked"
             out[(record.kind, record.id, path)] = (verdict, text)
+    for param in game.manifest.parameters:  # the parameters' labels and notes (game.yaml)
+        for path in ("name", "note"):
+            text = getattr(param, path)
+            if text is None:
+                continue
+            if not _WORD.search(_REF.sub("", text)):
+                verdict = "value"
+            elif is_source(text, seed, seed_bare):
+                verdict = "source" if path not in param.editor else "source-marked"
+            elif path in param.editor:
+                verdict = "editor"
+            elif is_label(path, text, seed):
+                verdict = "label"
+            else:
+                verdict = "unmarked"
+            out[("parameter", param.id, path)] = (verdict, text)
     return out
 
 

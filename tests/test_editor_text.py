@@ -41,7 +41,7 @@ def test_a_path_that_names_no_text_field_is_e062_with_its_line(ws: Workspace):
                    "    text: Blocks line of sight beyond 5 cm.\n    editor: [txt]")
     _, report = _load(ws)
     [error] = [d for d in report.diagnostics if d.code == "E062"]
-    assert error.message == "editor: of terrain 'woods' names 'txt', which is no text field of this record"
+    assert error.message == "editor: of terrain 'woods' names 'txt', which is no text field of it"
     assert error.location.line == line_of(path, "editor: [txt]")
     assert error.hint == "did you mean 'text'?"
 
@@ -265,3 +265,19 @@ def test_a_marked_keyword_name_is_marked_where_a_unit_lists_it(ws: Workspace):
     ctx = _ctx(ws)
     html = str(keyword_uses_html(ctx.game, ctx.tr, ["AP (1)", "Fast"], lambda r: None))
     assert re.search(r'AP \(1\)\u00a0<span class="editor-mark"', html) and html.count(MARK) == 1
+
+
+def test_a_parameter_names_its_editors_fields_and_prints_them_marked(ws: Workspace):
+    from generator.print.reference import sheet_html
+
+    path = ws.edit("game.yaml", "    name: Victory points needed to win\n",
+                   "    name: Victory points needed to win\n    editor: [name, nme]\n")
+    _, report = _load(ws)
+    [error] = report.diagnostics
+    assert (error.code, error.location.line) == ("E062", line_of(path, "editor: [name, nme]"))
+    assert "parameter 'victory-points'" in error.message and error.hint == "did you mean 'name'?"
+    ws.edit("game.yaml", "editor: [name, nme]", "editor: [name]")
+    html = sheet_html(_ctx(ws))
+    assert _marked_near(html, "Victory points needed to win") and html.count(LEGEND) == 1
+    game, _ = _load(ws)
+    assert {e.msgid: e for e in template(game)}["Victory points needed to win"].comment == EDITORS_COMMENT

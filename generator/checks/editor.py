@@ -14,20 +14,25 @@ from ..text.editorial import text_fields
 
 def check(game: Game, report: Report) -> None:
     for record in game.all_records():
-        if not record.editor:
-            continue
-        origin = game.origin(record)
-        fields = text_fields(record)
-        seen: set[str] = set()
-        for i, path in enumerate(record.editor):
-            where = origin.location("editor", i)
-            if path in seen:
-                report.add("E062", f"{record.kind} '{record.id}' lists '{path}' under editor: twice", where,
-                           "list each of the editor's text fields once")
-            elif path not in fields:
-                report.add("E062", f"editor: of {record.kind} '{record.id}' names '{path}', which is no text "
-                           "field of this record", where,
-                           did_you_mean(path, sorted(fields)) or
-                           "name a text field of this record as a dotted path: text, faces.2.text, rows.0.effect"
-                           + (f" (its text fields: {', '.join(sorted(fields)[:6])})" if fields else ""))
-            seen.add(path)
+        if record.editor:
+            origin = game.origin(record)
+            _check(report, f"{record.kind} '{record.id}'", record.editor, text_fields(record),
+                   lambda i: origin.location("editor", i))
+    for n, param in enumerate(game.manifest.parameters):
+        if param.editor:
+            _check(report, f"parameter '{param.id}'", param.editor, text_fields(param),
+                   lambda i: game.manifest_doc.location(("parameters", n, "editor", i)))
+
+
+def _check(report: Report, what: str, listed, fields: set[str], where) -> None:
+    seen: set[str] = set()
+    for i, path in enumerate(listed):
+        if path in seen:
+            report.add("E062", f"{what} lists '{path}' under editor: twice", where(i),
+                       "list each of the editor's text fields once")
+        elif path not in fields:
+            report.add("E062", f"editor: of {what} names '{path}', which is no text field of it", where(i),
+                       did_you_mean(path, sorted(fields)) or
+                       "name a text field as a dotted path: text, faces.2.text, rows.0.effect"
+                       + (f" (its text fields: {', '.join(sorted(fields)[:6])})" if fields else ""))
+        seen.add(path)

@@ -60,7 +60,9 @@ class Parameter(Frozen):
     note: Text | None = None
     errata: tuple[str, ...] = Field(
         default=(), description="ids of the errata (errata.yaml) that concern this number, e.g. the reading it follows")
-
+    editor: tuple[str, ...] = Field(
+        default=(), description="text fields of this parameter (name, note) that are the editor's words, not the "
+        "source's; each prints marked as the editor's text")
 
     @field_validator("value")
     @classmethod

@@ -148,8 +148,10 @@ def parameters_html(game: Game, tr: Translator, row_heads: bool = False) -> Mark
     for i, param in enumerate(game.manifest.parameters):
         value = Markup("{}").format(parameter_value(param))
         if param.value is None and param.note:
-            value += Markup(' <span class="param-note">{}</span>').format(tr.manifest("parameters", i, "note"))
-        rows.append(Markup("<tr>{}<td>{}</td></tr>").format(cell.format(tr.manifest("parameters", i, "name")), value))
+            value += Markup(' <span class="param-note">{}{}</span>').format(tr.manifest("parameters", i, "note"),
+                                                                           mark_if_editors(param, "note", tr))
+        name = Markup("{}{}").format(tr.manifest("parameters", i, "name"), mark_if_editors(param, "name", tr))
+        rows.append(Markup("<tr>{}<td>{}</td></tr>").format(cell.format(name), value))
     return Markup('<table class="data-table"><tbody>{}</tbody></table>').format(Markup("").join(rows))
 
 
