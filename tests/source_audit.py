@@ -128,7 +128,9 @@ def audit(game_id: str, root: Path) -> dict[tuple[str, str, str], tuple[str, str
             else:
                 verdict = "unmarked"
             out[(record.kind, record.id, path)] = (verdict, text)
-    for param in game.manifest.parameters:  # the parameters' labels and notes (game.yaml)
+    manifest_items = [("parameter", p) for p in game.manifest.parameters] + \
+        [("component", c) for c in game.manifest.components]
+    for kind, param in manifest_items:  # the labels and notes of game.yaml's parameters and components
         for path in ("name", "note"):
             text = getattr(param, path)
             if text is None:
@@ -143,7 +145,7 @@ def audit(game_id: str, root: Path) -> dict[tuple[str, str, str], tuple[str, str
                 verdict = "label"
             else:
                 verdict = "unmarked"
-            out[("parameter", param.id, path)] = (verdict, text)
+            out[(kind, param.id, path)] = (verdict, text)
     return out
 
 

@@ -281,3 +281,12 @@ def test_a_parameter_names_its_editors_fields_and_prints_them_marked(ws: Workspa
     assert _marked_near(html, "Victory points needed to win") and html.count(LEGEND) == 1
     game, _ = _load(ws)
     assert {e.msgid: e for e in template(game)}["Victory points needed to win"].comment == EDITORS_COMMENT
+
+
+def test_a_component_the_editor_names_is_marked_on_the_landing_page(ws: Workspace):
+    from generator.site.pages import game_pages
+
+    ws.edit("game.yaml", "    name: six-sided dice\n", "    name: six-sided dice\n    editor: [name]\n")
+    pages = {p.path: p for p in game_pages(_ctx(ws), Report())}
+    landing = str(pages["index.html"].body)
+    assert re.search(r"six-sided dice × 10\u00a0<span class=\"editor-mark\"", landing) and LEGEND in landing

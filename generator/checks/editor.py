@@ -18,10 +18,11 @@ def check(game: Game, report: Report) -> None:
             origin = game.origin(record)
             _check(report, f"{record.kind} '{record.id}'", record.editor, text_fields(record),
                    lambda i: origin.location("editor", i))
-    for n, param in enumerate(game.manifest.parameters):
-        if param.editor:
-            _check(report, f"parameter '{param.id}'", param.editor, text_fields(param),
-                   lambda i: game.manifest_doc.location(("parameters", n, "editor", i)))
+    for section, what in (("parameters", "parameter"), ("components", "component")):
+        for n, item in enumerate(getattr(game.manifest, section)):
+            if item.editor:
+                _check(report, f"{what} '{item.id}'", item.editor, text_fields(item),
+                       lambda i: game.manifest_doc.location((section, n, "editor", i)))
 
 
 def _check(report: Report, what: str, listed, fields: set[str], where) -> None:

@@ -32,6 +32,9 @@ class Component(Frozen):
     count: OrUnstated[Annotated[int, Field(ge=0)] | None] = Field(
         default=None, description="how many come in the box; `unstated` (or omit) if the source does not say")
     note: Text | None = None
+    editor: tuple[str, ...] = Field(
+        default=(), description="text fields of this component (name, note) that are the editor's words, not the "
+        "source's; each prints marked as the editor's text")
 
 
 class Side(Frozen):

@@ -241,8 +241,8 @@ def landing_page(ctx: BuildContext, chapters, pages: list[SitePage]) -> SitePage
                                 for kind, path in downloads)
         body.append(Markup('<h2 id="downloads">{}</h2><ul class="downloads">{}</ul>').format(ui("downloads"), links))
     if game.manifest.components:
-        comps = Markup("").join(Markup("<li>{}{}</li>").format(
-            tr.manifest("components", i, "name"), f" × {c.count}" if c.count else "")
+        comps = Markup("").join(Markup("<li>{}{}{}</li>").format(
+            tr.manifest("components", i, "name"), f" × {c.count}" if c.count else "", mark_if_editors(c, "name", tr))
             for i, c in enumerate(game.manifest.components))
         body.append(Markup('<h2 id="components">{}</h2><ul>{}</ul>').format(ui("components"), comps))
     heads = [_h(2, "contents", ui("contents"))] + ([_h(2, "downloads", ui("downloads"))] if downloads else [])
