@@ -128,6 +128,11 @@ def audit(game_id: str, root: Path) -> dict[tuple[str, str, str], tuple[str, str
             else:
                 verdict = "unmarked"
             out[(record.kind, record.id, path)] = (verdict, text)
+    summary = game.manifest.summary
+    if summary:
+        verdict = ("source" if "summary" not in game.manifest.editor else "source-marked") \
+            if is_source(summary, seed, seed_bare) else "editor" if "summary" in game.manifest.editor else "unmarked"
+        out[("game", game_id, "summary")] = (verdict, summary)
     manifest_items = [("parameter", p) for p in game.manifest.parameters] + \
         [("component", c) for c in game.manifest.components]
     for kind, param in manifest_items:  # the labels and notes of game.yaml's parameters and components

@@ -290,3 +290,19 @@ def test_a_component_the_editor_names_is_marked_on_the_landing_page(ws: Workspac
     pages = {p.path: p for p in game_pages(_ctx(ws), Report())}
     landing = str(pages["index.html"].body)
     assert re.search(r"six-sided dice × 10\u00a0<span class=\"editor-mark\"", landing) and LEGEND in landing
+
+
+def test_a_summary_the_editor_wrote_is_marked_on_the_cover_and_the_landing_page(ws: Workspace):
+    from generator.print.rulebook import book_html
+    from generator.site.pages import game_pages
+
+    path = ws.edit("game.yaml", "summary: A skirmish game for two players.\n",
+                   "summary: A skirmish game for two players.\neditor: [summary, sumary]\n")
+    _, report = _load(ws)
+    assert [(d.code, d.location.line) for d in report.diagnostics] == [("E062", line_of(path, "editor: [summary"))]
+    ws.edit("game.yaml", "editor: [summary, sumary]", "editor: [summary]")
+    html = book_html(_ctx(ws))
+    assert re.search(r'cover-summary">A skirmish game for two players\.\u00a0<span class="editor-mark"', html)
+    assert html.count(LEGEND) == 1
+    landing = str({p.path: p for p in game_pages(_ctx(ws), Report())}["index.html"].body)
+    assert _marked_near(landing, "A skirmish game for two players.") and LEGEND in landing

@@ -12,12 +12,19 @@ from ..game import Game
 from ..text.editorial import text_fields
 
 
+MANIFEST_FIELDS = ("summary", "authors")  # game.yaml's own text fields `editor:` may name there
+
+
 def check(game: Game, report: Report) -> None:
     for record in game.all_records():
         if record.editor:
             origin = game.origin(record)
             _check(report, f"{record.kind} '{record.id}'", record.editor, text_fields(record),
                    lambda i: origin.location("editor", i))
+    manifest = game.manifest
+    if manifest.editor:
+        own = {p for p in text_fields(manifest) if p.split(".")[0] in MANIFEST_FIELDS}
+        _check(report, f"game '{manifest.id}'", manifest.editor, own, lambda i: game.manifest_doc.location(("editor", i)))
     for section, what in (("parameters", "parameter"), ("components", "component")):
         for n, item in enumerate(getattr(game.manifest, section)):
             if item.editor:

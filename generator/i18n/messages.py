@@ -96,8 +96,9 @@ def data_messages(game: Game, contexts: Contexts | None = None) -> Iterator[Mess
         if needs_translation(text):
             loc = game.manifest_doc.location(path)
             place = place_of("game", path)
-            editors = path[0] in ("parameters", "components") and len(path) == 3 and \
-                path[2] in getattr(manifest, path[0])[path[1]].editor
+            editors = (path[0] in ("parameters", "components") and len(path) == 3
+                       and path[2] in getattr(manifest, path[0])[path[1]].editor) \
+                or ".".join(map(str, path)) in manifest.editor
             yield Message(text, contexts.context_of(place), loc.path, loc.line, place, editors)
     for record in game.all_records():
         origin = game.origin(record)

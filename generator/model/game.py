@@ -118,6 +118,9 @@ class GameManifest(Frozen):
                                       "other text, e.g. a role in brackets")
     edition: str | None = None
     summary: Text | None = None
+    editor: tuple[str, ...] = Field(
+        default=(), description="the manifest's own text fields (summary, authors.N) that are the editor's words, "
+        "not the source's; each prints marked as the editor's text")
     components: tuple[Component, ...] = ()
     parameters: tuple[Parameter, ...] = ()
     stats: tuple[StatDef, ...] = ()

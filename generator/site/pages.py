@@ -229,7 +229,8 @@ def landing_page(ctx: BuildContext, chapters, pages: list[SitePage]) -> SitePage
     game, tr, ui = ctx.game, ctx.tr, ctx.env.globals["ui"]
     body = []
     if game.manifest.summary:
-        body.append(Markup('<p class="lead">{}</p>').format(tr.manifest("summary")))
+        body.append(Markup('<p class="lead">{}{}</p>').format(tr.manifest("summary"),
+                                                              mark_if_editors(game.manifest, "summary", tr)))
     items = Markup("").join(Markup('<li><a href="{}">{}</a></li>').format(p.path, p.title)
                             for p in pages if p.nav)
     body.append(Markup('<h2 id="contents">{}</h2><ol class="chapter-list">{}</ol>').format(ui("contents"), items))
