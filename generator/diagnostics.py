@@ -64,6 +64,7 @@ CODES: dict[str, str] = {
     "E055": "table cell is not one of its column's values",
     "E060": "map place outside the grid, or hexside between cells that are not neighbours",
     "E061": "image missing, outside the game folder, or not PNG, SVG or JPEG",
+    "E062": "editor: names no text field of the record, or names one twice",
     "W001": "erratum not referenced by any record",
     "W002": "translation does not use the term list's term",
     "W003": "card text does not fit at the minimum size",

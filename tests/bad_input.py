@@ -490,6 +490,9 @@ def _model_cases() -> list[Case]:
              "E052", "rules/01-weather.md", 3),
         Case("unknown-terrain-in-a-cell", edit("data/tables.yaml", "result: Clear skies.}", "result: \"In {{ terrain:wods }}\"}"),
              "E007", "data/tables.yaml", "terrain:wods"),
+        Case("editor-names-no-text-field", edit("data/terrain.yaml", "    text: Blocks line of sight beyond 5 cm.",
+                                                "    text: Blocks line of sight beyond 5 cm.\n    editor: [txt]"),
+             "E062", "data/terrain.yaml", "editor: [txt]"),
     ]
 
 

@@ -20,6 +20,9 @@ TEMPLATE = "messages.pot"
 FUZZY_CUTOFF = 0.6
 # Fixed dates keep catalogs byte-stable between runs, so only real changes show in a diff.
 DATE = "2000-01-01 00:00+0000"
+# The extracted comment of a message that is the editor's text (a record's `editor:`): it prints
+# marked «ed.», and a translator should know it is not a quote of the source.
+EDITORS_COMMENT = "Editor's text, not the source's words: it prints marked as such."
 
 
 def locale_dir(game: Game) -> Path:
@@ -64,8 +67,11 @@ def template(game: Game, messages: list[Message] | None = None) -> polib.POFile:
         key = (message.context, message.msgid)
         if key in index:
             index[key].occurrences.append(where)
+            if message.editors:
+                index[key].comment = EDITORS_COMMENT
             continue
-        entry = polib.POEntry(msgid=message.msgid, msgstr="", msgctxt=message.context, occurrences=[where])
+        entry = polib.POEntry(msgid=message.msgid, msgstr="", msgctxt=message.context, occurrences=[where],
+                              comment=EDITORS_COMMENT if message.editors else "")
         index[key] = entry
         catalog.append(entry)
     return catalog

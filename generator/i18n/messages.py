@@ -15,6 +15,7 @@ from pydantic import BaseModel
 from ..game import Game
 from ..model.base import is_translatable
 from ..text.chapters import Chapter, load_chapters
+from ..text.markdown import EDITOR_CLASS
 from .contexts import Contexts, load_contexts
 
 _LETTER = re.compile(r"[^\W\d_]", re.UNICODE)
@@ -28,6 +29,7 @@ class Message:
     path: Path
     line: int
     place: str | None = None  # KIND:ID.FIELD or game.FIELD of a YAML string; None for rules text
+    editors: bool = False  # the editor's text, not the source's words (the record's `editor:`)
 
 
 def normalize(text: str) -> str:
@@ -41,10 +43,15 @@ def needs_translation(text: str) -> bool:
 
 
 def chapter_messages(chapter: Chapter) -> Iterator[Message]:
-    for token in chapter.inline_tokens():
-        text = normalize(token.content)
-        if token.map and needs_translation(text):
-            yield Message(text, None, chapter.path, token.map[0] + 1)
+    before = None
+    for token in chapter.tokens:
+        if token.type == "inline":
+            text = normalize(token.content)
+            if token.map and needs_translation(text):
+                editors = before is not None and before.type == "heading_open" and \
+                    EDITOR_CLASS in str(before.attrs.get("class", "")).split()
+                yield Message(text, None, chapter.path, token.map[0] + 1, editors=editors)
+        before = token
 
 
 def _walk(value: Any, model: type[BaseModel] | None, path: tuple) -> Iterator[tuple[tuple, str]]:
@@ -89,7 +96,10 @@ def data_messages(game: Game, contexts: Contexts | None = None) -> Iterator[Mess
         if needs_translation(text):
             loc = game.manifest_doc.location(path)
             place = place_of("game", path)
-            yield Message(text, contexts.context_of(place), loc.path, loc.line, place)
+            editors = (path[0] in ("parameters", "components") and len(path) == 3
+                       and path[2] in getattr(manifest, path[0])[path[1]].editor) \
+                or ".".join(map(str, path)) in manifest.editor
+            yield Message(text, contexts.context_of(place), loc.path, loc.line, place, editors)
     for record in game.all_records():
         origin = game.origin(record)
         strings = list(_walk(record, None, ()))
@@ -99,7 +109,8 @@ def data_messages(game: Game, contexts: Contexts | None = None) -> Iterator[Mess
             if needs_translation(text):
                 loc = origin.location(*path)
                 place = place_of(f"{record.kind}:{record.id}", path)
-                yield Message(text, contexts.context_of(place), loc.path, loc.line, place)
+                editors = ".".join(map(str, path)) in record.editor
+                yield Message(text, contexts.context_of(place), loc.path, loc.line, place, editors)
 
 
 def game_messages(game: Game, chapters: list[Chapter] | None = None,

@@ -68,6 +68,10 @@ class Record(Frozen):
     errata: tuple[str, ...] = Field(
         default=(), description="ids of the errata (errata.yaml) that concern this record"
     )
+    editor: tuple[str, ...] = Field(
+        default=(), description="text fields of this record that are the editor's words, not the source's "
+        "(dotted paths: text, faces.2.text, rows.0.effect); each prints marked as the editor's text"
+    )
 
     def export(self) -> dict[str, Any]:
         return {"kind": self.kind, **self.model_dump(mode="json", exclude_defaults=False)}

@@ -32,6 +32,9 @@ class Component(Frozen):
     count: OrUnstated[Annotated[int, Field(ge=0)] | None] = Field(
         default=None, description="how many come in the box; `unstated` (or omit) if the source does not say")
     note: Text | None = None
+    editor: tuple[str, ...] = Field(
+        default=(), description="text fields of this component (name, note) that are the editor's words, not the "
+        "source's; each prints marked as the editor's text")
 
 
 class Side(Frozen):
@@ -60,7 +63,9 @@ class Parameter(Frozen):
     note: Text | None = None
     errata: tuple[str, ...] = Field(
         default=(), description="ids of the errata (errata.yaml) that concern this number, e.g. the reading it follows")
-
+    editor: tuple[str, ...] = Field(
+        default=(), description="text fields of this parameter (name, note) that are the editor's words, not the "
+        "source's; each prints marked as the editor's text")
 
     @field_validator("value")
     @classmethod
@@ -113,6 +118,9 @@ class GameManifest(Frozen):
                                       "other text, e.g. a role in brackets")
     edition: str | None = None
     summary: Text | None = None
+    editor: tuple[str, ...] = Field(
+        default=(), description="the manifest's own text fields (summary, authors.N) that are the editor's words, "
+        "not the source's; each prints marked as the editor's text")
     components: tuple[Component, ...] = ()
     parameters: tuple[Parameter, ...] = ()
     stats: tuple[StatDef, ...] = ()

@@ -58,7 +58,9 @@ class Rule(Record):
     category: str = Field(description="mode, option, rate, setup, ...")
     expansion: str | None = None
     params: dict[str, Scalar] = {}
-    text: Text
+    # None where the source names the rule (a table of contents) but its text is lost: the
+    # record then says why under `incomplete:` and prints as a draft; never invented text
+    text: Text | None = None
 
 
 class Erratum(Record):

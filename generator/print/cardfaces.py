@@ -13,6 +13,7 @@ from ..diagnostics import Location
 from ..model import Card, Record
 from ..model.sizes import parse_size, size_key
 from ..text import blocks
+from ..text.editorial import field_html, legend_for, mark_if_editors
 from .context import BuildContext
 
 
@@ -38,6 +39,8 @@ class CardFace:
     parts: tuple[Markup, ...] = ()
     # the body for a card too narrow for `body` (stats as a list), if there is one
     narrow: Markup | None = None
+    # after the title: the editor's-text mark, where the record's name is the editor's (editorial.py)
+    title_mark: Markup = Markup("")
 
     @property
     def mm(self) -> tuple[float, float]:
@@ -72,7 +75,7 @@ def deck_cards(ctx: BuildContext) -> list[CardFace]:
             id=card.id, deck=deck.id, deck_name=tr.field(deck, "name"), back=card.back or deck.print_back,
             size=deck.print_size, corners=deck.corners,
             extra=_side_colours(ctx, next((s for s in (card.side, deck.side) if isinstance(s, str)), None)),
-            title=tr.field(card, "name"), label=_label(ctx, card.card_kind),
+            title=tr.field(card, "name"), title_mark=mark_if_editors(card, "name", tr), label=_label(ctx, card.card_kind),
             body=card_body(ctx, card), draft=tr.field(card, "incomplete") if card.incomplete else None,
             location=_location(ctx, card), copies=card.quantity or 1,
         ))
@@ -99,10 +102,11 @@ def card_body(ctx: BuildContext, card: Card) -> Markup:
     if card.unit and card.unit in game.units:
         parts.append(unit_body(ctx, game.units[card.unit], _stats_in_row(ctx)))
     if card.text:
-        parts.append(Markup('<p>{}</p>').format(with_icons(tr.field(card, "text"))))
+        parts.append(Markup('<p>{}{}</p>').format(with_icons(tr.field(card, "text")), mark_if_editors(card, "text", tr)))
     for i, _section in enumerate(card.sections):
-        parts.append(Markup('<p><strong>{}.</strong> {}</p>').format(
-            tr.field(card, "sections", i, "title"), with_icons(tr.field(card, "sections", i, "text"))))
+        parts.append(Markup('<p><strong>{}.</strong> {}{}</p>').format(
+            field_html(card, tr, "sections", i, "title"), with_icons(tr.field(card, "sections", i, "text")),
+            mark_if_editors(card, ("sections", i, "text"), tr)))
     return Markup("").join(parts)
 
 
@@ -164,7 +168,7 @@ def datasheets(ctx: BuildContext) -> list[CardFace]:
     deck_name = tr.field(next(iter(units)), "name") and _label(ctx, "datasheet")
     return [CardFace(
         id=unit.id, deck="datasheets", deck_name=deck_name, back="title", size="poker",
-        title=tr.field(unit, "name"), label=tr.field(unit, "type") or _label(ctx, "datasheet"),
+        title=tr.field(unit, "name"), title_mark=mark_if_editors(unit, "name", tr), label=field_html(unit, tr, "type") if unit.type else _label(ctx, "datasheet"),
         body=unit_body(ctx, unit, _stats_in_row(ctx)), draft=tr.field(unit, "incomplete") if unit.incomplete else None,
         location=_location(ctx, unit), narrow=unit_body(ctx, unit, as_list=True)) for unit in units]
 
@@ -187,22 +191,27 @@ def reference_cards(ctx: BuildContext) -> list[CardFace]:
     def add(record, title, body, parts=()):
         faces.append(CardFace(id=f"{record.kind}-{record.id}", deck="reference", deck_name=label, back="title",
                               size=REFERENCE_SIZE, title=title, label=label, body=body,
+                              title_mark=mark_if_editors(record, "name", tr),
                               draft=tr.field(record, "incomplete") if record.incomplete else None,
                               location=_location(ctx, record), parts=tuple(parts)))
 
     for die in game.dice.values():
-        body = [Markup("<p>{}</p>").format(tr.field(die, "text"))] if die.text else []
+        body = [Markup("<p>{}</p>").format(field_html(die, tr, "text"))] if die.text else []
         for i, f in enumerate(die.faces):  # one list per face: a long die may go on two cards
-            body.append(Markup('<ul class="faces"><li><strong>{}</strong>{}</li></ul>').format(
-                (f"{f.value}: " if f.value is not None else "") + (tr.field(die, "faces", i, "name") or f.symbol or ""),
-                Markup(" — {}").format(tr.field(die, "faces", i, "text")) if f.text else ""))
+            body.append(Markup('<ul class="faces"><li><strong>{}{}</strong>{}</li></ul>').format(
+                f"{f.value}: " if f.value is not None else "",
+                field_html(die, tr, "faces", i, "name") if f.name else (f.symbol or ""),
+                Markup(" — {}").format(field_html(die, tr, "faces", i, "text")) if f.text else ""))
         add(die, tr.field(die, "name"), Markup("").join(body), body)
     for action in game.actions.values():
         length = {"short": {"ru": "короткое", "en": "short"}, "long": {"ru": "длинное", "en": "long"}}
         sub = Markup('<p class="sub">{}</p>').format(length[action.length].get(ctx.lang, action.length)) if action.length else ""
-        add(action, tr.field(action, "name"), Markup("{}<p>{}</p>").format(sub, tr.field(action, "text")))
+        add(action, tr.field(action, "name"), Markup("{}<p>{}</p>").format(sub, field_html(action, tr, "text")))
     for table in game.tables.values():
-        add(table, tr.field(table, "name"), blocks.table_html(table, tr))
+        html = blocks.table_html(table, tr)
+        end = html.find("</table>") + len("</table>")  # the table, then its notes: a long note may go on two cards
+        parts = [Markup(html[:end]), Markup(html[end:])] if html[end:] else []
+        add(table, tr.field(table, "name"), html, parts)
     if game.bands:
         first = next(iter(game.bands.values()))
         html = blocks.records_html(game, "bands", tr, _link)
@@ -217,5 +226,17 @@ def all_faces(ctx: BuildContext) -> list[CardFace]:
 
     from .context import source_mark
 
-    faces = deck_cards(ctx) + datasheets(ctx) + reference_cards(ctx)
+    faces = [with_legend(ctx, f) for f in deck_cards(ctx) + datasheets(ctx) + reference_cards(ctx)]
     return [replace(f, src=source_mark(ctx.game, f.location)) for f in faces]
+
+
+def with_legend(ctx: BuildContext, face: CardFace) -> CardFace:
+    """A card that shows the editor's-text mark says on itself what it means: a card is read
+    cut out, away from any other page."""
+    from dataclasses import replace
+
+    legend = legend_for(Markup("{}{}{}").format(face.title_mark, face.label, face.body), ctx.tr)
+    if not legend:
+        return face
+    return replace(face, body=face.body + legend, parts=(*face.parts, legend) if face.parts else (),
+                   narrow=face.narrow + legend if face.narrow is not None else None)

@@ -7,6 +7,7 @@ import json
 from markupsafe import Markup
 
 from ..text import blocks
+from ..text.editorial import legend_for
 from .context import BuildContext, print_config, print_linker, section_mark
 from .decisions import decided
 from .pdf import render_document
@@ -88,7 +89,8 @@ def sheet_html(ctx: BuildContext, wide: frozenset[str] = frozenset(), moved: fro
         section["wide"] = section["id"] in wide
         section["moved"] = section["id"] in moved
     template = ctx.env.get_template("reference.html.j2")
-    return template.render(title=ctx.title, sections=sections,
+    legend = legend_for(Markup("").join(s["html"] for s in sections), tr)
+    return template.render(title=ctx.title, sections=sections, editor_legend=legend,
                            authors=ctx.authors, css=Markup(ctx.css("reference.css")))
 
 

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from markupsafe import Markup
 
 from ..text import blocks
+from ..text.editorial import legend_for, mark_if_editors
 from ..text.refs import printed_by_reference, printed_fields, shown_in
 from ..text.render import RenderContext, render_chapter, verified_mark
 from .decisions import decided
@@ -137,12 +138,15 @@ def book_html(ctx: BuildContext, paper: str = "a4", notes: bool = True) -> str:
         title=ctx.title,
         game=ctx.game,
         authors=ctx.authors,
-        summary=ctx.tr.manifest("summary") if ctx.game.manifest.summary else "",
+        summary=Markup("{}{}").format(ctx.tr.manifest("summary"), mark_if_editors(ctx.game.manifest, "summary", ctx.tr))
+        if ctx.game.manifest.summary else "",
         chapters=chapters,
         appendix=blocks_,
         paper=PAPER[paper],
         css=Markup(ctx.css("rulebook.css")),
         verified_mark=Markup(verified_mark(ctx.tr.ui("verified"))) if any(ctx.examples.values()) else "",
+        editor_legend=legend_for(Markup("").join([mark_if_editors(ctx.game.manifest, "summary", ctx.tr),
+                                                  *(ch.html for ch in chapters), *(b.html for b in blocks_)]), ctx.tr),
     )
     count = iter(range(1_000_000))
     return re.sub(r"<table(?=[\s>])", lambda m: f'<table data-table="{next(count)}"', html)

@@ -8,6 +8,7 @@ from markupsafe import Markup
 from ..print.cardfaces import CardFace, with_icons
 from ..print.context import BuildContext
 from ..text import blocks
+from ..text.editorial import field_html, mark_if_editors
 
 
 def stats_table(ctx: BuildContext, unit, link=None) -> Markup:
@@ -44,10 +45,11 @@ def card_sheet(ctx: BuildContext, face: CardFace, link) -> Markup:
     if card.unit and card.unit in game.units:
         parts.append(unit_sheet(ctx, game.units[card.unit], link))
     if card.text:
-        parts.append(Markup("<p>{}</p>").format(with_icons(tr.field(card, "text"))))
+        parts.append(Markup("<p>{}{}</p>").format(with_icons(tr.field(card, "text")), mark_if_editors(card, "text", tr)))
     for i, _section in enumerate(card.sections):
-        parts.append(Markup("<p><strong>{}.</strong> {}</p>").format(
-            tr.field(card, "sections", i, "title"), with_icons(tr.field(card, "sections", i, "text"))))
+        parts.append(Markup("<p><strong>{}.</strong> {}{}</p>").format(
+            field_html(card, tr, "sections", i, "title"), with_icons(tr.field(card, "sections", i, "text")),
+            mark_if_editors(card, ("sections", i, "text"), tr)))
     parts.append(blocks.unstated_notes(game, tr, card))  # what the source does not give, and why
     return Markup('<section class="datasheet">{}</section>').format(Markup("").join(parts))
 

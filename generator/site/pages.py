@@ -22,6 +22,7 @@ from .counters import counter_headings, counters_page
 from .datasheet import card_preview, card_sheet, unit_sheet
 from .grids import grid_html, grid_note, grid_title, odds_html
 from .links import site_linker
+from ..text.editorial import legend_for, mark_if_editors
 from .markup import for_search, label_marked_blanks, mark_quotations, scroll_tables
 
 
@@ -37,6 +38,7 @@ class SitePage:
     headings: list[Heading] = field(default_factory=list)
     nav: bool = True  # listed in the sidebar
     kind: str = "page"
+    title_mark: Markup = Markup("")  # after the page's heading: the editor's-text mark (editorial.py)
 
     @property
     def depth(self) -> int:
@@ -112,7 +114,7 @@ def game_pages(ctx: BuildContext, report: Report) -> list[SitePage]:
             body.insert(1, side_badge(ctx, unit.side))
             body.insert(1, blocks.title_errata(game, tr, unit, link1))
             pages.append(SitePage(f"units/{unit.id}.html", tr.field(unit, "name"), Markup("").join(body),
-                                  nav=False, kind="unit"))
+                                  nav=False, kind="unit", title_mark=mark_if_editors(unit, "name", tr)))
     deck_faces = [f for f in faces if f.deck not in ("datasheets",)]
     if deck_faces:
         items = []
@@ -121,8 +123,8 @@ def game_pages(ctx: BuildContext, report: Report) -> list[SitePage]:
             deck = game.decks.get(deck_id)
             anchor = f"deck-{deck_id}"
             name = tr.field(deck, "name") if deck else deck_cards[0].deck_name
-            links = Markup("").join(Markup('<li><a href="cards/{}.html">{}</a>{}</li>').format(
-                f.id, f.title, Markup(' <span class="draft">{}</span>').format(ui("draft")) if f.draft else "")
+            links = Markup("").join(Markup('<li><a href="cards/{}.html">{}</a>{}{}</li>').format(
+                f.id, f.title, f.title_mark, Markup(' <span class="draft">{}</span>').format(ui("draft")) if f.draft else "")
                 for f in deck_cards)
             items.append(Markup('<section id="{}"><h2>{}</h2><ul class="card-list">{}</ul></section>').format(
                 anchor, name, links))
@@ -138,7 +140,8 @@ def game_pages(ctx: BuildContext, report: Report) -> list[SitePage]:
                 body.append(Markup('<p class="draft-reason"><span class="draft">{}</span> {}</p>').format(
                     ui("draft"), face.draft))
             body += [card_sheet(ctx, face, site_linker(1, overrides)), card_preview(ctx, printed.get(face.id, [face]), ui("card-preview"))]
-            pages.append(SitePage(f"cards/{face.id}.html", face.title, Markup("").join(body), nav=False, kind="card"))
+            pages.append(SitePage(f"cards/{face.id}.html", face.title, Markup("").join(body), nav=False, kind="card",
+                                  title_mark=face.title_mark))
     probs = probability_tables(ctx)
     if game.tables or probs:
         html = [blocks.table_html(t, tr) for t in game.tables.values()]
@@ -178,15 +181,17 @@ def game_pages(ctx: BuildContext, report: Report) -> list[SitePage]:
         pages.append(SitePage(path, title, body, kind="map"))
     pages.insert(0, landing_page(ctx, chapters, pages))
     for page in pages:
-        page.body = finish(page.body, ctx, ui("table"))
+        page.body = finish(page.body, ctx, ui("table"), page.title_mark)
     return pages
 
 
-def finish(body: Markup, ctx: BuildContext, label: str) -> Markup:
+def finish(body: Markup, ctx: BuildContext, label: str, title_mark: Markup = Markup("")) -> Markup:
     """Tables become scroll regions, marked blanks (?‡) say what they stand for and
-    source-language quotations get their lang; the card preview is left as printed."""
+    source-language quotations get their lang; a page that shows the editor's-text mark
+    says what it means; the card preview is left as printed."""
     start = body.find('<div class="card-preview"')
     head, preview = (body, "") if start < 0 else (body[:start], body[start:])
+    head = Markup(head) + legend_for(title_mark + Markup(head), ctx.tr)
     head = scroll_tables(head, label)
     head = label_marked_blanks(head, ctx.lang)
     head = mark_quotations(head, ctx.game.manifest.source_language, ctx.lang)
@@ -226,7 +231,8 @@ def landing_page(ctx: BuildContext, chapters, pages: list[SitePage]) -> SitePage
     game, tr, ui = ctx.game, ctx.tr, ctx.env.globals["ui"]
     body = []
     if game.manifest.summary:
-        body.append(Markup('<p class="lead">{}</p>').format(tr.manifest("summary")))
+        body.append(Markup('<p class="lead">{}{}</p>').format(tr.manifest("summary"),
+                                                              mark_if_editors(game.manifest, "summary", tr)))
     items = Markup("").join(Markup('<li><a href="{}">{}</a></li>').format(p.path, p.title)
                             for p in pages if p.nav)
     body.append(Markup('<h2 id="contents">{}</h2><ol class="chapter-list">{}</ol>').format(ui("contents"), items))
@@ -238,8 +244,8 @@ def landing_page(ctx: BuildContext, chapters, pages: list[SitePage]) -> SitePage
                                 for kind, path in downloads)
         body.append(Markup('<h2 id="downloads">{}</h2><ul class="downloads">{}</ul>').format(ui("downloads"), links))
     if game.manifest.components:
-        comps = Markup("").join(Markup("<li>{}{}</li>").format(
-            tr.manifest("components", i, "name"), f" × {c.count}" if c.count else "")
+        comps = Markup("").join(Markup("<li>{}{}{}</li>").format(
+            tr.manifest("components", i, "name"), f" × {c.count}" if c.count else "", mark_if_editors(c, "name", tr))
             for i, c in enumerate(game.manifest.components))
         body.append(Markup('<h2 id="components">{}</h2><ul>{}</ul>').format(ui("components"), comps))
     heads = [_h(2, "contents", ui("contents"))] + ([_h(2, "downloads", ui("downloads"))] if downloads else [])

@@ -13,6 +13,7 @@ from ..i18n.translate import Translator
 from ..model import Record, Table, Unit
 from ..model.tables import coded_ids
 from ..values import DASH, StatType, Unstated, format_value, format_written, parse_value, unstated_note
+from .editorial import field_html, mark_if_editors
 
 Linker = Callable[[Record], str | None]
 ERRATUM_MARK = "†"  # after a word or value printed as the source writes it; not the marked blank's ‡
@@ -38,7 +39,7 @@ Printed = dict[tuple[str, str, str], Markup]
 def _text(tr: Translator, record: Record, printed: Printed | None, *path) -> Markup:
     """A text field of a record, or the pointer to the chapter that prints it."""
     elsewhere = (printed or {}).get((record.kind, record.id, ".".join(map(str, path))))
-    return tr.field(record, *path) if elsewhere is None else elsewhere
+    return field_html(record, tr, *path) if elsewhere is None else elsewhere
 
 
 def _cell(value) -> str:
@@ -147,29 +148,35 @@ def parameters_html(game: Game, tr: Translator, row_heads: bool = False) -> Mark
     for i, param in enumerate(game.manifest.parameters):
         value = Markup("{}").format(parameter_value(param))
         if param.value is None and param.note:
-            value += Markup(' <span class="param-note">{}</span>').format(tr.manifest("parameters", i, "note"))
-        rows.append(Markup("<tr>{}<td>{}</td></tr>").format(cell.format(tr.manifest("parameters", i, "name")), value))
+            value += Markup(' <span class="param-note">{}{}</span>').format(tr.manifest("parameters", i, "note"),
+                                                                           mark_if_editors(param, "note", tr))
+        name = Markup("{}{}").format(tr.manifest("parameters", i, "name"), mark_if_editors(param, "name", tr))
+        rows.append(Markup("<tr>{}<td>{}</td></tr>").format(cell.format(name), value))
     return Markup('<table class="data-table"><tbody>{}</tbody></table>').format(Markup("").join(rows))
 
 
-def coded_names(table: Table, index: int, column, cell: str, tr: Translator) -> str:
-    """A coded cell as readers see it: each value id replaced by the value's name."""
+def coded_names(table: Table, index: int, column, cell: str, tr: Translator, marked: bool = False) -> str:
+    """A coded cell as readers see it: each value id replaced by the value's name; `marked`:
+    as HTML, a name that is the editor's text followed by its mark."""
     names = []
     for part in coded_ids(cell):
         value = column.value(part)
-        names.append(part if value is None else tr.field(table, "columns", index, "values",
-                                                          column.values.index(value), "name"))
-    return ", ".join(names)
+        if value is None:
+            names.append(escape(part) if marked else part)
+            continue
+        path = ("columns", index, "values", column.values.index(value), "name")
+        names.append(field_html(table, tr, *path) if marked else tr.field(table, *path))
+    return Markup(", ").join(names) if marked else ", ".join(names)
 
 
 def table_html(table: Table, tr: Translator, link: Linker | None = None) -> Markup:
-    columns = [(c.id, tr.field(table, "columns", table.columns.index(c), "name")) for c in table.columns]
+    columns = [(c.id, field_html(table, tr, "columns", table.columns.index(c), "name")) for c in table.columns]
     if table.dice and not any(c == "roll" for c, _ in columns):
         columns.insert(0, ("roll", f"{tr.ui('roll')} ({table.dice})"))
     if not columns and table.rows:
         columns = [(key, key) for key in table.rows[0]]
     out = [Markup('<table class="data-table" id="{}">').format(anchor(table))]
-    out.append(Markup("<caption>{}{}</caption>").format(tr.field(table, "name"), draft_badge(table, tr)))
+    out.append(Markup("<caption>{}{}</caption>").format(field_html(table, tr, "name"), draft_badge(table, tr)))
     out.append(Markup("<thead><tr>") + Markup("").join(Markup("<th scope=\"col\">{}</th>").format(n) for _, n in columns)
                + Markup("</tr></thead><tbody>"))
     coded = {c.id: (table.columns.index(c), c) for c in table.columns if c.values}
@@ -178,9 +185,10 @@ def table_html(table: Table, tr: Translator, link: Linker | None = None) -> Mark
         for key, _ in columns:
             value = row.get(key)
             if key in coded and isinstance(value, str) and value != "-":
-                text = coded_names(table, *coded[key], value, tr)
+                text = coded_names(table, *coded[key], value, tr, marked=True)
             elif isinstance(value, str) and key != "roll":
-                text = inline_refs_html(tr.game, tr, tr.field(table, "rows", i, key), link or _no_link)
+                text = inline_refs_html(tr.game, tr, tr.field(table, "rows", i, key), link or _no_link) \
+                    + mark_if_editors(table, ("rows", i, key), tr)
             else:
                 text = _cell(value)
             cells.append(Markup("<td>{}</td>").format(text))
@@ -188,7 +196,7 @@ def table_html(table: Table, tr: Translator, link: Linker | None = None) -> Mark
     out.append(Markup("</tbody></table>"))
     out.append(unstated_notes(tr.game, tr, table))
     if table.text:
-        out.append(Markup('<p class="table-note">{}</p>').format(tr.field(table, "text")))
+        out.append(Markup('<p class="table-note">{}</p>').format(field_html(table, tr, "text")))
     return Markup("").join(out)
 
 
@@ -235,7 +243,7 @@ def inline_refs_html(game: Game, tr: Translator, text: str, link: Linker) -> Mar
             out.append(Markup('<span class="broken-ref">{}</span>').format(match.group(0)))
         elif resolved.record is not None and resolved.ref.field is None:
             record = resolved.record
-            label = tr.field(record, "name") if hasattr(record, "name") else record.id
+            label = field_html(record, tr, "name") if hasattr(record, "name") else record.id
             href = link(record)
             out.append(Markup('<a class="ref ref-{}" href="{}">{}</a>').format(record.kind, href, label) if href
                        else Markup('<span class="ref ref-{}">{}</span>').format(record.kind, label))
@@ -248,9 +256,11 @@ def inline_refs_html(game: Game, tr: Translator, text: str, link: Linker) -> Mar
     return Markup("").join(out)
 
 
-def keyword_label(game: Game, tr: Translator, record) -> str:
-    name = tr.field(record, "name")
-    return f"{name} ({record.parameter})" if getattr(record, "parameter", None) else name
+def keyword_label(game: Game, tr: Translator, record) -> Markup:
+    name = escape(tr.field(record, "name"))
+    if getattr(record, "parameter", None):
+        name = Markup("{} ({})").format(name, record.parameter)
+    return name + mark_if_editors(record, ("name",), tr)
 
 
 def stat_columns(game: Game, kind: str, records) -> list:
@@ -395,7 +405,7 @@ def roster_html(game: Game, tr: Translator, link: Linker, printed: Printed | Non
            Markup("").join(Markup('<th scope="col">{}</th>').format(h) for h in head),
            Markup("</tr></thead><tbody>")]
     for unit in units:
-        name = tr.field(unit, "name")
+        name = field_html(unit, tr, "name")
         href = link(unit)
         if href and not href.endswith(f"#{anchor(unit)}"):  # its own page (site), not this very row (print)
             name = Markup('<a href="{}">{}</a>').format(href, name)
@@ -440,10 +450,9 @@ def keyword_uses_html(game: Game, tr: Translator, uses, link: Linker, written: d
             parts.append(escape(text))
             continue
         keyword, erratum_id = found
-        name = tr.field(keyword, "name")
-        if erratum_id is not None:
-            name = _alias_name(tr, keyword, use.name) or name
-        label = name + (f" ({use.param})" if use.param else "")
+        alias = _alias_name(tr, keyword, use.name) if erratum_id is not None else None
+        label = Markup("{}{}{}").format(alias or tr.field(keyword, "name"), f" ({use.param})" if use.param else "",
+                                        "" if alias else mark_if_editors(keyword, "name", tr))
         part = keyword_ref_html(keyword, label, tr, link)
         if erratum_id is not None:
             part += erratum_mark(game, tr, erratum_id, link)
@@ -467,7 +476,7 @@ def _alias_name(tr: Translator, keyword, written: str) -> str | None:
 
 def keyword_ref_html(keyword, label: str, tr: Translator, link: Linker) -> Markup:
     href = link(keyword)
-    tip = Markup('<span class="kw-tip" role="tooltip">{}</span>').format(tr.field(keyword, "definition"))
+    tip = Markup('<span class="kw-tip" role="tooltip">{}</span>').format(field_html(keyword, tr, "definition"))
     if href is None:
         return Markup('<span class="kw">{}</span>').format(label)
     return Markup('<a class="kw" href="{}">{}{}</a>').format(href, label, tip)
@@ -476,7 +485,7 @@ def keyword_ref_html(keyword, label: str, tr: Translator, link: Linker) -> Marku
 def unit_details(game: Game, tr: Translator, unit: Unit, link: Linker, printed: Printed | None = None) -> Markup:
     out = []
     if unit.type:
-        out.append(Markup('<p class="unit-type">{}</p>').format(tr.field(unit, "type")))
+        out.append(Markup('<p class="unit-type">{}</p>').format(field_html(unit, tr, "type")))
     if unit.keywords:
         out.append(Markup('<p class="unit-keywords">{}</p>').format(keyword_uses_html(game, tr, unit.keywords, link)))
     if unit.weapons:
@@ -505,7 +514,7 @@ def unit_details(game: Game, tr: Translator, unit: Unit, link: Linker, printed: 
                           '<tbody>{}</tbody></table>').format(tr.ui("weapons"), head, Markup("").join(rows)))
     for i, ability in enumerate(unit.abilities):
         out.append(Markup('<p class="ability"><strong>{}.</strong> {}</p>').format(
-            tr.field(unit, "abilities", i, "name"), _text(tr, unit, printed, "abilities", i, "text")))
+            field_html(unit, tr, "abilities", i, "name"), _text(tr, unit, printed, "abilities", i, "text")))
     if unit.text:
         out.append(Markup('<p class="flavour">{}</p>').format(_text(tr, unit, printed, "text")))
     out.append(incomplete_reason(unit, tr))
@@ -530,7 +539,7 @@ def aliases_html(keyword, tr: Translator) -> Markup:
     spellings of the source's language, so printed in its own edition only."""
     if not keyword.aliases or not tr.is_source:
         return Markup("")
-    names = [Markup("{} ({})").format(a.name, tr.field(keyword, "aliases", i, "note")) if a.note else escape(a.name)
+    names = [Markup("{} ({})").format(a.name, field_html(keyword, tr, "aliases", i, "note")) if a.note else escape(a.name)
              for i, a in enumerate(keyword.aliases)]
     return Markup('<span class="aliases"> {}: {}.</span>').format(tr.ui("also-written"), Markup("; ").join(names))
 
@@ -574,12 +583,13 @@ def records_html(game: Game, section: str, tr: Translator, link: Linker, printed
         return Markup("").join(table_html(t, tr, link) for t in game.tables.values())
     out = [Markup('<dl class="records records-{}">').format(section)]
     for record in game.section(section).values():
-        name = tr.field(record, "name") if hasattr(record, "name") else record.id
+        name = field_html(record, tr, "name") if hasattr(record, "name") else record.id
         body = []
         for attr in ("text", "definition", "summary"):
             elsewhere = (printed or {}).get((record.kind, record.id, attr))
             if getattr(record, attr, None):
-                body.append(paragraphs(tr.field(record, attr), field_marks(game, tr, record, attr, link))
+                body.append(paragraphs(tr.field(record, attr), mark_if_editors(record, (attr,), tr)
+                                       + field_marks(game, tr, record, attr, link))
                             if elsewhere is None
                             else Markup("<p>{}</p>").format(elsewhere) if elsewhere else Markup(""))
         facts = [Markup("{}: {}").format(field_label(tr.lang, name), format_value(getattr(record, name), tr.lang))
@@ -607,8 +617,8 @@ def records_html(game: Game, section: str, tr: Translator, link: Linker, printed
 
 def paragraphs(text: str, after: Markup = Markup("")) -> Markup:
     """A text field as paragraphs: a line break kept in the data (a blank line of a folded YAML
-    string) starts a new one (a die face's ЧТО: … / КОГДА: …). `after` ends the last paragraph
-    (the field's erratum marks)."""
+    string) starts a new one (a die face's ЧТО: … / КОГДА: …). `after` ends the last one (the
+    editor's-text mark, the field's erratum marks)."""
     parts = [p.strip() for p in text.split("\n") if p.strip()]
     return Markup("").join(Markup("<p>{}{}</p>").format(p, after if i == len(parts) - 1 else "")
                            for i, p in enumerate(parts))
@@ -618,9 +628,10 @@ def faces_html(die, tr: Translator) -> Markup:
     """Each face of a die: its number, its name (or symbol) and what it does."""
     items = []
     for i, face in enumerate(die.faces):
-        label = (f"{format_value(face.value, tr.lang)}: " if face.value is not None else "") + \
-            (tr.field(die, "faces", i, "name") or face.symbol or "")
-        text = paragraphs(tr.field(die, "faces", i, "text")) if face.text else Markup("")
+        label = escape(f"{format_value(face.value, tr.lang)}: " if face.value is not None else "") + \
+            ((field_html(die, tr, "faces", i, "name") if face.name else None) or face.symbol or "")
+        text = paragraphs(tr.field(die, "faces", i, "text"), mark_if_editors(die, ("faces", i, "text"), tr)) \
+            if face.text else Markup("")
         items.append(Markup('<li><p class="face-name">{}</p>{}</li>').format(label, text) if text
                      else Markup("<li>{}</li>").format(label))
     return Markup('<ul class="faces">{}</ul>').format(Markup("").join(items))

@@ -6,6 +6,7 @@ from __future__ import annotations
 from functools import lru_cache
 
 from markdown_it import MarkdownIt
+from mdit_py_plugins.attrs import attrs_block_plugin
 from mdit_py_plugins.container import container_plugin
 from mdit_py_plugins.deflist import deflist_plugin
 from mdit_py_plugins.footnote import footnote_plugin
@@ -18,6 +19,9 @@ CHECKED = ("example", "rule")  # containers whose check blocks the checker runs
 # whose aside a note is: `::: note designer` (the source's own remark), `::: note translator`,
 # `::: note editor` (the edition's remark on the source); a bare `::: note` says nothing
 NOTE_KINDS = ("designer", "translator", "editor")
+# `{.editor}` on the line before a heading: the heading is the edition's, not the source's
+# (a section the source leaves untitled); it prints with the editor's-text mark (editorial.py)
+EDITOR_CLASS = "editor"
 
 
 @lru_cache(maxsize=1)
@@ -28,7 +32,7 @@ def parser() -> MarkdownIt:
 
 def build() -> MarkdownIt:
     md = MarkdownIt("commonmark", {"typographer": False, "html": False}).enable("table").enable("strikethrough")
-    md.use(footnote_plugin).use(deflist_plugin).use(substitution_plugin)
+    md.use(footnote_plugin).use(deflist_plugin).use(substitution_plugin).use(attrs_block_plugin)
     for name in CONTAINERS:
         md.use(container_plugin, name=name)
     return md

@@ -17,7 +17,8 @@ from ..i18n.messages import is_translatable_path, needs_translation, normalize
 from ..i18n.translate import Translator
 from . import blocks
 from .chapters import Chapter
-from .markdown import NOTE_KINDS, build, container_info, parser
+from .editorial import field_html, trailing_mark
+from .markdown import EDITOR_CLASS, NOTE_KINDS, build, container_info, parser
 from .refs import TEXT_FIELDS, Ref, RefError, is_block, resolve
 
 Target = Literal["site", "print"]
@@ -90,7 +91,7 @@ def _ref_html(ctx: RenderContext, text: str) -> Markup:
         value = resolved.value
         path = tuple(resolved.ref.field.split("."))
         if isinstance(value, str) and is_translatable_path(record, path):
-            value = ctx.tr.field(record, *path)
+            value = field_html(record, ctx.tr, *path)
         else:
             value = resolved.text(ctx.tr.lang)
         value = Markup("{}{}").format(value, blocks.field_marks(ctx.game, ctx.tr, record, resolved.ref.field, ctx.link))
@@ -104,8 +105,8 @@ def _ref_html(ctx: RenderContext, text: str) -> Markup:
             return Markup('<span class="value" id="{}">{}</span>').format(anchor, value)
         return Markup('<span class="value">{}</span>').format(value)
     if record.kind == "keyword":
-        return blocks.keyword_ref_html(record, ctx.tr.field(record, "name"), ctx.tr, ctx.link)
-    label = ctx.tr.field(record, "name") if hasattr(record, "name") else ctx.tr.field(record, "summary")
+        return blocks.keyword_ref_html(record, field_html(record, ctx.tr, "name"), ctx.tr, ctx.link)
+    label = field_html(record, ctx.tr, "name") if hasattr(record, "name") else field_html(record, ctx.tr, "summary")
     marks = blocks.field_marks(ctx.game, ctx.tr, record, "name", ctx.link) if hasattr(record, "name") else ""
     href = ctx.link(record)
     if href is None:
@@ -329,10 +330,26 @@ def render_chapter(chapter: Chapter, ctx: RenderContext, id_prefix: str = "") ->
         if token.type == "heading_open":
             heading = next(h)
             heading.text = _plain(tokens[i + 1], ctx)
+            _mark_editors_heading(token, tokens[i + 1], heading.text, ctx)
     env = {"ctx": ctx}
     html = Markup(_renderer().renderer.render(tokens, _renderer().options, env))
     title = headings[0].text if headings and headings[0].level == 1 else chapter.slug
     return RenderedChapter(chapter, title, html, headings)
+
+
+def _mark_editors_heading(heading: Token, inline: Token, text: str, ctx: RenderContext) -> None:
+    """A heading marked `{.editor}` (the edition's, not the source's) ends with the mark;
+    `data-title` keeps its text without the mark for running heads and bookmarks."""
+    classes = str(heading.attrs.get("class", "")).split()
+    if EDITOR_CLASS not in classes:
+        return
+    classes.remove(EDITOR_CLASS)
+    if classes:
+        heading.attrSet("class", " ".join(classes))
+    else:
+        del heading.attrs["class"]
+    heading.attrSet("data-title", text)
+    inline.children = [*(inline.children or []), Token("html_inline", "", 0, content=str(trailing_mark(ctx.tr)))]
 
 
 def _mark_sources(tokens: list[Token], chapter: Chapter) -> None:
@@ -397,7 +414,8 @@ def _plain(inline: Token, ctx: RenderContext) -> str:
     return "".join(parts).strip()
 
 
-_MARKS = re.compile(r'<(a|span) class="erratum-mark"[^>]*>[^<]*</\1>')  # a title's text leaves marks out
+# a title's text (contents, bookmarks) leaves the erratum and editor's marks out
+_MARKS = re.compile(r'\u00a0?<(a|span) class="(?:erratum|editor)-mark"[^>]*>[^<]*</\1>')
 
 
 def _clone(token: Token) -> Token:
