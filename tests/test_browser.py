@@ -292,6 +292,9 @@ def test_works_from_file_url(page, shipped_site):
     assert page.locator("#keyword-regeneration").is_visible()
     assert page.evaluate("getComputedStyle(document.querySelector('.top')).display") == "flex"  # CSS loaded
     assert "served over HTTP" in page.locator(".search-offline").inner_text()
+    # the note stands in the header, not over the page's text
+    note, main = page.locator(".search-offline").bounding_box(), page.locator("main").bounding_box()
+    assert note["y"] + note["height"] <= main["y"] + 1, (note, main)
     assert page.evaluate("navigator.serviceWorker ? navigator.serviceWorker.controller : null") is None
     page.locator(".sidebar a", has_text="Units").click()
     page.wait_for_url("**/nuclear/en/units.html")

@@ -37,6 +37,7 @@
       var note = document.createElement("p");
       note.className = "search-offline";
       note.textContent = form.dataset.offline;
+      out.classList.add("search-results-note");  // in the flow: never over the page's text
       out.appendChild(note);
       return;
     }
