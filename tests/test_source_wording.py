@@ -143,3 +143,13 @@ def test_a_name_written_as_the_source_writes_it_carries_its_erratum_mark(shipped
     assert 'class="title-erratum"' in card
     assert 'class="title-erratum"' not in (shipped_site / "rock-n-roll" / "ru" / "units" / "min.html").read_text(
         encoding="utf-8")
+
+
+def test_a_parameter_distance_prints_its_unit_in_the_editions_language(shipped: Path):
+    from generator.text.blocks import parameters_html
+
+    game = Project(shipped).load("nuclear", Report())
+    ru = parameters_html(game, BuildContext(game, "ru", shipped).tr)
+    en = parameters_html(game, BuildContext(game, "en", shipped).tr)
+    assert "24\u00a0гекс." in ru and "hex" not in ru
+    assert "24\u00a0hex" in en and "гекс" not in en

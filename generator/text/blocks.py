@@ -130,15 +130,17 @@ def _no_link(record: Record) -> None:
     return None
 
 
-def parameter_value(param) -> str:
-    """A parameter as printed: the number, with its unit where the unit is a distance (other
-    units are ids); a dash where the game leaves the number open."""
-    from ..values import UNIT_WORDS
+def parameter_value(param, lang: str = "en") -> str:
+    """A parameter as printed in `lang`: the number, with its unit where the unit is a distance
+    ("24 гекс." / "24 hex"; other units are ids); a dash where the game leaves the number open."""
+    from ..values import UNIT_WORDS, Distance
 
     if param.value is None:
         return "—"
-    unit = (param.unit or "").lower()
-    return f"{format_value(param.value)} {param.unit}" if unit in UNIT_WORDS else format_value(param.value)
+    unit = UNIT_WORDS.get((param.unit or "").lower())
+    if unit is None:
+        return format_value(param.value, lang)
+    return format_value(Distance(param.value, unit), lang)
 
 
 def parameters_html(game: Game, tr: Translator, row_heads: bool = False) -> Markup:
@@ -146,7 +148,7 @@ def parameters_html(game: Game, tr: Translator, row_heads: bool = False) -> Mark
     cell = Markup('<th scope="row">{}</th>') if row_heads else Markup("<td>{}</td>")
     rows = []
     for i, param in enumerate(game.manifest.parameters):
-        value = Markup("{}").format(parameter_value(param))
+        value = Markup("{}").format(parameter_value(param, tr.lang))
         if param.value is None and param.note:
             value += Markup(' <span class="param-note">{}{}</span>').format(tr.manifest("parameters", i, "note"),
                                                                            mark_if_editors(param, "note", tr))
