@@ -311,3 +311,20 @@ def test_missing_browser_fails_under_ci(monkeypatch):
     monkeypatch.setattr(module, "CI", False)
     with pytest.raises(pytest.skip.Exception):
         need("Chromium", False, "apt-get install chromium")
+
+
+def test_text_keeps_a_margin_from_the_window_edge(browser, shipped_site):
+    """At a width where the sidebar sits beside the text, the text does not touch the window's
+    right edge, and a draft badge keeps a space from the word before it."""
+    context = browser.new_context(viewport={"width": 1100, "height": 800})
+    page = context.new_page()
+    page.goto((shipped_site / "deadzone/ru/reference.html").as_uri())
+    right = page.evaluate("Math.max(...[...document.querySelectorAll('main p, main dd')]"
+                          ".map(e => e.getBoundingClientRect().right))")
+    assert right <= 1100 - 12, right
+    page.goto((shipped_site / "rock-n-roll/ru/units.html").as_uri())
+    gap = page.evaluate("""(() => { const b = document.querySelector('th .draft');
+        const r = document.createRange(); r.selectNodeContents(b.parentNode.firstChild);
+        return b.getBoundingClientRect().left - r.getBoundingClientRect().right; })()""")
+    assert gap >= 3, gap
+    context.close()
