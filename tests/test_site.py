@@ -351,9 +351,9 @@ def test_offline_files_and_install_manifest(shipped_site: Path):
 
 
 def test_a_card_the_sheets_continue_shows_both_printed_cards(tmp_path: Path):
-    # a Command die whose text is too long for one card even at the smallest text: the sheets
-    # print it on two cards, and the site's preview shows those two (never one cut off); the
-    # shipped one fits on one
+    # the Command die's six faces are too long for one card even at the smallest text (its text
+    # runs far past the card: the fitting measures all of it, not what one card's page holds):
+    # the sheets print it on two cards, and the site's preview shows those two, every face on one
     import shutil
 
     from generator.print.context import BuildContext
@@ -368,10 +368,14 @@ def test_a_card_the_sheets_continue_shows_both_printed_cards(tmp_path: Path):
 
     shutil.copytree(REPO / "content" / "deadzone", tmp_path / "content" / "deadzone",
                     ignore=shutil.ignore_patterns("__pycache__"))
-    assert preview(tmp_path).count('<figure class="card-figure"') == 1
+    shipped = preview(tmp_path)
+    assert shipped.count('<figure class="card-figure"') == 2
+    for face in ("+1 Модель", "Стрельба", "Рукопашная", "Спец.свойство армии"):
+        assert f"<strong>{face}</strong>" in shipped, face
+    # three faces fit on one card
     dice = tmp_path / "content" / "deadzone" / "data" / "dice.yaml"
-    paragraph = "Во время раунда он может тратить эти кубы, усиливая действия своих моделей. " * 6
-    dice.write_text(dice.read_text(encoding="utf-8").replace(
-        "специальные Командные кубы - Д6 с символами.", "специальные Командные кубы - Д6 с символами. " + paragraph),
-        encoding="utf-8")
-    assert preview(tmp_path).count('<figure class="card-figure"') == 2
+    text = dice.read_text(encoding="utf-8")
+    start = text.index("      - name: Стрельба")
+    end = text.index("  - id:", start) if "  - id:" in text[start:] else len(text)
+    dice.write_text(text[:start] + text[end:], encoding="utf-8")
+    assert preview(tmp_path).count('<figure class="card-figure"') == 1

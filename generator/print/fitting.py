@@ -95,7 +95,7 @@ def _fit(ctx: BuildContext, faces: list[CardFace], low: float) -> list[list[floa
     active = list(range(len(todo)))  # only cards still shrinking are laid out again
     for _round in range(ROUNDS):
         batch = [replace(todo[i], index=n) for n, i in enumerate(active)]
-        document, _ = render_document(faces_html(ctx, batch), ctx.game.folder, ctx.roots)
+        document, _ = render_document(faces_html(ctx, batch, measure=True), ctx.game.folder, ctx.roots)
         found = {active[n]: v for n, v in overflows(document).items()}
         wide = [active[n] for n in too_wide(document) if todo[active[n]].narrow is not None]
         del document

@@ -20,15 +20,20 @@ from .pdf import render_document
 from .sources import in_project, made_from
 
 DPI = 300
+MEASURE_PAGES = 4  # a measured card's page holds four times its text: enough to tell how much too long
 TTS_COLS, TTS_ROWS, TTS_MAX_PX = 10, 7, 4096
 
 
-def faces_html(ctx: BuildContext, faces: list[CardFace], backs: bool = False) -> str:
-    """One card face per page at its trimmed size (with backs: the cards' backs instead)."""
+def faces_html(ctx: BuildContext, faces: list[CardFace], backs: bool = False, measure: bool = False) -> str:
+    """One card face per page at its trimmed size (with backs: the cards' backs instead).
+    `measure`: pages far taller than the card, so that a card's text running past its body is
+    laid out whole and measured, not cut off at the page's end (fitting.py)."""
     from .cards import back_svg
 
     macros = ctx.env.get_template("card.html.j2").module
-    rules = [f"@page face-{k} {{ size: {w}mm {h}mm; margin: 0 }}" for k, (w, h) in {f.size_key: f.mm for f in faces}.items()]
+    tall = MEASURE_PAGES if measure else 1
+    rules = [f"@page face-{k} {{ size: {w}mm {h * tall}mm; margin: 0 }}"
+             for k, (w, h) in {f.size_key: f.mm for f in faces}.items()]
     pages = [Markup('<div class="sheet" style="width:{}mm;height:{}mm;page:face-{}">{}</div>').format(
         f.mm[0], f.mm[1], f.size_key, macros.back(f, ctx.title, back_svg(ctx, f)) if backs else macros.front(f, ctx.title))
         for f in faces]
