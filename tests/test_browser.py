@@ -328,3 +328,20 @@ def test_text_keeps_a_margin_from_the_window_edge(browser, shipped_site):
         return b.getBoundingClientRect().left - r.getBoundingClientRect().right; })()""")
     assert gap >= 3, gap
     context.close()
+
+
+def test_no_card_preview_hides_its_text(page, shipped_site):
+    """Every unit and card page: the printed card's preview shows all its text, or lets it
+    scroll (a browser without the print's hyphenation may need a line more); never cut off."""
+    paths = sorted([*shipped_site.glob("*/*/units/*.html"), *shipped_site.glob("*/*/cards/*.html")])
+    assert len(paths) > 150
+    hidden = []
+    for path in paths:
+        page.goto(path.as_uri())
+        found = page.evaluate("""[...document.querySelectorAll('.card-figure .card-body')].map(e => {
+            const s = getComputedStyle(e), reach = v => v === 'auto' || v === 'scroll';
+            return (e.scrollHeight > e.clientHeight + 1 && !reach(s.overflowY))
+                || (e.scrollWidth > e.clientWidth + 1 && !reach(s.overflowX)); })""")
+        if any(found):
+            hidden.append(path.relative_to(shipped_site).as_posix())
+    assert hidden == []
