@@ -115,18 +115,10 @@ def audit(game_id: str, root: Path) -> dict[tuple[str, str, str], tuple[str, str
             last = path.split(".")[-1]
             if record.kind == "erratum":
                 verdict = "erratum"
-            elif not _WORD.search(_REF.sub("", text)):
-                verdict = "value"
-            elif last in WHY_FIELDS:
+            elif last in WHY_FIELDS and _WORD.search(_REF.sub("", text)):
                 verdict = "why"
-            elif is_source(text, seed, seed_bare):
-                verdict = "source" if path not in record.editor else "source-marked"
-            elif path in record.editor:
-                verdict = "editor"
-            elif is_label(path, text, seed):
-                verdict = "label"
             else:
-                verdict = "unmarked"
+                verdict = _verdict(path, text, record.editor, seed, seed_bare)
             out[(record.kind, record.id, path)] = (verdict, text)
     summary = game.manifest.summary
     if summary:
@@ -138,20 +130,20 @@ def audit(game_id: str, root: Path) -> dict[tuple[str, str, str], tuple[str, str
     for kind, param in manifest_items:  # the labels and notes of game.yaml's parameters and components
         for path in ("name", "note"):
             text = getattr(param, path)
-            if text is None:
-                continue
-            if not _WORD.search(_REF.sub("", text)):
-                verdict = "value"
-            elif is_source(text, seed, seed_bare):
-                verdict = "source" if path not in param.editor else "source-marked"
-            elif path in param.editor:
-                verdict = "editor"
-            elif is_label(path, text, seed):
-                verdict = "label"
-            else:
-                verdict = "unmarked"
-            out[(kind, param.id, path)] = (verdict, text)
+            if text is not None:
+                out[(kind, param.id, path)] = (_verdict(path, text, param.editor, seed, seed_bare), text)
     return out
+
+
+def _verdict(path: str, text: str, editor, seed: str, seed_bare: str) -> str:
+    """A field's verdict: value, source (or source-marked), editor, label or unmarked."""
+    if not _WORD.search(_REF.sub("", text)):
+        return "value"
+    if is_source(text, seed, seed_bare):
+        return "source" if path not in editor else "source-marked"
+    if path in editor:
+        return "editor"
+    return "label" if is_label(path, text, seed) else "unmarked"
 
 
 _HEADING = re.compile(r"^(?:\{\.editor\}\n)?#{1,6}\s+(.*)$", re.M)
