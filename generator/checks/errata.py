@@ -8,6 +8,7 @@ import re
 from ..diagnostics import Location, Report, did_you_mean
 from ..game import Game
 from ..model import SECTIONS
+from ..text.blocks import spaced, written_uses
 from ..yamlsource import control_character, line_of_offset, read_text, unreadable
 
 ERRATA_FILE = "ERRATA.md"
@@ -124,15 +125,11 @@ def _check_weapon_lines(game: Game, report: Report) -> None:
                 if erratum is None:
                     report.add("E007", f"unknown erratum '{erratum_id}'", where,
                                did_you_mean(erratum_id, game.errata) or "define it in data/errata.yaml")
-                elif weapon is not None and _spaced(erratum.reading) not in map(_spaced, weapon.keywords):
+                elif weapon is not None and not set(written_uses(game, [erratum_id])) & set(map(spaced, weapon.keywords)):
                     report.add("E018", f"erratum '{erratum_id}' reads '{erratum.reading}', which is not a keyword "
                                f"use of weapon '{weapon.id}' ({', '.join(weapon.keywords) or 'none'})", where,
                                "an erratum on a weapon line gives as reading the weapon's keyword use and as "
                                "source that use as the line writes it")
-
-
-def _spaced(text: str) -> str:
-    return " ".join(text.split())
 
 
 def _check_language(game: Game, report: Report) -> None:

@@ -284,8 +284,7 @@ def stat_text(game: Game, record: Record, stat_id: str, lang: str = "en") -> str
 
 def _value_erratum(game: Game, record: Record, stat_id: str):
     """The erratum that reads this stat of this record (record:/field: stats.ID), if any."""
-    where = f"{record.section}/{record.id}"
-    return next((e for e in game.errata.values() if e.record == where and e.field == f"stats.{stat_id}"), None)
+    return next(iter(field_errata(game, record, f"stats.{stat_id}")), None)
 
 
 def field_errata(game: Game, record: Record, field: str) -> list:
@@ -319,8 +318,13 @@ def title_errata(game: Game, tr: Translator, record: Record | None, link: Linker
         tr.field(e, "summary"), erratum_mark(game, tr, e.id, link)) for e in field_errata(game, record, "name"))
 
 
+def spaced(text: str) -> str:
+    """Text with its runs of spaces as one space: how a keyword use and an erratum's reading match."""
+    return " ".join(text.split())
+
+
 def _same_print(a: str, b: str) -> bool:
-    return " ".join(a.split()) == " ".join(b.replace("\u00a0", " ").split())
+    return spaced(a) == spaced(b.replace("\u00a0", " "))
 
 
 def _as_written(raw) -> str | None:
@@ -426,7 +430,7 @@ def roster_html(game: Game, tr: Translator, link: Linker, printed: Printed | Non
 def written_uses(game: Game, errata) -> dict:
     """A weapon line's errata by the keyword use each reads ("ББ (1)" -> the erratum whose
     source writes it "ББ(1)")."""
-    return {" ".join(e.reading.split()): e for e in (game.errata.get(i) for i in errata) if e is not None}
+    return {spaced(e.reading): e for e in (game.errata.get(i) for i in errata) if e is not None}
 
 
 def keyword_uses_html(game: Game, tr: Translator, uses, link: Linker, written: dict | None = None) -> Markup:
@@ -439,7 +443,7 @@ def keyword_uses_html(game: Game, tr: Translator, uses, link: Linker, written: d
     index = KeywordIndex.build(game.keywords)
     parts = []
     for text in uses:
-        line = (written or {}).get(" ".join(text.split()))
+        line = (written or {}).get(spaced(text))
         if line is not None:
             found = index.find(parse_use(text).name)
             part = (keyword_ref_html(found[0], line.source.strip(), tr, link) if tr.is_source and found
