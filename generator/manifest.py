@@ -1,12 +1,15 @@
 """What the last build made from what: for each output (a PDF, a site folder, a table) the
 hash of its inputs and of the files it wrote, kept in output/.rulesmith/manifest.json. An
 output is rebuilt when its inputs' hash differs, when a file it wrote is missing or changed,
-or when the manifest is missing or damaged (then it is ignored, never trusted)."""
+or when the manifest is missing or damaged (then it is ignored, never trusted). The manifest is
+read as untrusted data: every entry is checked (types, ranges, the files it names confined to
+output/), and one that is not well formed makes the whole manifest damaged."""
 
 from __future__ import annotations
 
 import hashlib
 import json
+import stat as stat_mode
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -14,6 +17,7 @@ from typing import Iterable
 
 from . import outputs
 from .diagnostics import Location, Report
+from .keptstate import Damaged, folder, read_json
 
 FORMAT = 1
 IGNORED = {"__pycache__", ".git", ".DS_Store"}
@@ -90,32 +94,97 @@ def load_diagnostics(items: list[list], report: Report) -> None:
         report.add(code, message, Location(Path(path), line, col), hint)
 
 
+def _count(value: object) -> bool:
+    return type(value) is int and value >= 0
+
+
+def _strings(value: object) -> bool:
+    return isinstance(value, list) and all(isinstance(v, str) for v in value)
+
+
+def _diagnostics(value: object) -> bool:
+    """A list as save_diagnostics writes it."""
+    return isinstance(value, list) and all(
+        isinstance(d, list) and len(d) == 6 and all(isinstance(v, str) for v in d[:3])
+        and d[0][:1] in ("E", "W") and _count(d[3]) and _count(d[4]) and isinstance(d[5], str) for d in value)
+
+
+def _catalogue(value: object) -> bool:
+    """The site's catalogue entry of a game: its id and [lang, name, title] per language."""
+    return (isinstance(value, dict) and isinstance(value.get("id"), str) and isinstance(value.get("langs"), list)
+            and all(isinstance(lang, list) and len(lang) == 3 and _strings(lang) for lang in value["langs"]))
+
+
+FIELDS = {  # what an entry may hold besides its inputs and files, and what each must be
+    "source": lambda v: isinstance(v, str),
+    "reads": _strings,
+    "pages": _count,
+    "cards": _count,
+    "diagnostics": _diagnostics,
+    "examples": lambda v: isinstance(v, dict) and all(isinstance(x, bool) for x in v.values()),
+    "title": lambda v: isinstance(v, str),
+    "catalogue": _catalogue,
+    "seconds": lambda v: isinstance(v, (int, float)) and not isinstance(v, bool) and v >= 0,
+}
+REQUIRED = {  # by the kind of entry (its key up to ':'), the fields its reader takes as given
+    "validate": ("diagnostics",),
+    "examples": ("examples",),
+    "site": ("title", "pages"),
+    "site-game": ("catalogue",),
+}
+
+
 @dataclass
 class Manifest:
     output: Path
     entries: dict[str, dict] = field(default_factory=dict)
     damaged: bool = False
+    why: str = ""  # what was wrong with a damaged one
 
     @property
     def path(self) -> Path:
-        return self.output / ".rulesmith" / "manifest.json"
+        return folder(self.output) / "manifest.json"
 
     @classmethod
     def load(cls, output: Path) -> "Manifest":
         manifest = cls(output)
         try:
-            data = json.loads(manifest.path.read_text(encoding="utf-8"))
-        except FileNotFoundError:
+            data = read_json(manifest.path)
+        except Damaged as exc:
+            manifest.damaged, manifest.why = True, str(exc)
             return manifest
-        except (OSError, ValueError):
-            manifest.damaged = True
+        if data is None:
             return manifest
-        if (not isinstance(data, dict) or data.get("format") != FORMAT or not isinstance(data.get("entries"), dict)
-                or not all(isinstance(e, dict) and isinstance(e.get("files"), dict) for e in data["entries"].values())):
-            manifest.damaged = True
+        if not isinstance(data, dict) or data.get("format") != FORMAT or not isinstance(data.get("entries"), dict):
+            manifest.damaged, manifest.why = True, f"not a format {FORMAT} manifest"
             return manifest
+        for key, entry in data["entries"].items():
+            problem = manifest._problem(key, entry)
+            if problem:
+                manifest.damaged, manifest.why = True, f"entry '{key}': {problem}"
+                return manifest
         manifest.entries = data["entries"]
         return manifest
+
+    def _problem(self, key: str, entry: object) -> str:
+        """What is wrong with an entry as read, or ''."""
+        if not isinstance(entry, dict) or not isinstance(entry.get("inputs"), str):
+            return "not an entry"
+        if not isinstance(entry.get("files"), dict):
+            return "no file list"
+        for rel, recorded in entry["files"].items():
+            if outputs.within(self.output, rel) is None or rel.split("/")[0] in (folder(self.output).name, ".lock"):
+                return f"file '{rel}' is not a path inside output/"
+            if not (isinstance(recorded, list) and len(recorded) == 3 and _count(recorded[0])
+                    and type(recorded[1]) is int and isinstance(recorded[2], str)):
+                return f"file '{rel}' has no size, time and hash"
+        for name in REQUIRED.get(key.split(":")[0], ()):
+            if name not in entry:
+                return f"no {name}"
+        for name, valid in FIELDS.items():
+            if name in entry and not valid(entry[name]):
+                return f"{name} is not well formed"
+        return ""
 
     def save(self) -> None:
         outputs.write_text(self.path, json.dumps({"format": FORMAT, "entries": self.entries}, sort_keys=True,
@@ -125,20 +194,17 @@ class Manifest:
         return self.entries.get(key)
 
     def intact(self, key: str) -> bool:
-        """Every file the output wrote is there with the bytes it wrote."""
+        """Every file the output wrote is there, a plain file with the bytes it wrote."""
         entry = self.entries.get(key)
         if entry is None:
             return False
-        for rel, recorded in entry["files"].items():
-            path = self.output / rel
+        for rel, (size, mtime, sha) in entry["files"].items():
+            path = outputs.within(self.output, rel)
             try:
-                stat = path.stat()
+                stat = path.lstat() if path is not None else None
             except OSError:
                 return False
-            if not isinstance(recorded, list) or len(recorded) != 3:
-                return False
-            size, mtime, sha = recorded
-            if stat.st_size != size:
+            if stat is None or not stat_mode.S_ISREG(stat.st_mode) or stat.st_size != size:
                 return False
             if stat.st_mtime_ns != mtime and file_hash(path) != sha:
                 return False
@@ -154,6 +220,15 @@ class Manifest:
             stat = path.stat()
             recorded[path.relative_to(self.output).as_posix()] = [stat.st_size, stat.st_mtime_ns, file_hash(path)]
         self.entries[key] = {"inputs": inputs, "files": recorded, **extra}
+
+    def remove_left(self, key: str, files: Iterable[Path]) -> None:
+        """Remove the files the output's last build wrote that are not among `files` (what it
+        wrote now); only ever files inside output/."""
+        kept = {path.resolve() for path in files}
+        for rel in (self.entries.get(key) or {"files": {}})["files"]:
+            old = outputs.within(self.output, rel)
+            if old is not None and old.resolve() not in kept:
+                outputs.check_inside(old).unlink(missing_ok=True)
 
     def forget(self, key: str) -> None:
         self.entries.pop(key, None)

@@ -1,6 +1,7 @@
 """Writing into output/: every file goes to a unique temporary name beside it and is renamed
 into place, so a reader (or a build killed half-way) never sees a half-written file; nothing
-is written outside the output folder; one build at a time holds the folder's lock."""
+is written outside the output folder; one build at a time holds the folder's lock. A path read
+from the build's own state is used only when it stays inside the output folder."""
 
 from __future__ import annotations
 
@@ -10,11 +11,14 @@ import json
 import os
 import secrets
 import shutil
+import stat
+import sys
 import time
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import Callable, Iterator
 
 _root: Path | None = None  # writes are confined to this folder once a build sets it
+_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
 
 
 class OutsideOutput(Exception):
@@ -36,12 +40,55 @@ def confine_to(root: Path | None) -> None:
     _root = root.resolve() if root is not None else None
 
 
+def _inside(path: Path, root: Path) -> bool:
+    """`path` (its folder resolved, so a symlinked folder counts where it leads) is `root` or
+    below it; the last part is not followed: a link there is removed or replaced, never used."""
+    resolved = path.parent.resolve() / path.name
+    return resolved == root or root in resolved.parents
+
+
 def check_inside(path: Path) -> Path:
-    if _root is not None:
-        resolved = path.parent.resolve() / path.name
-        if resolved != _root and _root not in resolved.parents:
-            raise OutsideOutput(f"refused to write {path}: outside {_root}")
+    if _root is not None and not _inside(path, _root):
+        raise OutsideOutput(f"refused to write {path}: outside {_root}")
     return path
+
+
+def within(output: Path, rel: object) -> Path | None:
+    """`output / rel` when `rel`, a path the build's own state names, is a relative path that
+    stays inside `output` (no '..', not absolute, no symlinked folder leading out); else None.
+    Such a path may be deleted or trusted as a file the build wrote, so nothing else is."""
+    if not isinstance(rel, str) or not rel or "\\" in rel or "\0" in rel:
+        return None
+    pure = PurePosixPath(rel)
+    if pure.is_absolute() or ".." in pure.parts or pure.as_posix() != rel:
+        return None
+    path = output / rel
+    return path if _inside(path, output.resolve()) else None
+
+
+def shown(path: Path) -> str:
+    """`path` as a note names it: from the project folder (output/...) when it is inside."""
+    if _root is not None:
+        with contextlib.suppress(ValueError):
+            return (path.parent.resolve() / path.name).relative_to(_root.parent).as_posix()
+    return str(path)
+
+
+def note(message: str, _said: set[str] = set()) -> None:
+    """A one-line note on stderr, once per process."""
+    if message not in _said:
+        _said.add(message)
+        print(f"note: {message}", file=sys.stderr, flush=True)
+
+
+def discard(path: Path) -> None:
+    """Remove what is at `path` inside output/ (a file, a symlink, a folder, anything), e.g. a
+    damaged file of the build's own state; a symlink is removed, never what it points to."""
+    check_inside(path)
+    if path.is_dir() and not path.is_symlink():
+        shutil.rmtree(path)
+    else:
+        path.unlink(missing_ok=True)
 
 
 def _temp_name(path: Path) -> Path:
@@ -133,11 +180,30 @@ def _alive(pid: int) -> bool:
     return True
 
 
+_held: set[int] = set()  # descriptors of the locks this process holds
+
+
+def _forget_held() -> None:
+    """In a forked child (a pool worker, a bounded run of procedures.py): close the lock's
+    descriptor, so that the lock goes with the build that took it, whatever its children do."""
+    for fd in _held:
+        with contextlib.suppress(OSError):
+            os.close(fd)
+    _held.clear()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_forget_held)
+
+
 class BuildLock:
     """output/.lock: one build at a time writes into output/. The lock is an flock on the file
     (the kernel drops it when its process dies, so a killed build never leaves a stale lock
-    behind); the file holds the owner's pid for the message. A second build refuses, or waits
-    with `wait=True`."""
+    behind; a forked child closes its copy of the descriptor at once, so it never keeps the
+    lock of a build that died); the file holds the owner's pid for the message. The lock file
+    is opened without following a symlink, and anything else found there (a symlink, a folder,
+    a file linked elsewhere) is replaced with a note, never written into. A second build
+    refuses, or waits with `wait=True`."""
 
     def __init__(self, output: Path, wait: bool = False, poll: float = 0.3):
         self.output, self.wait, self.poll = output, wait, poll
@@ -146,16 +212,37 @@ class BuildLock:
 
     def owner(self) -> int | None:
         try:
-            text = self.path.read_text(encoding="ascii").strip()
-        except (OSError, UnicodeDecodeError):
+            fd = os.open(self.path, os.O_RDONLY | _NOFOLLOW | os.O_NONBLOCK)
+        except OSError:
             return None
+        with os.fdopen(fd, "rb") as handle:
+            text = handle.read(32).decode("ascii", "replace").strip()
         return int(text) if text.isdigit() else None
+
+    def _open(self) -> int:
+        """The lock file's descriptor: a plain file of its own, never what a symlink names."""
+        for _attempt in range(3):
+            try:
+                fd = os.open(self.path, os.O_CREAT | os.O_RDWR | os.O_NONBLOCK | _NOFOLLOW, 0o644)
+            except OSError as exc:
+                if exc.errno not in (errno.ELOOP, errno.EISDIR, errno.ENXIO, errno.EOPNOTSUPP):
+                    raise
+                what = "a symlink" if self.path.is_symlink() else "a folder" if self.path.is_dir() else "not a plain file"
+            else:
+                found = os.fstat(fd)
+                if stat.S_ISREG(found.st_mode) and found.st_nlink == 1:
+                    return fd
+                os.close(fd)
+                what = "a file with other names" if stat.S_ISREG(found.st_mode) else "not a plain file"
+            note(f"{shown(self.path)} was {what}; replaced by a new lock file (nothing it named was touched)")
+            discard(self.path)
+        raise OSError(errno.EEXIST, f"cannot make a lock file at {self.path}")
 
     def acquire(self) -> None:
         import fcntl
 
         self.output.mkdir(parents=True, exist_ok=True)
-        fd = os.open(self.path, os.O_CREAT | os.O_RDWR, 0o644)
+        fd = self._open()
         while True:
             try:
                 fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
@@ -169,9 +256,11 @@ class BuildLock:
         os.ftruncate(fd, 0)
         os.pwrite(fd, f"{os.getpid()}\n".encode("ascii"), 0)
         self._fd = fd
+        _held.add(fd)
 
     def release(self) -> None:
         if self._fd is not None:
+            _held.discard(self._fd)
             os.ftruncate(self._fd, 0)
             os.close(self._fd)  # closing drops the flock
             self._fd = None

@@ -22,6 +22,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
+from ..children import die_with_parent
+
 TIME_LIMIT_ENV = "RULESMITH_TIME_LIMIT"
 DEFAULT_SECONDS = 60.0
 MEMORY = 2 << 30  # bytes the child may allocate beyond what it inherits (MemoryError past that)
@@ -132,8 +134,10 @@ class Child:
     def __init__(self, fn: Callable[..., Any], args: tuple, seconds: float):
         self.seconds = seconds
         self.read, write = os.pipe()
+        parent = os.getpid()
         self.pid = os.fork()
         if self.pid == 0:  # pragma: no cover - the child
+            die_with_parent(parent)  # content that ignores its time limit still ends with the build
             os.close(self.read)
             _child(fn, args, seconds, write)
         os.close(write)

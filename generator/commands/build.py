@@ -3,7 +3,6 @@ game and language. Only what changed since the last build is made again (`--forc
 
 from __future__ import annotations
 
-import shutil
 import sys
 import time
 
@@ -11,7 +10,7 @@ import click
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from .. import outputs
+from .. import keptstate, outputs
 from ..diagnostics import Report, render
 from ..manifest import Manifest, digest, load_diagnostics, save_diagnostics
 from ..print.documents import KINDS, registry
@@ -85,14 +84,13 @@ def build(project, names, kinds, partial, langs, workers, force, options, strict
     report = Report() if report is None else report
     outputs.confine_to(project.output)
     outputs.remove_stale_temps(project.output)
-    manifest = Manifest(project.output) if force else Manifest.load(project.output)
-    if manifest.damaged:
-        click.echo("note: output/.rulesmith/manifest.json is damaged; building everything again", err=True)
+    keptstate.tidy(project.output)
     if force:  # what earlier layouts found is worked out again too
-        for store in ("fit.json", "layout.json", "images.json"):
-            (project.output / ".rulesmith" / store).unlink(missing_ok=True)
-        if (project.output / ".rulesmith" / "chunks").is_dir():
-            shutil.rmtree(outputs.check_inside(project.output / ".rulesmith" / "chunks"))
+        for kept in ("manifest.json", "fit.json", "layout.json", "images.json", "chunks"):
+            outputs.discard(keptstate.folder(project.output) / kept)
+    manifest = Manifest.load(project.output)
+    if manifest.damaged:
+        keptstate.damaged(manifest.path, manifest.why, "building everything again")
     inputs = Inputs(project)
     valid = []
     for name in names:  # validate first: never build from broken content
@@ -184,11 +182,7 @@ def record(manifest: Manifest, key: str, state: str, result: JobResult) -> None:
         pages, cards = before.get("pages", 0), before.get("cards", 0)
     else:
         files, pages, cards = result.files, result.pages, result.cards
-        kept = {p.resolve() for p in files}
-        for rel in before["files"]:
-            old = manifest.output / rel
-            if old.resolve() not in kept:
-                old.unlink(missing_ok=True)
+        manifest.remove_left(key, files)
     manifest.record(key, state, files, source=result.source, reads=list(result.reads), pages=pages, cards=cards,
                     diagnostics=save_diagnostics(Report(list(result.diagnostics))))
     manifest.save()
@@ -229,10 +223,7 @@ def probability_tables(project, names, manifest: Manifest, inputs: Inputs) -> bo
             click.echo(f"error: {name}: probability tables failed: {exc} (run 'rulesmith check {name} --tables')",
                        err=True)
             return False
-        before = manifest.get(key) or {"files": {}}
-        for rel in before["files"]:
-            if (project.output / rel).resolve() not in {f.resolve() for f in files}:
-                (project.output / rel).unlink(missing_ok=True)
+        manifest.remove_left(key, files)
         manifest.record(key, state, files)
     return True
 

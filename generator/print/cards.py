@@ -222,7 +222,8 @@ def card_sheets(ctx: BuildContext, report: Report, paper: str = "a4", drafts: bo
         # the sheets themselves: a long card that still overflows there continues on a second
         # card (remembered while the sheets' HTML is the same: see decisions.py)
         long = decided(ctx, f"cards-{paper}-{'drafts' if drafts else 'final'}-{round_}", html.digest(),
-                       lambda: _long_cards(ctx, faces, html, out))
+                       lambda: _long_cards(ctx, faces, html, out),
+                       lambda d: all(type(i) is int and 0 <= i < len(faces) for i in d))
         if not long:
             break
         if out is not None:
@@ -255,7 +256,7 @@ def _long_cards(ctx: BuildContext, faces: list[CardFace], html, out: Path | None
             if store is not None:
                 keep_chunk(part, first, out, ctx.game.folder, ctx.roots, document, fetcher, found, store)
             del document
-        long += [i for i in found if len(faces[i].parts) > 1]
+        long += [i for i in found if i < len(faces) and len(faces[i].parts) > 1]
     return long, read
 
 

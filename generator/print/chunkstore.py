@@ -25,7 +25,7 @@ class ChunkStore:
     def __init__(self, root: Path, out: Path):
         self.root = root
         self.folder = memo.store(root, "chunks") / out.parent.parent.name / out.parent.name / out.stem
-        self.index = memo.load(self.folder / INDEX)
+        self.index = memo.load(self.folder / INDEX, _entry)
 
     def get(self, key: str, part: str):
         """The chunk `part` (hashed as `key`) as laid out before, or None."""
@@ -33,8 +33,7 @@ class ChunkStore:
 
         entry = self.index.get(key)
         pdf = self.folder / f"{key}.pdf"
-        if not (isinstance(entry, dict) and isinstance(entry.get("reads"), list) and isinstance(entry.get("pages"), int)
-                and isinstance(entry.get("found"), list) and pdf.is_file()):
+        if entry is None or not pdf.is_file():
             return None
         if entry.get("state") != made_from(self.root, entry["reads"], part) or entry.get("pdf") != file_hash(pdf):
             return None  # another chunk, or its PDF is not the one kept (damaged, replaced)
@@ -63,3 +62,12 @@ class ChunkStore:
 
     def _save(self) -> None:
         outputs.write_text(self.folder / INDEX, json.dumps(self.index, sort_keys=True))
+
+
+def _entry(entry: object) -> bool:
+    """An index.json entry: the chunk's state, the files its layout read, its page count, what
+    its layout found and its PDF's hash."""
+    return (isinstance(entry, dict) and isinstance(entry.get("state"), str) and isinstance(entry.get("pdf"), str)
+            and isinstance(entry.get("reads"), list) and all(isinstance(r, str) for r in entry["reads"])
+            and type(entry.get("pages")) is int and entry["pages"] >= 0 and isinstance(entry.get("found"), list)
+            and all(type(i) is int and i >= 0 for i in entry["found"]))

@@ -19,17 +19,31 @@ STORE = "layout.json"
 
 
 def decided(ctx: BuildContext, document: str, html: str,
-            decide: Callable[[], tuple[list, Iterable]]) -> list:
+            decide: Callable[[], tuple[list, Iterable]], valid: Callable[[list], bool]) -> list:
     """What `decide` decides about `html` (a JSON list), from the store when the same HTML
     (with the files it read) was decided before. `decide` returns the decision and the files
-    its layout read. `document` names the document (one entry each: the store stays small)."""
+    its layout read; `valid` says whether a kept decision is one `decide` could have made
+    (the store is data to check: a malformed one is decided again). `document` names the
+    document (one entry each: the store stays small)."""
     path = memo.store(ctx.project_root, STORE)
     key = f"{document}:{ctx.game.id}/{ctx.lang}"
-    entry = memo.load(path).get(key)
-    if isinstance(entry, dict) and isinstance(entry.get("reads"), list) and isinstance(entry.get("decision"), list) \
-            and entry.get("state") == made_from(ctx.project_root, entry["reads"], html):
-        return entry["decision"]
+    entry = memo.load(path, _entry).get(key)
+    if entry is not None and entry["state"] == made_from(ctx.project_root, entry["reads"], html):
+        if valid(entry["decision"]):
+            return entry["decision"]
+        memo.damaged(path, f"the decision for {key} is not well formed", "laid out again")
     decision, fetched = decide()
     read = reads(fetched, ctx.project_root)
-    memo.add(path, {key: {"state": made_from(ctx.project_root, read, html), "reads": list(read), "decision": decision}})
+    memo.add(path, {key: {"state": made_from(ctx.project_root, read, html), "reads": list(read), "decision": decision}},
+             _entry)
     return decision
+
+
+def _entry(entry: object) -> bool:
+    return (isinstance(entry, dict) and isinstance(entry.get("state"), str) and isinstance(entry.get("decision"), list)
+            and isinstance(entry.get("reads"), list) and all(isinstance(r, str) for r in entry["reads"]))
+
+
+def strings(decision: list) -> bool:
+    """A decision that is a list of names."""
+    return all(isinstance(item, str) for item in decision)

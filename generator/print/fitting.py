@@ -46,15 +46,21 @@ def fitted_faces(ctx: BuildContext, faces: list[CardFace], report: Report, cache
     faces = [replace(f, index=i, font_pt=f.font_pt or base) for i, f in enumerate(faces)]
     keys = [_key(ctx, f, low) for f in faces]
     path = cache_path(ctx)
-    known = memo.load(path) if cache else {}
-    missing = [i for i, k in enumerate(keys) if not _valid(known.get(k))]
+    known = memo.load(path, _valid) if cache else {}
+    unfit = {i for i, k in enumerate(keys)
+             if k in known and not min(low, faces[i].font_pt) <= known[k]["pt"] <= faces[i].font_pt}
+    if unfit:  # a size the card could not have been fitted to: nothing is printed at it
+        first = faces[min(unfit)]
+        memo.damaged(path, f"text size {known[keys[first.index]]['pt']} pt outside {low}-{first.font_pt} pt",
+                     "those cards are fitted again")
+    missing = [i for i, k in enumerate(keys) if k not in known or i in unfit]
     found: dict[str, dict] = {}
     for start in range(0, len(missing), CHUNK):
         chunk = [faces[i] for i in missing[start:start + CHUNK]]
         for face, (over, narrow) in zip(chunk, _fit(ctx, chunk, low)):
             found[keys[face.index]] = {"pt": face.font_pt, "over": over, "narrow": narrow}
     if found and cache:
-        memo.add(path, found)
+        memo.add(path, found, _valid)
     known.update(found)
     out = []
     for face, key in zip(faces, keys):
@@ -75,8 +81,12 @@ def fitted_faces(ctx: BuildContext, faces: list[CardFace], report: Report, cache
 
 
 def _valid(entry) -> bool:
-    return (isinstance(entry, dict) and isinstance(entry.get("pt"), (int, float))
-            and (entry.get("over") is None or (isinstance(entry["over"], list) and len(entry["over"]) == 2)))
+    """A fit.json entry: a text size, the overflow left (needed, available mm) or None, and
+    whether the card takes its stat list."""
+    over = entry.get("over") if isinstance(entry, dict) else None
+    return (isinstance(entry, dict) and memo.number(entry.get("pt"), 0.1, 1000)
+            and (over is None or (isinstance(over, list) and len(over) == 2 and all(memo.number(v) for v in over)))
+            and isinstance(entry.get("narrow", False), bool))
 
 
 def _fit(ctx: BuildContext, faces: list[CardFace], low: float) -> list[list[float] | None]:

@@ -52,7 +52,7 @@ def write_card_images(ctx: BuildContext, faces: list[CardFace], folder: Path, re
         return []
     cards_dir, tts_dir, root = folder / "cards", folder / "tts", ctx.project_root
     store = memo.store(root, "images.json")
-    known = memo.load(store) if reuse else {}
+    known = memo.load(store, _state) if reuse else {}
     paths = [cards_dir / f"{face.deck}-{face.id}.png" for face in faces]
     states = [made_from(root, (), faces_html(ctx, [replace(face, index=0)]), DPI) for face in faces]
     changed = {i for i, (path, state) in enumerate(zip(paths, states))
@@ -95,8 +95,13 @@ def write_card_images(ctx: BuildContext, faces: list[CardFace], folder: Path, re
         if pdf is not None:
             pdf.close()
     if made:
-        memo.add(store, made)
+        memo.add(store, made, _state)
     return written + write_back_images(ctx, faces, tts_dir)
+
+
+def _state(entry: object) -> bool:
+    """An images.json entry: the state an image was made from."""
+    return isinstance(entry, str)
 
 
 def write_back_images(ctx: BuildContext, faces: list[CardFace], tts_dir: Path) -> list[Path]:

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterable
 
+from ..children import die_with_parent
 from ..diagnostics import Diagnostic, Report
 from ..project import Project
 from .documents import KINDS, registry
@@ -118,14 +119,9 @@ def plan(project: Project, games: Iterable[str], langs: Iterable[str] | None, ki
 
 
 def _die_with_parent() -> None:
-    """Pool worker start: the kernel kills this worker when the build process dies, however it
-    dies (Ctrl+C, kill, a crash), so no worker goes on writing into output/."""
-    try:
-        import ctypes
-
-        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
-    except (OSError, AttributeError):  # not Linux: the pool's own shutdown still applies
-        pass
+    """Pool worker start: the worker dies with the build process, however it dies (Ctrl+C,
+    kill, a crash), so no worker goes on writing into output/."""
+    die_with_parent(os.getppid())
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl+C is the parent's to handle
 
 

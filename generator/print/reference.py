@@ -9,7 +9,7 @@ from markupsafe import Markup
 from ..text import blocks
 from ..text.editorial import legend_for
 from .context import BuildContext, print_config, print_linker, section_mark
-from .decisions import decided
+from .decisions import decided, strings
 from .pdf import render_document
 from .verify import lonely_sections
 from .rulebook import APPENDIX_SECTIONS, anchors
@@ -53,7 +53,8 @@ def reference_html(ctx: BuildContext) -> str:
         return [sorted(wide), sorted(moved)], read
 
     html = sheet_html(ctx)
-    wide, moved = decided(ctx, "reference", html, fit)
+    wide, moved = decided(ctx, "reference", html, fit,
+                          lambda d: len(d) == 2 and all(isinstance(part, list) and strings(part) for part in d))
     return sheet_html(ctx, frozenset(wide), frozenset(moved)) if wide or moved else html
 
 

@@ -12,7 +12,7 @@ from ..text import blocks
 from ..text.editorial import legend_for, mark_if_editors
 from ..text.refs import printed_by_reference, printed_fields, shown_in
 from ..text.render import RenderContext, render_chapter, verified_mark
-from .decisions import decided
+from .decisions import decided, strings
 from .pdf import render_document
 from .context import BuildContext, print_linker, section_mark
 
@@ -84,7 +84,8 @@ def rulebook_html(ctx: BuildContext, paper: str = "a4", notes: bool = True) -> s
     HTML stays the same: see decisions.py). `notes=False` leaves the rules' notes out (and
     the headings they alone filled)."""
     html = book_html(ctx, paper, notes)
-    wide = decided(ctx, f"rulebook-{paper}", html, lambda: _landscape(ctx, html))
+    wide = decided(ctx, f"rulebook-{paper}", html, lambda: _landscape(ctx, html),
+                   lambda d: strings(d) and all(table.isascii() and table.isdigit() for table in d))
     return _landscaped(html, wide)
 
 

@@ -1,0 +1,102 @@
+"""What the build keeps for itself under output/.rulesmith/ (the manifest, card text sizes,
+layout decisions, image states, kept chunks) is read like any input: it may be damaged, cut
+short, edited by hand or replaced by something else. A file of it is read only if it is a
+plain file reached through no symlink and holds JSON with finite numbers; anything else is
+discarded (it is ours, inside output/) and worked out again, with a one-line note. What the
+data means (types, ranges, paths) each reader checks."""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import stat
+from pathlib import Path
+
+from . import outputs
+
+FOLDER = ".rulesmith"
+FILES = ("manifest.json", "fit.json", "layout.json", "images.json")
+FOLDERS = ("chunks",)
+
+
+class Damaged(Exception):
+    """A kept file that cannot be trusted; the message says why, for the note."""
+
+
+def folder(output: Path) -> Path:
+    return output / FOLDER
+
+
+def read_json(path: Path) -> object:
+    """The JSON kept at `path`, or None when there is none. Raises Damaged when it is not a plain
+    file (then it is removed: it would stand in the way of the next write) or not valid JSON."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0))
+    except FileNotFoundError:
+        return None
+    except OSError:
+        what = _kind(path)
+        outputs.discard(path)
+        raise Damaged(what) from None
+    if not stat.S_ISREG(os.fstat(fd).st_mode):
+        os.close(fd)
+        what = _kind(path)
+        outputs.discard(path)
+        raise Damaged(what)
+    with os.fdopen(fd, "rb") as handle:
+        data = handle.read()
+    try:
+        return json.loads(data.decode("utf-8"), parse_constant=_not_finite, parse_float=_finite)
+    except (UnicodeDecodeError, ValueError, RecursionError):
+        raise Damaged("not valid JSON") from None
+
+
+def _finite(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        raise ValueError(f"{text} is not a finite number")
+    return value
+
+
+def _not_finite(text: str) -> float:
+    raise ValueError(f"{text} is not a number")
+
+
+def _kind(path: Path) -> str:
+    """What is at `path`, in a note's words."""
+    if path.is_symlink():
+        return "a symlink"
+    return "a folder" if path.is_dir() else "a file" if path.is_file() else "not a plain file"
+
+
+def tidy(output: Path) -> None:
+    """Before a build reads any of it: output/.rulesmith is a folder of plain files and folders
+    (no symlinks, no file where a folder goes); anything else in it is removed with a note."""
+    top = folder(output)
+    if top.is_symlink() or (top.exists() and not top.is_dir()):
+        outputs.note(f"{outputs.shown(top)} was {_kind(top)}; replaced by a new folder (nothing it named was touched)")
+        outputs.discard(top)
+        return
+    for name in FILES + FOLDERS:
+        path = top / name
+        if path.is_symlink() or (path.exists() and path.is_dir() != (name in FOLDERS)):
+            _discard(path)
+    for parent, dirs, files in os.walk(top):
+        for name in dirs + files:
+            path = Path(parent) / name
+            mode = path.lstat().st_mode
+            if not (stat.S_ISREG(mode) or stat.S_ISDIR(mode)):
+                _discard(path)
+                if name in dirs:
+                    dirs.remove(name)
+
+
+def _discard(path: Path) -> None:
+    outputs.note(f"{outputs.shown(path)} was {_kind(path)}; removed (nothing it named was touched)")
+    outputs.discard(path)
+
+
+def damaged(path: Path, why: str, redone: str = "worked out again") -> None:
+    """The one-line note for a kept file that was not trusted."""
+    outputs.note(f"{outputs.shown(path)} is damaged ({why}); {redone}")
