@@ -105,8 +105,8 @@ def _strings(value: object) -> bool:
 def _diagnostics(value: object) -> bool:
     """A list as save_diagnostics writes it."""
     return isinstance(value, list) and all(
-        isinstance(d, list) and len(d) == 6 and all(isinstance(v, str) for v in d[:3])
-        and d[0][:1] in ("E", "W") and _count(d[3]) and _count(d[4]) and isinstance(d[5], str) for d in value)
+        isinstance(d, list) and len(d) == 6 and all(isinstance(v, str) for v in d[:3]) and d[0][:1] in ("E", "W")
+        and all(v is None or _count(v) for v in d[3:5]) and (d[5] is None or isinstance(d[5], str)) for d in value)
 
 
 def _catalogue(value: object) -> bool:
