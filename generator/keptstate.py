@@ -32,16 +32,15 @@ def read_json(path: Path) -> object:
     """The JSON kept at `path`, or None when there is none. Raises Damaged when it is not a plain
     file (then it is removed: it would stand in the way of the next write) or not valid JSON."""
     try:
-        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0))
+        fd: int | None = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0))
     except FileNotFoundError:
         return None
-    except OSError:
-        what = _kind(path)
-        outputs.discard(path)
-        raise Damaged(what) from None
-    if not stat.S_ISREG(os.fstat(fd).st_mode):
-        os.close(fd)
-        what = _kind(path)
+    except OSError:  # a symlink, or not something to read
+        fd = None
+    if fd is None or not stat.S_ISREG(os.fstat(fd).st_mode):
+        if fd is not None:
+            os.close(fd)
+        what = outputs.what_is(path)
         outputs.discard(path)
         raise Damaged(what)
     with os.fdopen(fd, "rb") as handle:
@@ -63,20 +62,12 @@ def _not_finite(text: str) -> float:
     raise ValueError(f"{text} is not a number")
 
 
-def _kind(path: Path) -> str:
-    """What is at `path`, in a note's words."""
-    if path.is_symlink():
-        return "a symlink"
-    return "a folder" if path.is_dir() else "a file" if path.is_file() else "not a plain file"
-
-
 def tidy(output: Path) -> None:
     """Before a build reads any of it: output/.rulesmith is a folder of plain files and folders
     (no symlinks, no file where a folder goes); anything else in it is removed with a note."""
     top = folder(output)
     if top.is_symlink() or (top.exists() and not top.is_dir()):
-        outputs.note(f"{outputs.shown(top)} was {_kind(top)}; replaced by a new folder (nothing it named was touched)")
-        outputs.discard(top)
+        _discard(top, "replaced by a new folder")
         return
     for name in FILES + FOLDERS:
         path = top / name
@@ -92,8 +83,8 @@ def tidy(output: Path) -> None:
                     dirs.remove(name)
 
 
-def _discard(path: Path) -> None:
-    outputs.note(f"{outputs.shown(path)} was {_kind(path)}; removed (nothing it named was touched)")
+def _discard(path: Path, done: str = "removed") -> None:
+    outputs.note(f"{outputs.shown(path)} was {outputs.what_is(path)}; {done} (nothing it named was touched)")
     outputs.discard(path)
 
 

@@ -74,11 +74,21 @@ def shown(path: Path) -> str:
     return str(path)
 
 
-def note(message: str, _said: set[str] = set()) -> None:
+_noted: set[str] = set()
+
+
+def note(message: str) -> None:
     """A one-line note on stderr, once per process."""
-    if message not in _said:
-        _said.add(message)
+    if message not in _noted:
+        _noted.add(message)
         print(f"note: {message}", file=sys.stderr, flush=True)
+
+
+def what_is(path: Path) -> str:
+    """What is at `path`, in a note's words ("a symlink", "a folder"...)."""
+    if path.is_symlink():
+        return "a symlink"
+    return "a folder" if path.is_dir() else "a file" if path.is_file() else "not a plain file"
 
 
 def discard(path: Path) -> None:
@@ -212,11 +222,10 @@ class BuildLock:
 
     def owner(self) -> int | None:
         try:
-            fd = os.open(self.path, os.O_RDONLY | _NOFOLLOW | os.O_NONBLOCK)
+            with os.fdopen(os.open(self.path, os.O_RDONLY | _NOFOLLOW | os.O_NONBLOCK), "rb") as handle:
+                text = handle.read(32).decode("ascii", "replace").strip()
         except OSError:
             return None
-        with os.fdopen(fd, "rb") as handle:
-            text = handle.read(32).decode("ascii", "replace").strip()
         return int(text) if text.isdigit() else None
 
     def _open(self) -> int:
@@ -227,7 +236,7 @@ class BuildLock:
             except OSError as exc:
                 if exc.errno not in (errno.ELOOP, errno.EISDIR, errno.ENXIO, errno.EOPNOTSUPP):
                     raise
-                what = "a symlink" if self.path.is_symlink() else "a folder" if self.path.is_dir() else "not a plain file"
+                what = what_is(self.path)
             else:
                 found = os.fstat(fd)
                 if stat.S_ISREG(found.st_mode) and found.st_nlink == 1:

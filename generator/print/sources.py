@@ -48,8 +48,16 @@ def in_project(path: Path, root: Path) -> str:
 
 def made_from(root: Path, read: Iterable[str], *parts: object) -> str:
     """The hash of a document made from `parts` (its HTML...) that read the files `read`."""
-    files = [(rel, file_hash(root / rel) if (root / rel).is_file() else None) for rel in read]
-    return digest(renderer(), *parts, files)
+    return digest(renderer(), *parts, [(rel, _hash(root / rel)) for rel in read])
+
+
+def _hash(path: Path) -> str | None:
+    """A read file's hash; None when it is gone or cannot be read (the names come from the
+    build's kept state, which may name anything)."""
+    try:
+        return file_hash(path) if path.is_file() else None
+    except OSError:
+        return None
 
 
 @lru_cache(maxsize=1)
