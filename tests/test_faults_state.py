@@ -23,6 +23,12 @@ from .conftest import REPO, Workspace
 VICTIM = b"not the build's to touch\n"
 
 
+@pytest.fixture(autouse=True)
+def fresh_notes():
+    """A note is said once per process: each test here starts with none said."""
+    outputs._noted.clear()
+
+
 @pytest.fixture(scope="module")
 def built(tmp_path_factory) -> Path:
     """The scaffold game's cards, built once; each test works on a copy."""
@@ -336,3 +342,41 @@ def test_a_store_keeps_only_the_entries_its_reader_finds_well_formed(tmp_path: P
     path.write_text('{"good": "state", "bad": [1], "worse": null}', encoding="utf-8")
     assert memo.load(path, lambda entry: isinstance(entry, str)) == {"good": "state"}
     assert "images.json is damaged (2 entries not well formed)" in capsys.readouterr().err
+
+
+def test_a_lock_that_is_a_pipe_is_replaced(tmp_path: Path, capsys):
+    output = tmp_path / "output"
+    output.mkdir()
+    os.mkfifo(output / ".lock")
+    outputs.confine_to(output)
+    with outputs.BuildLock(output) as lock:
+        assert lock.owner() == os.getpid() and (output / ".lock").is_file()
+    assert "output/.lock was not a plain file; replaced by a new lock file" in capsys.readouterr().err
+
+
+def test_symlinks_in_the_kept_chunks_are_removed_not_followed(tmp_path: Path, capsys):
+    from generator.keptstate import tidy
+
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    (elsewhere / "index.json").write_bytes(VICTIM)
+    chunks = tmp_path / "output" / ".rulesmith" / "chunks" / "demo" / "en"
+    chunks.mkdir(parents=True)
+    (chunks / "cards").symlink_to(elsewhere)
+    (chunks / "kept.pdf").write_bytes(b"%PDF")
+    outputs.confine_to(tmp_path / "output")
+    tidy(tmp_path / "output")
+    assert not (chunks / "cards").exists() and (chunks / "kept.pdf").is_file()
+    assert (elsewhere / "index.json").read_bytes() == VICTIM
+    assert "output/.rulesmith/chunks/demo/en/cards was a symlink; removed" in capsys.readouterr().err
+
+
+def test_a_write_replaces_a_symlink_instead_of_writing_through_it(tmp_path: Path):
+    victim = tmp_path / "game.yaml"
+    victim.write_bytes(VICTIM)
+    store = tmp_path / "output" / ".rulesmith" / "fit.json"
+    store.parent.mkdir(parents=True)
+    store.symlink_to(victim)
+    outputs.confine_to(tmp_path / "output")
+    outputs.write_text(store, "{}")
+    assert victim.read_bytes() == VICTIM and not store.is_symlink() and store.read_text(encoding="utf-8") == "{}"
