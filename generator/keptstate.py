@@ -16,7 +16,7 @@ from pathlib import Path
 from . import outputs
 
 FOLDER = ".rulesmith"
-FILES = ("manifest.json", "fit.json", "layout.json", "images.json")
+FILES = ("manifest.json", "fit.json", "layout.json", "images.json")  # the manifest first: Manifest.load reads it
 FOLDERS = ("chunks",)
 
 
@@ -64,7 +64,8 @@ def _not_finite(text: str) -> float:
 
 def tidy(output: Path) -> None:
     """Before a build reads any of it: output/.rulesmith is a folder of plain files and folders
-    (no symlinks, no file where a folder goes); anything else in it is removed with a note."""
+    (no symlinks, no file where a folder goes) and its stores are JSON; anything else in it is
+    removed with a note."""
     top = folder(output)
     if top.is_symlink() or (top.exists() and not top.is_dir()):
         _discard(top, "replaced by a new folder")
@@ -73,6 +74,12 @@ def tidy(output: Path) -> None:
         path = top / name
         if path.is_symlink() or (path.exists() and path.is_dir() != (name in FOLDERS)):
             _discard(path)
+    for name in FILES[1:]:  # the stores the build's workers share: one note here, not one per worker
+        try:
+            read_json(top / name)
+        except Damaged as exc:
+            damaged(top / name, str(exc))
+            outputs.discard(top / name)
     for parent, dirs, files in os.walk(top):
         for name in dirs + files:
             path = Path(parent) / name
