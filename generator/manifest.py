@@ -161,7 +161,7 @@ class Manifest:
         for key, entry in data["entries"].items():
             problem = manifest._problem(key, entry)
             if problem:
-                manifest.damaged, manifest.why = True, f"entry '{key}': {problem}"
+                manifest.damaged, manifest.why = True, f"entry {key!r}: {problem}"
                 return manifest
         manifest.entries = data["entries"]
         return manifest
@@ -174,10 +174,10 @@ class Manifest:
             return "no file list"
         for rel, recorded in entry["files"].items():
             if outputs.within(self.output, rel) is None or rel.split("/")[0] in (folder(self.output).name, ".lock"):
-                return f"file '{rel}' is not a path inside output/"
+                return f"file {rel!r} is not a path inside output/"
             if not (isinstance(recorded, list) and len(recorded) == 3 and _count(recorded[0])
                     and type(recorded[1]) is int and isinstance(recorded[2], str)):
-                return f"file '{rel}' has no size, time and hash"
+                return f"file {rel!r} has no size, time and hash"
         for name in REQUIRED.get(key.split(":")[0], ()):
             if name not in entry:
                 return f"no {name}"
