@@ -33,6 +33,14 @@ def language_code(value: object) -> str:
     return "-".join(parts)
 
 
+def is_language_code(value: object) -> bool:
+    try:
+        language_code(value)
+    except ValueError:
+        return False
+    return True
+
+
 def _shown(value: object) -> str:
     """A value as one line, quoted (a newline or a control character shows as its escape)."""
     text = value if isinstance(value, str) else str(value)

@@ -17,8 +17,8 @@ from .diagnostics import Location, Report, did_you_mean
 from .game import Game, Origin
 from .model import SECTIONS, GameManifest, Record
 from .model.base import unstated_in
-from .languages import HINT as LANGUAGE_HINT, language_code, repeated
-from .model.game import LANGUAGE_FIELDS
+from .languages import HINT as LANGUAGE_HINT, is_language_code, repeated
+from .model.game import LANGUAGE_FIELDS, REPEATED
 from .output_layout import RESERVED, reserved_hint
 from .yamlsource import YamlDocument, load_yaml
 
@@ -77,9 +77,8 @@ def report_validation_error(
             where = ".".join(str(p) for p in loc) or "record"
             if model is GameManifest and loc and loc[0] in LANGUAGE_FIELDS:
                 message = error["msg"].removeprefix("Value error, ")
-                repeated_language = any(word in message for word in ("same language", "twice", "source language;"))
                 hint = ("give each language once: the source language under source_language, the languages "
-                        "it is translated into under languages" if repeated_language else LANGUAGE_HINT)
+                        "it is translated into under languages" if kind == REPEATED else LANGUAGE_HINT)
                 report.add("E017", f"{where}: {message}", _language_place(doc, loc), hint)
                 continue
             report.add("E004", f"{where}: {error['msg']}", doc.location(prefix + loc),
@@ -93,26 +92,15 @@ def _language_place(doc: YamlDocument, loc: tuple[Any, ...]) -> Location:
     written = doc.data.get(field) if isinstance(doc.data, dict) else None
     if len(loc) == 1 and isinstance(written, (dict, list)):
         codes = list(written)
-        bad = next((i for i, code in enumerate(codes) if not _is_language(code)), None)
-        if bad is None:
-            twice = repeated(codes)
-            bad = twice[1] if twice is not None else None
-        if bad is None and field == "languages":  # the source language listed as a target
-            source = doc.data.get("source_language")
-            bad = next((i for i, code in enumerate(codes) if _is_language(code) and _is_language(source)
-                        and language_code(code) == language_code(source)), None)
+        source = doc.data.get("source_language") if field == "languages" else None
+        twice = repeated(codes + ([source] if is_language_code(source) else []))  # the source is no target
+        bad = next((i for i, code in enumerate(codes) if not is_language_code(code)), None)
+        if bad is None and twice is not None:
+            bad = twice[1] if twice[1] < len(codes) else twice[0]
         if bad is not None:
             return (doc.location((field, codes[bad]), key=True) if isinstance(written, dict)
                     else doc.location((field, bad)))
     return doc.location(loc)
-
-
-def _is_language(value: Any) -> bool:
-    try:
-        language_code(value)
-    except ValueError:
-        return False
-    return True
 
 
 def _type_hint(error: dict[str, Any]) -> str:

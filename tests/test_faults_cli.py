@@ -134,7 +134,7 @@ def test_i18n_ui_refuses_a_path_for_a_language(ws: Workspace):
 
 def test_i18n_ui_refuses_a_language_the_game_does_not_have(ws: Workspace):
     result = ws.run("i18n", "ui", "it", "demo")
-    _refused(result, "does not list 'it'", "its languages: en")
+    _refused(result, "demo does not list 'it' among its languages (en)", "game.yaml")
     assert not (ws.game / "locale" / "ui.it.po").exists()
 
 

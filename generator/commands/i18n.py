@@ -9,23 +9,22 @@ import sys
 import click
 
 from ..diagnostics import Report, render
-from ..project import UsageError
 from ..i18n.catalog import TEMPLATE, locale_dir, po_path, status, template, update, write_catalog
 from ..i18n.messages import game_messages
 from ..i18n.migrate import migrate, needs_migration
 from ..i18n.ui import builtin, english, interface_catalog
+from ..project import UsageError
 from . import LANGUAGE
 
 
 def _require_language(game, lang: str, targets_only: bool) -> None:
-    """Exit 2 unless `game` has `lang` (among the languages it is translated into, with
-    `targets_only`; else the source language too)."""
-    langs = list(game.manifest.languages) if targets_only else [game.manifest.source_language,
-                                                                *game.manifest.languages]
+    """Exit 2 unless `game` has `lang`: among the languages it is translated into, or with
+    targets_only=False its source language too."""
+    langs = [*([] if targets_only else [game.manifest.source_language]), *game.manifest.languages]
     if lang not in langs:
-        listed = ", ".join(langs) or "none"
-        click.echo(f"error: {game.id} does not list '{lang}' in {'languages' if targets_only else 'its languages'} "
-                   f"(game.yaml); {'its target languages' if targets_only else 'its languages'}: {listed}", err=True)
+        which = "target languages" if targets_only else "languages"
+        click.echo(f"error: {game.id} does not list '{lang}' among its {which} ({', '.join(langs) or 'none'}); "
+                   f"add it to languages: in its game.yaml first", err=True)
         sys.exit(2)
 
 

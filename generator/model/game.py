@@ -7,6 +7,7 @@ import re
 from typing import Annotated, ClassVar, Union
 
 from pydantic import Field, ValidationInfo, field_validator
+from pydantic_core import PydanticCustomError
 
 from ..languages import language_code, repeated
 from ..values import DistanceUnit, StatType
@@ -15,6 +16,7 @@ from .base import Frozen, Id, OrUnstated, Scalar, Text
 # Record kinds that carry typed stats (a `stats:` mapping checked against game.yaml's stats).
 PROFILE_KINDS = ("unit", "weapon", "terrain", "card", "action")
 LANGUAGE_FIELDS = ("source_language", "languages", "title")
+REPEATED = "language_repeated"  # the error type of a language given twice (EN beside en)
 
 
 class Component(Frozen):
@@ -132,7 +134,8 @@ class GameManifest(Frozen):
         keys = list(value)
         twice = repeated(keys)
         if twice is not None:
-            raise ValueError(f"'{keys[twice[0]]}' and '{keys[twice[1]]}' are the same language; give its title once")
+            raise PydanticCustomError(REPEATED, f"'{keys[twice[0]]}' and '{keys[twice[1]]}' are the same language; "
+                                      f"give its title once")
         return {language_code(lang): title for lang, title in value.items()}
 
     @field_validator("source_language", mode="before")
@@ -148,13 +151,13 @@ class GameManifest(Frozen):
         twice = repeated(list(value))
         if twice is not None:
             first, second = value[twice[0]], value[twice[1]]
-            raise ValueError(f"'{second}' is listed twice" if first == second else
-                             f"'{first}' and '{second}' are the same language, listed twice")
+            raise PydanticCustomError(REPEATED, f"'{second}' is listed twice" if first == second else
+                                      f"'{first}' and '{second}' are the same language, listed twice")
         codes = tuple(language_code(lang) for lang in value)
         source = info.data.get("source_language")
         if source in codes:
-            raise ValueError(f"'{source}' is the source language; languages lists the languages the game "
-                             f"is translated into")
+            raise PydanticCustomError(REPEATED, f"'{source}' is the source language; languages lists the "
+                                      f"languages the game is translated into")
         return codes
 
     def export(self) -> dict:
