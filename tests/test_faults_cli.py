@@ -161,6 +161,14 @@ def test_every_command_checks_its_language(ws: Workspace, args, words):
     assert not (ws.root / "output").exists()
 
 
+def test_i18n_update_refuses_before_writing_any_game(ws: Workspace):
+    ws.edit("game.yaml", "languages: []", "languages: [de]")
+    _second_game(ws, "other")  # not translated into de
+    result = ws.run("i18n", "update", "de")
+    _refused(result, "other does not list 'de' among its target languages (none)")
+    assert not (ws.game / "locale").exists()
+
+
 def test_i18n_status_lists_only_games_translated_into_the_language(ws: Workspace):
     import json
 

@@ -65,8 +65,10 @@ def extract(ctx, games) -> None:
 @click.pass_obj
 def update_cmd(ctx, lang: str, games) -> None:
     """Merge the current messages into content/GAME/locale/LANG.po (changed → fuzzy, removed → obsolete)."""
-    for game in _load_all(ctx.project, games):
+    loaded = _load_all(ctx.project, games)
+    for game in loaded:  # every game first: a refusal leaves no catalog written
         _require_language(game, lang, targets_only=True)
+    for game in loaded:
         pot = template(game)
         if needs_migration(game, pot):  # catalogs from before one message per source string
             _report_migration(migrate(game))
