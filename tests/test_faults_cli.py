@@ -179,8 +179,10 @@ def test_i18n_status_lists_only_games_translated_into_the_language(ws: Workspace
     assert [(row["game"], row["lang"]) for row in json.loads(result.stdout)] == [("demo", "de")]
 
 
-def _manifest_problem(ws: Workspace, old: str, new: str):
-    ws.edit("game.yaml", old, new)
+def _manifest_problem(ws: Workspace, old: str = "", new: str = ""):
+    """The game loaded after one edit of its game.yaml, and its E017 errors."""
+    if old:
+        ws.edit("game.yaml", old, new)
     report = Report()
     game = Project(ws.root).load("demo", report, checks=False)
     return game, [d for d in report.errors if d.code == "E017"]
@@ -203,6 +205,19 @@ def test_a_language_listed_twice_is_refused_where_it_is_written(ws: Workspace, l
     assert (location.path.name, location.line, location.col) == ("game.yaml", line_of(ws.game / "game.yaml",
                                                                                       "languages:"), column)
     assert "each language once" in errors[0].hint
+
+
+@pytest.mark.parametrize("source, languages", [("en", ()), ("EN", ()), ("ru", ("en",))])
+def test_without_languages_a_game_is_translated_into_english_unless_written_in_it(ws: Workspace, source, languages):
+    from generator.print.jobs import plan
+
+    ws.edit("game.yaml", "languages: []\n", "")
+    ws.edit("game.yaml", "source_language: en", f"source_language: {source}")
+    ws.edit("game.yaml", "  en: Demo", f"  {source}: Demo")
+    game, errors = _manifest_problem(ws)
+    assert not errors and game.manifest.languages == languages
+    jobs = plan(Project(ws.root), ["demo"], None, ["rulebook"])
+    assert sorted(job.label for job in jobs) == sorted({f"demo/{lang}/rulebook" for lang in (source.lower(), *languages)})
 
 
 def test_a_title_given_twice_in_one_language_is_refused(ws: Workspace):

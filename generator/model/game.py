@@ -6,7 +6,7 @@ import math
 import re
 from typing import Annotated, ClassVar, Union
 
-from pydantic import Field, ValidationInfo, field_validator
+from pydantic import Field, ValidationInfo, field_validator, model_validator
 from pydantic_core import PydanticCustomError
 
 from ..languages import language_code, repeated
@@ -123,6 +123,18 @@ class GameManifest(Frozen):
                     "field of units; a text stat names one with enum:",
     )
     sides: tuple[Side, ...] = Field(default=(), description="sides or factions; records refer to them by id")
+
+    @model_validator(mode="before")
+    @classmethod
+    def _default_languages(cls, data: object) -> object:
+        """Without `languages:` a game is translated into English, unless it is written in it."""
+        if isinstance(data, dict) and "languages" not in data:
+            try:
+                source = language_code(data.get("source_language", cls.model_fields["source_language"].default))
+            except ValueError:
+                return data  # source_language's own error says why
+            data = {**data, "languages": () if source == "en" else ("en",)}
+        return data
 
     @field_validator("title", mode="before")
     @classmethod
