@@ -17,7 +17,9 @@ from .diagnostics import Location, Report, did_you_mean
 from .game import Game, Origin
 from .model import SECTIONS, GameManifest, Record
 from .model.base import unstated_in
-from .model.game import LANGUAGE_FIELDS, LANGUAGE_TAG
+from .languages import HINT as LANGUAGE_HINT, is_language_code, repeated
+from .model.game import LANGUAGE_FIELDS, REPEATED
+from .output_layout import RESERVED, reserved_hint
 from .yamlsource import YamlDocument, load_yaml
 
 MANIFEST = "game.yaml"
@@ -74,17 +76,31 @@ def report_validation_error(
             seen.add(prefix + loc)
             where = ".".join(str(p) for p in loc) or "record"
             if model is GameManifest and loc and loc[0] in LANGUAGE_FIELDS:
-                place = doc.location(prefix + loc)
-                titles = doc.data.get("title") if isinstance(doc.data, dict) else None
-                if loc[0] == "title" and isinstance(titles, dict):  # point at the bad language, not the mapping
-                    bad = next((k for k in titles if not LANGUAGE_TAG.match(str(k))), None)
-                    if bad is not None:
-                        place = doc.location(("title", bad), key=True)
-                report.add("E017", f"{where}: {error['msg']}", place,
-                           "language codes name output folders: write a BCP 47 tag such as en, ru or pt-BR")
+                message = error["msg"].removeprefix("Value error, ")
+                hint = ("give each language once: the source language under source_language, the languages "
+                        "it is translated into under languages" if kind == REPEATED else LANGUAGE_HINT)
+                report.add("E017", f"{where}: {message}", _language_place(doc, loc), hint)
                 continue
             report.add("E004", f"{where}: {error['msg']}", doc.location(prefix + loc),
                        _type_hint(error))
+
+
+def _language_place(doc: YamlDocument, loc: tuple[Any, ...]) -> Location:
+    """Where a language code of game.yaml is wrong: the bad or repeated title key or list
+    item, not the whole mapping or list."""
+    field = loc[0]
+    written = doc.data.get(field) if isinstance(doc.data, dict) else None
+    if len(loc) == 1 and isinstance(written, (dict, list)):
+        codes = list(written)
+        source = doc.data.get("source_language") if field == "languages" else None
+        twice = repeated(codes + ([source] if is_language_code(source) else []))  # the source is no target
+        bad = next((i for i, code in enumerate(codes) if not is_language_code(code)), None)
+        if bad is None and twice is not None:
+            bad = twice[1] if twice[1] < len(codes) else twice[0]
+        if bad is not None:
+            return (doc.location((field, codes[bad]), key=True) if isinstance(written, dict)
+                    else doc.location((field, bad)))
+    return doc.location(loc)
 
 
 def _type_hint(error: dict[str, Any]) -> str:
@@ -149,6 +165,11 @@ def load_manifest(folder: Path, report: Report) -> tuple[GameManifest, YamlDocum
     for param in manifest.parameters:
         for _path, value in unstated_in(param.value, ()):
             value.placed(f"parameter '{param.id}'")
+    taken = next((name for name in (folder.name, manifest.id) if name in RESERVED), None)
+    if taken is not None:
+        report.add("E017", f"game id '{taken}' is reserved: Rulesmith keeps that name for its own files beside "
+                   f"the games in output/", doc.location(("id",)),
+                   f"{reserved_hint()} and rename the folder content/{folder.name} to match")
     if manifest.id != folder.name:
         report.add("E017", f"manifest id '{manifest.id}' differs from the folder name '{folder.name}'",
                    doc.location(("id",)), f"rename the folder or set id: {folder.name}")

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from .diagnostics import Location, Report, did_you_mean
 from .game import Game
-from .loader import MANIFEST, load_game
+from .loader import MANIFEST, load_game, load_manifest
 
 
 # A folder under content/ with any of these is a game (one without game.yaml gets E017, not skipped).
@@ -51,6 +51,26 @@ class Project:
                 hint = did_you_mean(name, known) or f"games here: {', '.join(known) or 'none'}"
                 raise UsageError(f"no game '{name}' under {self.content}; {hint}")
         return list(names)
+
+    def languages(self, names: list[str]) -> dict[str, list[str]]:
+        """Each named game's languages, the source first (games whose manifest does not load
+        are left out: validating them says why)."""
+        found = {}
+        for name in names:
+            loaded = load_manifest(self.content / name, Report())
+            if loaded is not None:
+                found[name] = [loaded[0].source_language, *loaded[0].languages]
+        return found
+
+    def resolve_languages(self, names: list[str], langs: tuple[str, ...] | list[str]) -> None:
+        """Refuse (UsageError) a language that none of the named games is in."""
+        have = self.languages(names)
+        known = [lang for langs_of in have.values() for lang in langs_of]
+        for lang in langs:
+            if have and lang not in known:
+                each = "; ".join(f"{name}: {', '.join(langs_of)}" for name, langs_of in have.items())
+                hint = did_you_mean(lang, known) or "choose one of those, or leave --lang out for all"
+                raise UsageError(f"no selected game has language '{lang}' ({each}); {hint}")
 
     def load(self, game_id: str, report: Report, checks: bool = True, catalogs: bool = True,
              examples: bool = False) -> Game | None:

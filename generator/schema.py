@@ -8,8 +8,9 @@ from pathlib import Path
 from pydantic import ConfigDict, create_model
 
 from .model import SECTIONS, GameManifest
+from .output_layout import SCHEMA
 
-SCHEMA_DIR = Path("output") / "schema"
+SCHEMA_DIR = Path("output") / SCHEMA
 
 
 def schemas() -> dict[str, dict]:
@@ -34,7 +35,7 @@ def _titled(schema: dict, title: str) -> dict:
 def schema_comment(section: str | None, depth: int) -> str:
     """The first line a content file carries so editors find its schema."""
     name = "game" if section is None else section
-    return f"# yaml-language-server: $schema={'../' * depth}output/schema/{name}.schema.json"
+    return f"# yaml-language-server: $schema={'../' * depth}output/{SCHEMA}/{name}.schema.json"
 
 
 def write_schemas(folder: Path) -> list[Path]:

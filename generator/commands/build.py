@@ -17,14 +17,18 @@ from ..print.documents import KINDS, registry
 from ..print.jobs import JobResult, plan, run_jobs
 from ..print.sources import Source
 from ..rebuild import Inputs
+from . import LANGUAGE
 
 ALL_KINDS = (*KINDS, "site")
 
 
 def _kinds(value: str | None) -> list[str]:
-    if not value:
+    if value is None:
         return list(ALL_KINDS)
     kinds = [k.strip() for k in value.split(",") if k.strip()]
+    if not kinds:
+        raise click.BadParameter(f"names nothing to build; choose from {', '.join(ALL_KINDS)}, or leave "
+                                 f"--only out for all", param_hint="--only")
     unknown = [k for k in kinds if k not in ALL_KINDS]
     if unknown:
         raise click.BadParameter(f"unknown {', '.join(unknown)}; choose from {', '.join(ALL_KINDS)}",
@@ -34,7 +38,8 @@ def _kinds(value: str | None) -> list[str]:
 
 @click.command("build")
 @click.option("--game", "games", multiple=True, help="Only this game (repeatable). Default: all.")
-@click.option("--lang", "langs", multiple=True, help="Only this language (repeatable). Default: all of each game.")
+@click.option("--lang", "langs", type=LANGUAGE, multiple=True,
+              help="Only this language (repeatable). Default: all of each game.")
 @click.option("--only", default=None, help="Comma-separated: rulebook,cards,reference,counters,maps,site. Default: all.")
 @click.option("--paper", type=click.Choice(["a4", "letter"]), default="a4", show_default=True,
               help="Paper for card sheets.")
@@ -44,7 +49,8 @@ def _kinds(value: str | None) -> list[str]:
 @click.option("--no-drafts", is_flag=True, help="Leave cards marked incomplete (DRAFT) out of the card sheets.")
 @click.option("--no-notes", is_flag=True, help="Leave the rules' notes (designer's, translator's, editor's) out of the rulebook.")
 @click.option("--no-images", is_flag=True, help="Skip card PNGs and Tabletop Simulator sheets.")
-@click.option("--jobs", "workers", type=int, default=None, help="Parallel workers (default: CPU cores).")
+@click.option("--jobs", "workers", type=click.IntRange(min=1), default=None,
+              help="Parallel workers, 1 or more (default: CPU cores).")
 @click.option("--strict", is_flag=True, help="Fail on warnings (e.g. card text that does not fit).")
 @click.option("--force", is_flag=True, help="Rebuild everything, even what has not changed since the last build.")
 @click.pass_obj
@@ -53,6 +59,7 @@ def command(ctx, games, langs, only, paper, book, bleed, no_drafts, no_notes, no
     project = ctx.project
     names = project.resolve_games(games)
     kinds = _kinds(only)
+    project.resolve_languages(names, langs)
     lock = outputs.BuildLock(project.output)
     try:
         lock.acquire()

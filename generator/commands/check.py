@@ -9,6 +9,7 @@ import click
 from ..checker.report import render, summary_text
 from ..checker.runner import check_project
 from ..checker.tables import write_tables
+from ..output_layout import RESERVED
 from . import FORMAT_OPTION
 
 
@@ -33,6 +34,8 @@ def command(ctx, games: tuple[str, ...], fmt: str, tables: bool) -> None:
 
         for result in run.games:
             game = result.loaded
+            if game is not None and game.id in RESERVED:
+                continue  # its E017 says why: output/GAME/tables would land in Rulesmith's own folder
             procedures = load_procedures(game.folder) if game is not None else None
             if procedures is None or not procedures.tables:
                 continue

@@ -131,6 +131,10 @@ def handler(state: LiveState):
 
 class Server(http.server.ThreadingHTTPServer):
     daemon_threads = True
+    # The listen queue: a browser opening a page with its assets, or a burst of readers, waits
+    # in it; socketserver's default of 5 drops the rest, and a dropped connection is retried
+    # only after a second or more (the kernel caps this at net.core.somaxconn).
+    request_queue_size = 1024
 
     def handle_error(self, request, client_address):  # a dropped connection is not news
         pass

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 import sys
 
 import click
@@ -12,6 +13,19 @@ from ..i18n.catalog import TEMPLATE, locale_dir, po_path, status, template, upda
 from ..i18n.messages import game_messages
 from ..i18n.migrate import migrate, needs_migration
 from ..i18n.ui import builtin, english, interface_catalog
+from ..project import UsageError
+from . import LANGUAGE
+
+
+def _require_language(game, lang: str, targets_only: bool) -> None:
+    """Exit 2 unless `game` has `lang`: among the languages it is translated into, or with
+    targets_only=False its source language too."""
+    langs = [*([] if targets_only else [game.manifest.source_language]), *game.manifest.languages]
+    if lang not in langs:
+        which = "target languages" if targets_only else "languages"
+        click.echo(f"error: {game.id} does not list '{lang}' among its {which} ({', '.join(langs) or 'none'}); "
+                   f"add it to languages: in its game.yaml first", err=True)
+        sys.exit(2)
 
 
 def _load_all(project, games):
@@ -46,15 +60,15 @@ def extract(ctx, games) -> None:
 
 
 @command.command("update")
-@click.argument("lang")
+@click.argument("lang", type=LANGUAGE)
 @click.argument("games", nargs=-1)
 @click.pass_obj
 def update_cmd(ctx, lang: str, games) -> None:
     """Merge the current messages into content/GAME/locale/LANG.po (changed → fuzzy, removed → obsolete)."""
-    for game in _load_all(ctx.project, games):
-        if lang not in game.manifest.languages:
-            click.echo(f"error: {game.id} does not list '{lang}' in languages (game.yaml)", err=True)
-            sys.exit(2)
+    loaded = _load_all(ctx.project, games)
+    for game in loaded:  # every game first: a refusal leaves no catalog written
+        _require_language(game, lang, targets_only=True)
+    for game in loaded:
         pot = template(game)
         if needs_migration(game, pot):  # catalogs from before one message per source string
             _report_migration(migrate(game))
@@ -67,20 +81,34 @@ def update_cmd(ctx, lang: str, games) -> None:
                    f"{st.fuzzy} fuzzy, {st.untranslated} untranslated")
 
 
+def _a_number(_ctx, _param, value: float | None) -> float | None:
+    if value is not None and math.isnan(value):  # FloatRange lets NaN through: no percent is below it
+        raise click.BadParameter("nan is not a percent; give a number from 0 to 100")
+    return value
+
+
 @command.command("status")
 @click.argument("games", nargs=-1)
-@click.option("--lang", "langs", multiple=True, help="Only these languages (default: each game's languages).")
-@click.option("--min", "minimum", type=click.FloatRange(0, 100), default=None,
-              help="Exit 1 if any catalog is below this percent translated.")
+@click.option("--lang", "langs", type=LANGUAGE, multiple=True,
+              help="Only these languages (default: each game's languages).")
+@click.option("--min", "minimum", type=click.FloatRange(0, 100), default=None, callback=_a_number,
+              help="Exit 1 if any catalog is below this percent translated (0 to 100).")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
 @click.pass_obj
 def status_cmd(ctx, games, langs, minimum, fmt) -> None:
     """Translated / fuzzy / untranslated counts per game and language."""
     rows = []
-    for game in _load_all(ctx.project, games):
+    loaded = _load_all(ctx.project, games)
+    for lang in langs:
+        if not any(lang in game.manifest.languages for game in loaded):
+            listed = "; ".join(f"{g.id}: {', '.join(g.manifest.languages) or 'none'}" for g in loaded)
+            raise UsageError(f"no selected game is translated into '{lang}' ({listed}); choose one of those, "
+                             f"or leave --lang out for all")
+    for game in loaded:
         messages = game_messages(game)
         pot = template(game, messages)
-        for lang in langs or game.manifest.languages:
+        chosen = [lang for lang in langs if lang in game.manifest.languages] if langs else game.manifest.languages
+        for lang in chosen:
             rows.append(status(game, lang, pot, messages))
     below = [r for r in rows if minimum is not None and r.percent < minimum]
     if fmt == "json":
@@ -96,13 +124,14 @@ def status_cmd(ctx, games, langs, minimum, fmt) -> None:
 
 
 @command.command("ui")
-@click.argument("lang")
+@click.argument("lang", type=LANGUAGE)
 @click.argument("game_id", metavar="GAME")
 @click.pass_obj
 def ui_cmd(ctx, lang: str, game_id: str) -> None:
     """Write content/GAME/locale/ui.LANG.po: every interface word ("Contents", "Example"…) to
     translate or override for one language. A word left empty keeps Rulesmith's own."""
     (game,) = _load_all(ctx.project, (game_id,))
+    _require_language(game, lang, targets_only=False)
     path = interface_catalog(game.folder / "locale", lang)
     click.echo(f"{path.relative_to(ctx.project.root)}: {len(english())} interface words "
                f"({len(builtin(lang))} shipped in '{lang}', empty entries keep them)")

@@ -8,6 +8,7 @@ catalog (locale/LANG.po) for each language asked for.
 
 from __future__ import annotations
 
+import json
 import re
 import shutil
 import sys
@@ -17,9 +18,11 @@ from pathlib import Path
 import click
 
 from ..diagnostics import Report, render
+from ..languages import language_code
+from ..output_layout import RESERVED, reserved_hint
+from . import LANGUAGE
 
 _ID = re.compile(r"^[a-z0-9][a-z0-9-]*$")
-_LANG = re.compile(r"^[a-z]{2,3}(?:[-_][A-Za-z]{2,4})?$")
 
 
 # What `--kind` starts from: a folder under generator/scaffold/.
@@ -40,11 +43,28 @@ def scaffold(target: Path, game_id: str, title: str, source_language: str = "en"
                     continue
                 dest = target / path.relative_to(folder)
                 dest.parent.mkdir(parents=True, exist_ok=True)
-                text = (path.read_text(encoding="utf-8").replace("__ID__", game_id).replace("__TITLE__", title)
+                text = (path.read_text(encoding="utf-8").replace("__ID__", game_id)
+                        .replace("__TITLE__", _written(title, path.suffix))
                         .replace("__SOURCE__", source_language).replace("__LANGUAGES__", ", ".join(languages)))
                 dest.write_text(text, encoding="utf-8")
                 written.append(dest)
     return written
+
+
+def _written(title: str, suffix: str) -> str:
+    """The title as the scaffold file of this kind holds it: a YAML scalar quoted when it would
+    not read back as itself (War: The Game), a docstring's quotes escaped."""
+    if suffix == ".py":
+        return title.replace("\\", "\\\\").replace('"', '\\"')
+    if suffix != ".yaml":
+        return title
+    import yaml
+
+    try:
+        plain = yaml.safe_load(f"title: {title}") == {"title": title}
+    except yaml.YAMLError:
+        plain = False
+    return title if plain else json.dumps(title, ensure_ascii=False)
 
 
 def write_catalogs(project, game_id: str, languages: tuple[str, ...]) -> list[Path]:
@@ -63,32 +83,33 @@ def write_catalogs(project, game_id: str, languages: tuple[str, ...]) -> list[Pa
     return written
 
 
-def _languages(value: str | None) -> tuple[str, ...]:
-    langs = tuple(dict.fromkeys(part.strip() for part in (value or "").split(",") if part.strip()))
-    for lang in langs:
-        if not _LANG.match(lang):
-            raise click.BadParameter(f"'{lang}' is not a language code (write e.g. ru,de)", param_hint="--languages")
-    return langs
+def _languages(_ctx, _param, value: str | None) -> tuple[str, ...]:
+    """--languages: comma-separated codes, each checked and normalised like game.yaml's."""
+    try:
+        return tuple(dict.fromkeys(language_code(part) for part in (value or "").split(",") if part.strip()))
+    except ValueError as exc:
+        raise click.BadParameter(f"{exc}; write e.g. ru,de") from None
 
 
 @click.command("new")
 @click.argument("game")
 @click.option("--title", default=None, help="The game's title (default: from its id).")
-@click.option("--source-language", default="en", show_default=True,
+@click.option("--source-language", type=LANGUAGE, default="en", show_default=True,
               help="The language the rules are written in (a code: en, ru, de...).")
-@click.option("--languages", default="", help="Comma-separated languages to translate into, e.g. ru,de.")
+@click.option("--languages", default="", callback=_languages,
+              help="Comma-separated languages to translate into, e.g. ru,de.")
 @click.option("--kind", type=click.Choice(list(KINDS)), default="skirmish", show_default=True,
               help="skirmish: units, cards and tables; counters: sides, counters, a hex map and a results table.")
 @click.pass_obj
-def command(ctx, game: str, title: str | None, source_language: str, languages: str, kind: str) -> None:
+def command(ctx, game: str, title: str | None, source_language: str, languages: tuple[str, ...], kind: str) -> None:
     """Create content/GAME: a small complete game (data, rules, a checked example, translations)."""
     if not _ID.match(game):
         raise click.BadParameter("a game id is lowercase Latin letters, digits and hyphens, e.g. my-game",
                                  param_hint="GAME")
-    if not _LANG.match(source_language):
-        raise click.BadParameter(f"'{source_language}' is not a language code (write e.g. en)",
-                                 param_hint="--source-language")
-    langs = tuple(lang for lang in _languages(languages) if lang != source_language)
+    if game in RESERVED:
+        raise click.BadParameter(f"'{game}' is reserved: Rulesmith keeps that name for its own files beside the "
+                                 f"games in output/; {reserved_hint()}", param_hint="GAME")
+    langs = tuple(lang for lang in languages if lang != source_language)
     project = ctx.project
     target = project.content / game
     if target.exists():

@@ -6,6 +6,7 @@ from pathlib import Path
 
 import click
 
+from ..output_layout import SCHEMA
 from ..schema import write_schemas
 
 
@@ -16,7 +17,7 @@ from ..schema import write_schemas
 def command(ctx, out: Path | None) -> None:
     """Write JSON Schema files so editors autocomplete and underline content mistakes."""
     output = ctx.project.output
-    folder = out or output / "schema"
+    folder = out or output / SCHEMA
     resolved = folder.resolve()
     if resolved != output.resolve() and output.resolve() not in resolved.parents:
         raise click.BadParameter(

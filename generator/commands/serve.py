@@ -59,7 +59,8 @@ def rebuild(project, state: LiveState) -> None:
 
 
 @click.command("serve")
-@click.option("--port", default=8000, show_default=True)
+@click.option("--port", type=click.IntRange(0, 65535), default=8000, show_default=True,
+              help="Port to serve on, 0 to 65535 (0: any free port).")
 @click.option("--host", default="127.0.0.1", show_default=True)
 @click.pass_obj
 def command(ctx, port: int, host: str) -> None:

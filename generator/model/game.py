@@ -6,24 +6,17 @@ import math
 import re
 from typing import Annotated, ClassVar, Union
 
-from pydantic import Field, field_validator
+from pydantic import Field, ValidationInfo, field_validator, model_validator
+from pydantic_core import PydanticCustomError
 
+from ..languages import language_code, repeated
 from ..values import DistanceUnit, StatType
 from .base import Frozen, Id, OrUnstated, Scalar, Text
 
 # Record kinds that carry typed stats (a `stats:` mapping checked against game.yaml's stats).
 PROFILE_KINDS = ("unit", "weapon", "terrain", "card", "action")
-# A BCP 47 language tag: language, optional script, optional region, optional variants (en, pt-BR, zh-Hant).
-LANGUAGE_TAG = re.compile(r"^[a-z]{2,3}(?:-[a-z]{4})?(?:-(?:[a-z]{2}|[0-9]{3}))?(?:-(?:[a-z0-9]{5,8}|[0-9][a-z0-9]{3}))*$",
-                          re.I)
 LANGUAGE_FIELDS = ("source_language", "languages", "title")
-
-
-def language_tag(value: str) -> str:
-    """A language code, checked: output folders and file names are built from it."""
-    if not isinstance(value, str) or not LANGUAGE_TAG.match(value):
-        raise ValueError(f"'{value}' is not a language code (a BCP 47 tag such as en, ru, pt-BR or zh-Hant)")
-    return value
+REPEATED = "language_repeated"  # the error type of a language given twice (EN beside en)
 
 
 class Component(Frozen):
@@ -131,28 +124,53 @@ class GameManifest(Frozen):
     )
     sides: tuple[Side, ...] = Field(default=(), description="sides or factions; records refer to them by id")
 
-    @field_validator("title")
+    @model_validator(mode="before")
     @classmethod
-    def _has_title(cls, value: dict[str, str]) -> dict[str, str]:
+    def _default_languages(cls, data: object) -> object:
+        """Without `languages:` a game is translated into English, unless it is written in it."""
+        if isinstance(data, dict) and "languages" not in data:
+            try:
+                source = language_code(data.get("source_language", cls.model_fields["source_language"].default))
+            except ValueError:
+                return data  # source_language's own error says why
+            data = {**data, "languages": () if source == "en" else ("en",)}
+        return data
+
+    @field_validator("title", mode="before")
+    @classmethod
+    def _has_title(cls, value: object) -> object:
+        if not isinstance(value, dict):
+            return value  # the type check says what is wrong
         if not value:
             raise ValueError("give the title in the source language at least")
-        for lang in value:
-            language_tag(lang)
-        return value
+        keys = list(value)
+        twice = repeated(keys)
+        if twice is not None:
+            raise PydanticCustomError(REPEATED, f"'{keys[twice[0]]}' and '{keys[twice[1]]}' are the same language; "
+                                      f"give its title once")
+        return {language_code(lang): title for lang, title in value.items()}
 
-    @field_validator("source_language")
+    @field_validator("source_language", mode="before")
     @classmethod
-    def _source_language(cls, value: str) -> str:
-        return language_tag(value)
+    def _source_language(cls, value: object) -> str:
+        return language_code(value)
 
-    @field_validator("languages")
+    @field_validator("languages", mode="before")
     @classmethod
-    def _languages(cls, value: tuple[str, ...]) -> tuple[str, ...]:
-        for lang in value:
-            language_tag(lang)
-        if len(set(value)) != len(value):
-            raise ValueError("a language is listed twice")
-        return value
+    def _languages(cls, value: object, info: ValidationInfo) -> object:
+        if not isinstance(value, (list, tuple)):
+            return value  # the type check says what is wrong
+        twice = repeated(list(value))
+        if twice is not None:
+            first, second = value[twice[0]], value[twice[1]]
+            raise PydanticCustomError(REPEATED, f"'{second}' is listed twice" if first == second else
+                                      f"'{first}' and '{second}' are the same language, listed twice")
+        codes = tuple(language_code(lang) for lang in value)
+        source = info.data.get("source_language")
+        if source in codes:
+            raise PydanticCustomError(REPEATED, f"'{source}' is the source language; languages lists the "
+                                      f"languages the game is translated into")
+        return codes
 
     def export(self) -> dict:
         return {"kind": "game", **self.model_dump(mode="json")}

@@ -14,6 +14,7 @@ from pathlib import Path
 from markupsafe import Markup
 
 from .. import outputs
+from ..output_layout import SITE, SITE_ASSETS, SITE_INDEX, SITE_OWN, SITE_SEARCH, SITE_SEARCH_NEW
 from ..diagnostics import Report
 from ..i18n.translate import report_fallbacks
 from ..i18n.ui import ui
@@ -49,7 +50,7 @@ def _font_css() -> str:
 
 
 def _write_assets(dirs: list[Path], out: Path) -> list[Path]:
-    assets = out / "assets"
+    assets = out / SITE_ASSETS
     written = []
     for _family, (folder, prefix) in FAMILIES.items():
         for suffix in STYLES.values():
@@ -90,7 +91,7 @@ def build_site(project: Project, games: list[str], report: Report, search: bool 
     """Build the site for `games`; with `only`, rebuild just those games and keep the others'
     folders as they are (their content was not validated in this run)."""
     start = time.perf_counter()
-    final = project.output / "site"
+    final = project.output / SITE
     outputs.confine_to(project.output)
     own_manifest = manifest is None
     manifest = manifest if manifest is not None else Manifest.load(project.output)
@@ -113,10 +114,10 @@ def build_site(project: Project, games: list[str], report: Report, search: bool 
         manifest.entries[f"site-game:{name}"] = {"inputs": "", "files": {}, "catalogue": entry}
     if only is None and final.is_dir():  # games no longer built leave the site
         for folder in final.iterdir():
-            if folder.is_dir() and folder.name not in {c["id"] for c in catalogue} | {"assets", "pagefind"}:
+            if folder.is_dir() and folder.name not in {c["id"] for c in catalogue} | set(SITE_OWN):
                 shutil.rmtree(folder)
     _write_assets(dirs, final)
-    index = final / "index.html"
+    index = final / SITE_INDEX
     changed = outputs.write_if_changed(index, _index_html(dirs, catalogue))
     count += 1
     searched = False
@@ -127,7 +128,7 @@ def build_site(project: Project, games: list[str], report: Report, search: bool 
         if rebuilt or changed or not manifest.fresh(key, state):
             searched = _index(final)
             if searched:
-                manifest.record(key, state, sorted(p for p in (final / "pagefind").rglob("*") if p.is_file()))
+                manifest.record(key, state, sorted(p for p in (final / SITE_SEARCH).rglob("*") if p.is_file()))
         else:
             searched = True
     if own_manifest:
@@ -236,7 +237,7 @@ def _index_html(dirs: list[Path], catalogue) -> str:
 
 def _index(site: Path) -> bool:
     """Pagefind into a fresh folder, made byte-identical run to run, then swapped in whole."""
-    tmp = site / ".pagefind-new"
+    tmp = site / SITE_SEARCH_NEW
     shutil.rmtree(tmp, ignore_errors=True)
     if not index_site(site, tmp):
         return False
@@ -244,5 +245,5 @@ def _index(site: Path) -> bool:
     if entry.is_file():  # Pagefind lists the languages in whatever order its threads finished
         data = json.loads(entry.read_text(encoding="utf-8"))
         outputs.write_text(entry, json.dumps(data, sort_keys=True, separators=(",", ":")))
-    outputs.swap_folder(tmp, site / "pagefind")
+    outputs.swap_folder(tmp, site / SITE_SEARCH)
     return True

@@ -1,0 +1,29 @@
+"""What goes where under output/: a folder per game (output/GAME/LANG/*.pdf and the site's
+output/site/GAME/LANG/), and beside them the files and folders Rulesmith keeps for itself.
+A game whose id took one of those names would have its files overwritten or deleted by
+another output, so `RESERVED` is refused as a game id (loader.py, `rulesmith new`). A new
+output beside the games names itself here, and is reserved with it."""
+
+from __future__ import annotations
+
+# Beside the games in output/.
+SITE = "site"            # the static site (site/build.py)
+SCHEMA = "schema"        # `rulesmith schema`'s JSON Schema files
+STATE = ".rulesmith"     # the build's own records: manifest.json, fit.json, layout.json, chunks/
+LOCK = ".lock"           # one build at a time (outputs.BuildLock)
+
+# Beside the games in output/site/.
+SITE_ASSETS = "assets"          # fonts, site.css, site.js
+SITE_SEARCH = "pagefind"        # the search index
+SITE_SEARCH_NEW = ".pagefind-new"  # the index being made, swapped in whole
+SITE_INDEX = "index.html"       # the list of games
+
+OWN = (SITE, SCHEMA, STATE, LOCK)
+SITE_OWN = (SITE_ASSETS, SITE_SEARCH, SITE_SEARCH_NEW, SITE_INDEX)
+RESERVED = frozenset(OWN + SITE_OWN)
+
+
+def reserved_hint() -> str:
+    """What every refusal of a reserved game id suggests."""
+    names = ", ".join(sorted(name for name in RESERVED if "." not in name))  # those an id could take
+    return f"choose another id (reserved: {names})"
