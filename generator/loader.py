@@ -206,3 +206,30 @@ def _load_section(game: Game, doc: YamlDocument, section: Any, items: Any, repor
         bucket[record.id] = record
         game.origins[(section, record.id)] = Origin(doc, prefix)
         record.place_unstated()
+
+
+def load_settings(path: Path, model: type[BaseModel], report: Report) -> dict | None:
+    """A settings file (print.yaml, sheets.yaml) checked against its model; every problem goes
+    to `report`. Its data as read, or None if it is unusable."""
+    doc = load_yaml(path, report)
+    if doc is None:
+        return None
+    if not isinstance(doc.data, dict):
+        report.add("E004", f"{path.name} must be a mapping of settings ('name: value' lines)", doc.location(()),
+                   f"known settings: {', '.join(model.model_fields)}")
+        return None
+    try:
+        model.model_validate(doc.data)
+    except ValidationError as exc:
+        report_validation_error(exc, model, doc, (), report)
+        return None
+    return doc.data
+
+
+def read_settings(path: Path, model: type[BaseModel]) -> dict:
+    """A settings file for a build: its data, or ValueError naming its first problem at file:line."""
+    report = Report()
+    data = load_settings(path, model, report)
+    if data is None:
+        raise ValueError(report.sorted()[0].format_text() if report.diagnostics else f"{path}: cannot be read")
+    return data

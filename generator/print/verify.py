@@ -12,10 +12,11 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
-import yaml
 from weasyprint.formatting_structure import boxes
 
 from ..diagnostics import Diagnostic, Location, Report
+from ..loader import read_settings
+from ..model.printing import PrintConfig
 from .fonts import shipped_font_files
 
 PX_PER_MM = 96 / 25.4
@@ -38,8 +39,8 @@ class LayoutRules:
         for folder in reversed(folders):  # the first folder wins
             path = folder / "print.yaml"
             if path.is_file():
-                data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
-                values.update({k: float(v) for k, v in data.items() if k in cls.__dataclass_fields__})
+                data = read_settings(path, PrintConfig)
+                values.update({k: float(v) for k, v in data.items() if k in cls.__dataclass_fields__ and v is not None})
         return cls(**values)
 
 
