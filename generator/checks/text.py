@@ -14,7 +14,7 @@ from ..pictures import TYPES
 from ..text.chapters import Chapter, chapter_files, load_chapter
 from ..text.markdown import CONTAINERS, NOTE_KINDS, container_info
 from ..text.refs import Ref, RefError, is_block, resolve
-from ..yamlsource import control_character, line_of_offset, unreadable
+from ..yamlsource import BIDI_HINT, control_character, line_of_offset, unbalanced_bidi, unreadable
 from .links import outside_links
 from .pictures import report_use
 
@@ -48,6 +48,12 @@ def check(game: Game, report: Report) -> None:
             line, col = line_of_offset(chapter.source, bad[0])
             report.add("E024", f"control character {bad[1]} in the text", Location(path, line, col),
                        "remove it: rules text is printable text")
+        turned = unbalanced_bidi(chapter.source)
+        if turned is not None:
+            line, col = line_of_offset(chapter.source, turned)
+            report.add("E067", f"the direction control U+{ord(chapter.source[turned]):04X} is never closed in its "
+                       "line: the text after it reads in another direction than it is written",
+                       Location(path, line, col), BIDI_HINT)
         _check_chapter(game, chapter, seen_examples, report)
         _check_containers_closed(chapter, report)
         _check_references_closed(chapter, report)
