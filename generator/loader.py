@@ -53,6 +53,7 @@ def report_validation_error(
 ) -> None:
     """Turn pydantic's errors into diagnostics with file:line and a hint."""
     seen: set[tuple[Any, ...]] = set()
+    settings = not getattr(model, "unstated_allowed", True)  # print.yaml, sheets.yaml: no 'unstated' there
     for error in exc.errors(include_url=False):
         loc = _trim(tuple(error["loc"]), doc, prefix)
         kind = error["type"]
@@ -67,6 +68,7 @@ def report_validation_error(
         elif kind == "missing":
             name = str(error["loc"][-1])
             report.add("E005", f"missing required field '{name}'", doc.location(prefix + loc),
+                       f"add '{name}:' here" if settings else
                        f"add '{name}:' to this record ('{name}: unstated' if the source does not give it)")
         else:
             if (prefix + loc) in seen:
@@ -84,7 +86,8 @@ def report_validation_error(
                            "language codes name output folders: write a BCP 47 tag such as en, ru or pt-BR")
                 continue
             report.add("E004", f"{where}: {error['msg']}", doc.location(prefix + loc),
-                       _type_hint(error))
+                       _type_hint(error).split("; write 'unstated'")[0].split(", or 'unstated'")[0] if settings
+                       else _type_hint(error))
 
 
 def _type_hint(error: dict[str, Any]) -> str:

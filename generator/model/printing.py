@@ -4,11 +4,15 @@ and maps). Validated like every content file; the printers read only validated v
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated, ClassVar, Literal
 
 from pydantic import Field
 
 from .base import Frozen
+
+
+class Settings(Frozen):
+    unstated_allowed: ClassVar[bool] = False  # settings are ours to choose, not a source's to state
 
 # The reference sheet's sections, in their default order (print/reference.py).
 REFERENCE_SECTIONS = ("parameters", "keywords", "units", "tables", "dice", "actions", "terrain", "bands", "rules",
@@ -21,7 +25,7 @@ PositiveMm = Annotated[float, Field(gt=0, le=2000, allow_inf_nan=False, descript
 Pt = Annotated[float, Field(ge=1, le=200, allow_inf_nan=False, description="points")]
 
 
-class PrintConfig(Frozen):
+class PrintConfig(Settings):
     """content/GAME/print.yaml (or templates/print.yaml): what the reference sheet shows and
     the limits the layout check keeps."""
 
@@ -30,12 +34,12 @@ class PrintConfig(Frozen):
     card_safe_mm: Mm | None = Field(default=None, description="how far text on a card keeps inside the cut line")
 
 
-class Paper(Frozen):
+class Paper(Settings):
     width: PositiveMm
     height: PositiveMm
 
 
-class CardLayout(Frozen):
+class CardLayout(Settings):
     padding: Mm
     header: Mm
     footer: Mm
@@ -44,24 +48,24 @@ class CardLayout(Frozen):
     stats_in_row: int = Field(default=6, ge=1, le=50)
 
 
-class Gutters(Frozen):
+class Gutters(Settings):
     cards: Mm = 0.0
     counters: Mm = 0.0
 
 
-class CounterLayout(Frozen):
+class CounterLayout(Settings):
     base_font_pt_per_mm: float = Field(gt=0, le=20, allow_inf_nan=False)
     min_font_pt: Pt
 
 
-class MapLayout(Frozen):
+class MapLayout(Settings):
     page_margin: Mm
     overlap: Mm
     caption: Mm
     frame: Mm
 
 
-class SheetsConfig(Frozen):
+class SheetsConfig(Settings):
     """templates/sheets.yaml: how pieces are laid out on paper."""
 
     papers: dict[str, Paper] = Field(min_length=1)
