@@ -37,14 +37,15 @@ def runs_script(value: str) -> bool:
                              "data:image/svg"))
 
 
-def foreign_image(src: str, chapter_folder: str, game_folder: str) -> bool:
+def foreign_image(src: str, game_folder: str) -> bool:
     """A Markdown image the build neither prints nor publishes: a URL, an absolute path, a
-    path leading out of the game folder, or a data: picture other than PNG, JPEG or GIF."""
+    path leading out of the game folder (image paths are relative to it, as the printer and
+    the site's pages read them), or a data: picture other than PNG, JPEG or GIF."""
     parsed = urlparse(src)
     if parsed.scheme == "data":
         return not local_reference(src)
     if parsed.scheme or parsed.netloc or src.startswith(("/", "\\")):
         return True
     root = os.path.abspath(game_folder)
-    target = os.path.abspath(os.path.join(chapter_folder, unquote(parsed.path)))
+    target = os.path.abspath(os.path.join(root, unquote(parsed.path)))
     return not target.startswith(root + os.sep)

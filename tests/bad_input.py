@@ -302,6 +302,8 @@ def _markdown_cases() -> list[Case]:
         Case("md-check-bad-input", procedures(PROCEDURES, EXAMPLE.replace("{shots: 1}", "{shots: many}")), "E033", md, 7),
         Case("md-image-from-network", write(md, "# Rules\n\n![map](http://127.0.0.1:9/map.png)\n"), "W008", md, 3),
         Case("md-image-outside", write(md, "# Rules\n\nText.\n\n![key](../../../../etc/passwd)\n"), "W008", md, 5),
+        Case("md-image-beside-the-game", write(md, "# Rules\n\n![key](../other/key.png)\n"), "W008", md, 3),
+        Case("md-image-missing", write(md, "# Rules\n\nThe map:\n![Map](images/none.png)\n"), "E061", md, 4),
         Case("md-image-protocol-relative", write(md, "# Rules\n\n![key](//example.org/x.png)\n"), "W008", md, 3),
         Case("md-calc-unknown", write(md, "# Rules\n\n{{ calc:nothing(x=1).P(hits >= 1) }}\n"), "E031", md, 3),
     ]
@@ -544,7 +546,7 @@ def _asset_cases() -> list[Case]:
              for name, svg, line in HOSTILE_SVGS]
     cases += [
         Case("svg-used-in-rules", steps(write("images/map.svg", HOSTILE_SVGS[0][1]),
-                                        write(md, "# Rules\n\nThe map:\n\n![Map](../images/map.svg)\n")),
+                                        write(md, "# Rules\n\nThe map:\n\n![Map](images/map.svg)\n")),
              "E063", md, 5, cli=True),
         Case("svg-map-background", steps(write("images/map.svg", HOSTILE_SVGS[1][1]),
                                          edit("data/maps.yaml", "    cell: 30\n", "    cell: 30\n    background: images/map.svg\n")),
@@ -552,7 +554,7 @@ def _asset_cases() -> list[Case]:
         Case("svg-malformed", write("images/map.svg", SVG_HEAD + "<rect>\n</svg>\n"), "E064", "images/map.svg", 3),
         Case("png-huge", write("images/map.png", huge_png()), "E064", "images/map.png", None, cli=True),
         Case("png-huge-in-rules", steps(write("images/map.png", huge_png()),
-                                        write(md, "# Rules\n\n![Map](../images/map.png)\n")), "E064", md, 3),
+                                        write(md, "# Rules\n\n![Map](images/map.png)\n")), "E064", md, 3),
         Case("png-damaged", write("images/map.png", b"\x89PNG\r\n\x1a\nnot really"), "E064", "images/map.png", None),
         Case("jpeg-named-png", write("images/map.png", b"\xff\xd8\xff\xe0" + b"\0" * 20), "E064", "images/map.png", None),
         Case("md-style-url", write(md, '# Rules\n\n{style="background:url(http://127.0.0.1:9/t.png)"}\nText.\n'),

@@ -35,7 +35,7 @@ def hostile(ws: Workspace) -> Workspace:
     for name, svg, _line in HOSTILE_SVGS:
         ws.write(f"images/{name}.svg", svg)
     ws.write("images/good.svg", GOOD_SVG)
-    ws.write("rules/01-rules.md", "# Rules\n\n![Script](../images/script.svg) ![Good](../images/good.svg)\n\n"
+    ws.write("rules/01-rules.md", "# Rules\n\n![Script](images/script.svg) ![Good](images/good.svg)\n\n"
              "![Remote map](http://127.0.0.1:9/map.png)\n\n"
              '{style="background:url(http://127.0.0.1:9/t.png); color: red"}\nStyled.\n')
     return ws
@@ -94,7 +94,7 @@ def test_the_printer_draws_no_refused_picture(ws: Workspace):
 
 
 def test_rulebook_with_a_broken_picture_is_refused_before_printing(ws: Workspace):
-    ws.write("rules/01-rules.md", "# Rules\n\nThe map:\n\n![Map](../images/map.png)\n")
+    ws.write("rules/01-rules.md", "# Rules\n\nThe map:\n\n![Map](images/map.png)\n")
     (ws.game / "images").mkdir()
     (ws.game / "images" / "map.png").write_bytes(huge_png())
     found = [d for d in ws.validate().diagnostics if d.code == "E064"]
@@ -216,3 +216,17 @@ def test_zero_size_text_in_a_games_css_is_reported(ws: Workspace):
     found = [d for d in run_job(Job(ws.root, "demo", "en", "rulebook", images=False)).diagnostics if d.code == "W041"]
     assert [(d.location.path, d.location.line) for d in found] == [(path, 5)]
     assert "prints nothing" in found[0].message and "Then they shoot" in found[0].message
+
+
+def test_print_and_site_show_the_same_pictures(hostile: Workspace):
+    """The rulebook draws the good drawing and refuses the hostile one, as the site copies the
+    one and not the other (image paths are relative to the game folder for both)."""
+    from generator.print.context import BuildContext
+    from generator.print.pdf import render_document
+    from generator.print.rulebook import book_html
+
+    ctx = BuildContext(Project(hostile.root).load("demo", Report(), checks=False), "en", hostile.root)
+    _, fetcher = render_document(book_html(ctx), ctx.game.folder, ctx.roots)
+    assert (hostile.game / "images" / "good.svg").resolve() in fetcher.read
+    assert (hostile.game / "images" / "script.svg").resolve().as_uri() in fetcher.refused
+    assert not [u for u in fetcher.refused if "127.0.0.1" in u]  # the remote image is not even asked for

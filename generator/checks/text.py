@@ -166,16 +166,17 @@ def _check_images(game: Game, chapter: Chapter, report: Report) -> None:
                 continue
             src = str(child.attrs.get("src", ""))
             where = _place(chapter, token, src or "![")
-            if foreign_image(src, os.path.dirname(chapter.path), str(game.folder)):
+            if foreign_image(src, str(game.folder)):
                 report.add("W008", f"image '{src}' is outside the game folder: it is neither printed nor published",
                            where, "put the image in the game's folder (e.g. images/) and refer to it by a relative path")
                 continue
             if urlparse(src).scheme == "data":
                 continue
-            target = os.path.abspath(os.path.join(os.path.dirname(chapter.path), unquote(urlparse(src).path)))
+            target = os.path.abspath(os.path.join(game.folder, unquote(urlparse(src).path)))
             if not os.path.isfile(target):
-                report.add("E061", f"no image '{src}' beside this chapter", where,
-                           "check the path: it is relative to the chapter's folder (e.g. ../images/x.png)")
+                report.add("E061", f"no image '{src}' in the game folder", where,
+                           "check the path: it is relative to the game folder (e.g. images/x.png), as the printed "
+                           "rulebook and the site read it")
             elif os.path.splitext(target)[1].lower() not in TYPES:
                 report.add("E061", f"image '{src}' is not PNG, SVG or JPEG", where, "convert it to PNG, SVG or JPEG")
             else:

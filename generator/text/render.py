@@ -3,7 +3,6 @@ marked as falling back to the source), notes kept or dropped, examples boxed."""
 
 from __future__ import annotations
 
-import os
 import re
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -254,18 +253,17 @@ def _translate(tokens: list[Token], ctx: RenderContext) -> None:
             token.children = [start, *(token.children or []), end]
 
 
-def _drop_fetches(tokens: list[Token], chapter: Chapter, game: Game) -> None:
+def _drop_fetches(tokens: list[Token], game: Game) -> None:
     """Nothing the reader's browser or the printer would fetch from elsewhere: an image from
     outside the game folder prints as its alt text, a style that loads a URL is left out
     (validation reports both: W008, E065)."""
-    folder = os.path.dirname(chapter.path)
     for token in tokens:
         if css_fetch(str(token.attrs.get("style", ""))):
             del token.attrs["style"]
         if token.type != "inline" or not token.children:
             continue
         token.children = [Token("text", "", 0, content=child.content)
-                          if child.type == "image" and foreign_image(str(child.attrs.get("src", "")), folder, str(game.folder))
+                          if child.type == "image" and foreign_image(str(child.attrs.get("src", "")), str(game.folder))
                           else child for child in token.children]
 
 
@@ -339,7 +337,7 @@ def render_chapter(chapter: Chapter, ctx: RenderContext, id_prefix: str = "") ->
         _mark_sources(tokens, chapter)
     _number_lists(tokens)
     _translate(tokens, ctx)
-    _drop_fetches(tokens, chapter, ctx.game)
+    _drop_fetches(tokens, ctx.game)
     typeset(tokens, ctx.tr.lang)
     _autolink_keywords(tokens, ctx)
     # heading text after translation, as plain text for tables of contents
