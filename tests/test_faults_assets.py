@@ -230,3 +230,19 @@ def test_print_and_site_show_the_same_pictures(hostile: Workspace):
     assert (hostile.game / "images" / "good.svg").resolve() in fetcher.read
     assert (hostile.game / "images" / "script.svg").resolve().as_uri() in fetcher.refused
     assert not [u for u in fetcher.refused if "127.0.0.1" in u]  # the remote image is not even asked for
+
+
+def test_project_settings_changed_after_a_build_are_validated_again(ws: Workspace):
+    """The project's own sheets.yaml is validated with each game, and a change to it after a
+    build is not hidden by the build's memory of having validated the game."""
+    from generator.print.context import PACKAGE_TEMPLATES
+
+    assert ws.run("build", "--game", "demo", "--only", "site").returncode == 0
+    text = (PACKAGE_TEMPLATES / "sheets.yaml").read_text(encoding="utf-8").replace("min_font_pt: 6.5", "min_font_pt: 0")
+    (ws.root / "templates").mkdir()
+    path = ws.root / "templates" / "sheets.yaml"
+    path.write_text(text, encoding="utf-8")
+    result = ws.run("build", "--game", "demo", "--only", "site")
+    output = result.stdout + result.stderr
+    assert result.returncode == 1 and "Traceback" not in output
+    assert f"templates/sheets.yaml:{line_of(path, 'min_font_pt: 0')}:" in output and "error[E004]" in output
