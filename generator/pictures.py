@@ -10,16 +10,20 @@ reads only its header, and its size is checked before any pixel is decoded."""
 
 from __future__ import annotations
 
+import base64
+import binascii
+import io
 import os
 import warnings
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
+from urllib.parse import unquote, urlparse
 from xml.parsers import expat
 
 from PIL import Image
 
-from .fetching import css_fetch, local_reference, runs_script
+from .fetching import css_fetch, foreign_image, local_reference, runs_script
 
 TYPES = {".png": "image/png", ".svg": "image/svg+xml", ".jpg": "image/jpeg", ".jpeg": "image/jpeg"}
 MAX_PIXELS = 50_000_000            # a picture of more pixels is refused (an A2 map at 300 dpi has 35 million)
@@ -70,8 +74,24 @@ def _refusal(path: str, _mtime: int, size: int) -> Refusal | None:
     return _raster_refusal(path, suffix)
 
 
-def _raster_refusal(path: str, suffix: str) -> Refusal | None:
-    expected = "PNG" if suffix == ".png" else "JPEG"
+def data_refusal(uri: str) -> str | None:
+    """Why a picture given inline as a data: URI (in rules text, in an SVG) may not be
+    published, or None: its size is read from its header like a file's."""
+    head, _, body = uri.partition(",")
+    if not head.lower().replace(" ", "").startswith(("data:image/png", "data:image/jpeg", "data:image/gif")):
+        return None  # not a raster picture: pictures.py and fetching.py judge those
+    if not head.lower().endswith(";base64"):
+        return None
+    try:
+        data = base64.b64decode(body, validate=False)
+    except (ValueError, binascii.Error):
+        return "the inline picture is not valid base64"
+    refused = _raster_refusal(io.BytesIO(data), "." + head.split("/", 1)[1].split(";", 1)[0].lower())
+    return refused.message if refused else None
+
+
+def _raster_refusal(path, suffix: str) -> Refusal | None:
+    expected = {".png": "PNG", ".gif": "GIF"}.get(suffix, "JPEG")
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("error", Image.DecompressionBombWarning)
@@ -82,8 +102,8 @@ def _raster_refusal(path: str, suffix: str) -> Refusal | None:
                     image.verify()
     except (Image.DecompressionBombError, Image.DecompressionBombWarning):
         return Refusal("E064", f"the picture has more than {MAX_PIXELS:,} pixels")
-    except (OSError, ValueError, SyntaxError, EOFError) as exc:
-        return Refusal("E064", f"the picture is damaged or not a {expected} file ({exc})")
+    except (OSError, ValueError, SyntaxError, EOFError):
+        return Refusal("E064", f"the picture is damaged or not a {expected} file")
     if width * height > MAX_PIXELS:
         return Refusal("E064", f"the picture is {width}×{height} pixels, more than {MAX_PIXELS:,}")
     if kind != expected:
@@ -115,6 +135,8 @@ def _svg_refusal(path: str) -> Refusal | None:
                 refuse("E063", f"the attribute '{attr}' holds a script link")
             if attr in _LINKS and not local_reference(value):
                 refuse("E063", f"the {attr} '{value[:60]}' refers to another file or the network")
+            if attr in _LINKS and data_refusal(value):
+                refuse("E064", data_refusal(value))
             if local.lower() in _ANIMATED and attr == "attributename" and value.rsplit(":", 1)[-1].lower() in _LINKS:
                 refuse("E063", f"the <{local}> element changes a link")
             if css_fetch(value) and (attr == "style" or "url" in value.lower()):
@@ -161,3 +183,14 @@ def publishable(folder: Path, path: Path) -> bool:
     the game folder that is not refused."""
     return (path.suffix.lower() in TYPES and inside(folder, path) and path.is_file()
             and refusal(path) is None)
+
+
+def shown(src: str, game_folder: Path) -> bool:
+    """Whether an image of the rules text (`![..](src)`) is shown, on the site and in print
+    alike: a publishable picture of the game folder (its path relative to the folder), or a
+    PNG, JPEG or GIF given inline that is not refused. Anything else shows its alt text."""
+    if foreign_image(src, str(game_folder)):
+        return False
+    if urlparse(src).scheme == "data":
+        return data_refusal(src) is None
+    return publishable(game_folder, game_folder / unquote(urlparse(src).path))

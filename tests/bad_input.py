@@ -9,6 +9,7 @@ test_diagnostics.py runs one case per code to prove each code is produced.
 
 from __future__ import annotations
 
+import base64
 import os
 from dataclasses import dataclass
 from pathlib import Path
@@ -551,6 +552,11 @@ def _asset_cases() -> list[Case]:
         Case("svg-map-background", steps(write("images/map.svg", HOSTILE_SVGS[1][1]),
                                          edit("data/maps.yaml", "    cell: 30\n", "    cell: 30\n    background: images/map.svg\n")),
              "E063", "data/maps.yaml", "background:"),
+        Case("svg-inline-picture-huge", write("images/map.svg", SVG_HEAD + '<rect width="1" height="1"/>\n<image href="data:image/png;base64,'
+                                              + base64.b64encode(huge_png()).decode("ascii") + '"/>\n</svg>\n'),
+             "E064", "images/map.svg", 3),
+        Case("md-inline-picture-huge", write(md, "# Rules\n\nThe map:\n![Map](data:image/png;base64,"
+                                             + base64.b64encode(huge_png()).decode("ascii") + ")\n"), "E064", md, 4),
         Case("svg-malformed", write("images/map.svg", SVG_HEAD + "<rect>\n</svg>\n"), "E064", "images/map.svg", 3),
         Case("png-huge", write("images/map.png", huge_png()), "E064", "images/map.png", None, cli=True),
         Case("png-huge-in-rules", steps(write("images/map.png", huge_png()),

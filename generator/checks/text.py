@@ -10,13 +10,13 @@ from urllib.parse import unquote, urlparse
 from ..diagnostics import Location, Report
 from ..fetching import css_fetch, foreign_image
 from ..game import Game
-from ..pictures import TYPES
+from ..pictures import TYPES, data_refusal
 from ..text.chapters import Chapter, chapter_files, load_chapter
 from ..text.markdown import CONTAINERS, NOTE_KINDS, container_info
 from ..text.refs import Ref, RefError, is_block, resolve
 from ..yamlsource import BIDI_HINT, control_character, line_of_offset, unbalanced_bidi, unreadable
 from .links import outside_links
-from .pictures import report_use
+from .pictures import HINTS, report_use
 
 _FENCE = re.compile(r"^\s*:{3,}\s*([^\s:]\S*)")
 _OPEN = re.compile(r"^ {0,3}(:{3,})\s*(\S+)")
@@ -171,6 +171,9 @@ def _check_images(game: Game, chapter: Chapter, report: Report) -> None:
                            where, "put the image in the game's folder (e.g. images/) and refer to it by a relative path")
                 continue
             if urlparse(src).scheme == "data":
+                if data_refusal(src):
+                    report.add("E064", f"the inline picture cannot be published: {data_refusal(src)}", where,
+                               HINTS["E064"])
                 continue
             target = os.path.abspath(os.path.join(game.folder, unquote(urlparse(src).path)))
             if not os.path.isfile(target):

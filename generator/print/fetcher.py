@@ -10,7 +10,7 @@ from urllib.parse import unquote, urlparse
 
 from weasyprint.urls import URLFetcher
 
-from ..pictures import TYPES, refusal
+from ..pictures import TYPES, data_refusal, refusal
 
 
 class ConfinedFetcher(URLFetcher):
@@ -23,7 +23,7 @@ class ConfinedFetcher(URLFetcher):
     def allows(self, url: str) -> bool:
         parsed = urlparse(url)
         if parsed.scheme == "data":
-            return True
+            return data_refusal(url) is None
         if parsed.scheme != "file":
             return False
         path = Path(unquote(parsed.path)).resolve()

@@ -12,10 +12,11 @@ from markdown_it import MarkdownIt
 from markdown_it.token import Token
 from markupsafe import Markup, escape
 
-from ..fetching import css_fetch, foreign_image
+from ..fetching import css_fetch
 from ..game import Game
 from ..i18n.messages import is_translatable_path, needs_translation, normalize
 from ..i18n.translate import Translator
+from ..pictures import shown
 from . import blocks
 from .chapters import Chapter
 from .editorial import field_html, trailing_mark
@@ -254,16 +255,16 @@ def _translate(tokens: list[Token], ctx: RenderContext) -> None:
 
 
 def _drop_fetches(tokens: list[Token], game: Game) -> None:
-    """Nothing the reader's browser or the printer would fetch from elsewhere: an image from
-    outside the game folder prints as its alt text, a style that loads a URL is left out
-    (validation reports both: W008, E065)."""
+    """Nothing the reader's browser or the printer would fetch from elsewhere, and no picture
+    pictures.py refuses: such an image shows its alt text, a style that loads a URL is left
+    out (validation reports them: W008, E061, E063, E064, E065)."""
     for token in tokens:
         if css_fetch(str(token.attrs.get("style", ""))):
             del token.attrs["style"]
         if token.type != "inline" or not token.children:
             continue
         token.children = [Token("text", "", 0, content=child.content)
-                          if child.type == "image" and foreign_image(str(child.attrs.get("src", "")), str(game.folder))
+                          if child.type == "image" and not shown(str(child.attrs.get("src", "")), game.folder)
                           else child for child in token.children]
 
 
