@@ -18,6 +18,7 @@ from .game import Game, Origin
 from .model import SECTIONS, GameManifest, Record
 from .model.base import unstated_in
 from .model.game import LANGUAGE_FIELDS, LANGUAGE_TAG
+from .outside import outside_links
 from .yamlsource import YamlDocument, load_yaml
 
 MANIFEST = "game.yaml"
@@ -168,7 +169,10 @@ def load_game(folder: Path, report: Report) -> Game | None:
         return None
     manifest, manifest_doc = loaded
     game = Game(folder=folder, manifest=manifest, manifest_doc=manifest_doc)
+    linked_out = {link for link, _target in outside_links(folder, game.project_root)}  # checks/links.py reports them
     for path in data_files(folder):
+        if path in linked_out:
+            continue
         doc = load_yaml(path, report)
         if doc is None or doc.data is None:
             continue

@@ -151,6 +151,12 @@ def test_chapter_linked_from_outside_is_refused_and_not_read(ws: Workspace):
     assert not list((ws.root / "output").rglob("glossary*.html"))
 
 
+def test_data_file_linked_from_outside_is_refused_and_not_read(ws: Workspace):
+    outside_link("data/more.yaml", "secret_section_of_another_project: []\n")(ws)
+    found = [d for d in ws.validate().diagnostics if d.location.path.name == "more.yaml"]
+    assert [d.code for d in found] == ["E066"]
+
+
 def test_link_inside_the_project_is_fine(ws: Workspace):
     import os
 
