@@ -27,7 +27,7 @@ class ConfinedFetcher(URLFetcher):
         if parsed.scheme != "file":
             return False
         path = Path(unquote(parsed.path)).resolve()
-        if path.suffix.lower() in TYPES and refusal(path) is not None:
+        if path.suffix.lower() in TYPES and path.is_file() and refusal(path) is not None:
             return False
         return any(path == root or root in path.parents for root in self.roots)
 
