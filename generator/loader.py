@@ -87,11 +87,11 @@ def report_validation_error(
                            "language codes name output folders: write a BCP 47 tag such as en, ru or pt-BR")
                 continue
             report.add("E004", f"{where}: {error['msg']}", doc.location(prefix + loc),
-                       _type_hint(error).split("; write 'unstated'")[0].split(", or 'unstated'")[0] if settings
-                       else _type_hint(error))
+                       _type_hint(error, unstated=not settings))
 
 
-def _type_hint(error: dict[str, Any]) -> str:
+def _type_hint(error: dict[str, Any], unstated: bool = True) -> str:
+    """What to write instead; `unstated`: the file is content, where 'unstated' is a value."""
     kind = error["type"]
     if kind.startswith("string_pattern"):
         return "ids are lowercase Latin letters, digits and hyphens, e.g. heavy-tank"
@@ -100,8 +100,8 @@ def _type_hint(error: dict[str, Any]) -> str:
     if kind in {"dict_type", "model_type"}:
         return "write a mapping of 'key: value' lines"
     if kind == "literal_error":
-        return "use one of the values listed, or 'unstated' if the source does not give it"
-    return "check the value's type; write 'unstated' if the source does not give it"
+        return "use one of the values listed" + (", or 'unstated' if the source does not give it" if unstated else "")
+    return "check the value's type" + ("; write 'unstated' if the source does not give it" if unstated else "")
 
 
 def _model_at(model: type[BaseModel], loc: tuple[Any, ...]) -> type[BaseModel] | None:
