@@ -106,12 +106,22 @@ def test_rulebook_with_a_broken_picture_is_refused_before_printing(ws: Workspace
     assert "Traceback" not in result.stderr and not list((ws.root / "output").rglob("rulebook.pdf"))
 
 
-def test_a_picture_is_judged_without_decoding_it():
-    """A 30000×30000 PNG is refused from its header: Pillow's own limit (which would raise
-    DecompressionBombError) is never reached, and no pixel is decoded."""
+def test_a_picture_is_judged_without_decoding_it(tmp_path: Path, monkeypatch):
+    """A 30000×30000 PNG is refused from its header: no pixel is decoded (so no memory blow-up),
+    whatever Pillow's own limit would do."""
+    from PIL import ImageFile
+
     from generator import pictures
 
-    assert 30_000 * 30_000 > pictures.MAX_PIXELS
+    def decoded(self):
+        raise AssertionError("a pixel was decoded")
+
+    monkeypatch.setattr(ImageFile.ImageFile, "load", decoded)
+    monkeypatch.setattr(pictures.Image, "MAX_IMAGE_PIXELS", None)  # Pillow's own guard off: ours alone
+    path = tmp_path / "huge.png"
+    path.write_bytes(huge_png())
+    found = pictures.refusal(path)
+    assert found.code == "E064" and "30000×30000" in found.message
 
 
 def test_good_drawings_and_pictures_are_not_refused(tmp_path: Path):
