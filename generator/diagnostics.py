@@ -65,7 +65,7 @@ CODES: dict[str, str] = {
     "E060": "map place outside the grid, or hexside between cells that are not neighbours",
     "E061": "image missing, outside the game folder, or not PNG, SVG or JPEG",
     "E062": "editor: names no text field of the record, or names one twice",
-    "E063": "picture that could run script or fetch: an SVG with script, event attributes, entities or links to other files",
+    "E063": "picture that could run script or fetch: an SVG with script, event attributes, entities or links",
     "E064": "picture that cannot be read: damaged, not the type its name says, or too many pixels",
     "E065": "style attribute in rules text that loads a URL (url(), @import, image-set())",
     "E066": "content file that is a link to a file outside the project",

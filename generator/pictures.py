@@ -69,7 +69,7 @@ def _refusal(path: str, _mtime: int, size: int) -> Refusal | None:
     suffix = os.path.splitext(path)[1].lower()
     if suffix == ".svg":
         if size > MAX_SVG_BYTES:
-            return Refusal("E064", f"the drawing is {size // (1024 * 1024)} MB, more than {MAX_SVG_BYTES // (1024 * 1024)} MB")
+            return Refusal("E064", f"the drawing is {size // 2 ** 20} MB, more than {MAX_SVG_BYTES // 2 ** 20} MB")
         return _svg_refusal(path)
     return _raster_refusal(path, suffix)
 
@@ -120,7 +120,8 @@ def _svg_refusal(path: str) -> Refusal | None:
         raise _Refused(code, message, parser.CurrentLineNumber, parser.CurrentColumnNumber + 1)
 
     def entity(name, *_args):
-        refuse("E063", f"the drawing declares the entity '{name}' (entities can read other files or expand without end)")
+        refuse("E063", f"the drawing declares the entity '{name}' "
+                       "(entities can read other files or expand without end)")
 
     def start(name, attrs):
         local = name.rsplit(" ", 1)[-1]

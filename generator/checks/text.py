@@ -168,7 +168,8 @@ def _check_images(game: Game, chapter: Chapter, report: Report) -> None:
             where = _place(chapter, token, src or "![")
             if foreign_image(src, str(game.folder)):
                 report.add("W008", f"image '{src}' is outside the game folder: it is neither printed nor published",
-                           where, "put the image in the game's folder (e.g. images/) and refer to it by a relative path")
+                           where, "put the image in the game's folder (e.g. images/) and refer to it by a path "
+                           "relative to the game folder")
                 continue
             if urlparse(src).scheme == "data":
                 if data_refusal(src):
@@ -197,4 +198,5 @@ def _check_attributes(chapter: Chapter, report: Report) -> None:
                 report.add("E065", f"the style '{value}' loads another resource "
                            f"('{css_fetch(str(value)).group()}'): readers' browsers would fetch it",
                            _place(chapter, token, f"{name}="),
-                           "style text with colours and sizes only; put pictures in the game folder and show them with ![..](path)")
+                           "style text with colours and sizes only; put pictures in the game folder and show "
+                           "them with ![..](path)")

@@ -200,7 +200,7 @@ SETTINGS = ("print.yaml", "sheets.yaml")
 def validate(project, name: str, manifest: Manifest, inputs: Inputs, report: Report) -> None:
     """Validate a game, unless its files are those the last build validated (then its
     warnings are repeated from then)."""
-    key = f"validate:{name}"  # the project's print.yaml and sheets.yaml are validated with the game (checks/printing.py)
+    key = f"validate:{name}"  # the project's print.yaml and sheets.yaml are validated with each game
     state = digest(Inputs.common(), inputs.game(name), inputs.templates(name, SETTINGS))
     if manifest.fresh(key, state):
         load_diagnostics(manifest.get(key)["diagnostics"], report)

@@ -29,7 +29,8 @@ class PrintConfig(Settings):
     """content/GAME/print.yaml (or templates/print.yaml): what the reference sheet shows and
     the limits the layout check keeps."""
 
-    reference: list[ReferenceSection] | None = Field(default=None, description="the reference sheet's sections, in order")
+    reference: list[ReferenceSection] | None = Field(default=None,
+                                                     description="the reference sheet's sections, in order")
     min_text_pt: Pt | None = Field(default=None, description="smallest text size a document may use")
     card_safe_mm: Mm | None = Field(default=None, description="how far text on a card keeps inside the cut line")
 
