@@ -19,6 +19,7 @@ from .model import SECTIONS, GameManifest, Record
 from .model.base import unstated_in
 from .languages import HINT as LANGUAGE_HINT, is_language_code, repeated
 from .model.game import LANGUAGE_FIELDS, REPEATED
+from .outside import outside_links
 from .output_layout import RESERVED, reserved_hint
 from .yamlsource import YamlDocument, load_yaml
 
@@ -55,6 +56,7 @@ def report_validation_error(
 ) -> None:
     """Turn pydantic's errors into diagnostics with file:line and a hint."""
     seen: set[tuple[Any, ...]] = set()
+    settings = not getattr(model, "unstated_allowed", True)  # print.yaml, sheets.yaml: no 'unstated' there
     for error in exc.errors(include_url=False):
         loc = _trim(tuple(error["loc"]), doc, prefix)
         kind = error["type"]
@@ -69,6 +71,7 @@ def report_validation_error(
         elif kind == "missing":
             name = str(error["loc"][-1])
             report.add("E005", f"missing required field '{name}'", doc.location(prefix + loc),
+                       f"add '{name}:' here" if settings else
                        f"add '{name}:' to this record ('{name}: unstated' if the source does not give it)")
         else:
             if (prefix + loc) in seen:
@@ -82,7 +85,7 @@ def report_validation_error(
                 report.add("E017", f"{where}: {message}", _language_place(doc, loc), hint)
                 continue
             report.add("E004", f"{where}: {error['msg']}", doc.location(prefix + loc),
-                       _type_hint(error))
+                       _type_hint(error, unstated=not settings))
 
 
 def _language_place(doc: YamlDocument, loc: tuple[Any, ...]) -> Location:
@@ -103,7 +106,8 @@ def _language_place(doc: YamlDocument, loc: tuple[Any, ...]) -> Location:
     return doc.location(loc)
 
 
-def _type_hint(error: dict[str, Any]) -> str:
+def _type_hint(error: dict[str, Any], unstated: bool = True) -> str:
+    """What to write instead; `unstated`: the file is content, where 'unstated' is a value."""
     kind = error["type"]
     if kind.startswith("string_pattern"):
         return "ids are lowercase Latin letters, digits and hyphens, e.g. heavy-tank"
@@ -112,8 +116,8 @@ def _type_hint(error: dict[str, Any]) -> str:
     if kind in {"dict_type", "model_type"}:
         return "write a mapping of 'key: value' lines"
     if kind == "literal_error":
-        return "use one of the values listed, or 'unstated' if the source does not give it"
-    return "check the value's type; write 'unstated' if the source does not give it"
+        return "use one of the values listed" + (", or 'unstated' if the source does not give it" if unstated else "")
+    return "check the value's type" + ("; write 'unstated' if the source does not give it" if unstated else "")
 
 
 def _model_at(model: type[BaseModel], loc: tuple[Any, ...]) -> type[BaseModel] | None:
@@ -186,7 +190,10 @@ def load_game(folder: Path, report: Report) -> Game | None:
         return None
     manifest, manifest_doc = loaded
     game = Game(folder=folder, manifest=manifest, manifest_doc=manifest_doc)
+    linked_out = {link for link, _target in outside_links(folder, game.project_root)}  # checks/links.py reports them
     for path in data_files(folder):
+        if path in linked_out:
+            continue
         doc = load_yaml(path, report)
         if doc is None or doc.data is None:
             continue
@@ -227,3 +234,30 @@ def _load_section(game: Game, doc: YamlDocument, section: Any, items: Any, repor
         bucket[record.id] = record
         game.origins[(section, record.id)] = Origin(doc, prefix)
         record.place_unstated()
+
+
+def load_settings(path: Path, model: type[BaseModel], report: Report) -> dict | None:
+    """A settings file (print.yaml, sheets.yaml) checked against its model; every problem goes
+    to `report`. Its data as read, or None if it is unusable."""
+    doc = load_yaml(path, report)
+    if doc is None:
+        return None
+    if not isinstance(doc.data, dict):
+        report.add("E004", f"{path.name} must be a mapping of settings ('name: value' lines)", doc.location(()),
+                   f"known settings: {', '.join(model.model_fields)}")
+        return None
+    try:
+        model.model_validate(doc.data)
+    except ValidationError as exc:
+        report_validation_error(exc, model, doc, (), report)
+        return None
+    return doc.data
+
+
+def read_settings(path: Path, model: type[BaseModel]) -> dict:
+    """A settings file for a build: its data, or ValueError naming its first problem at file:line."""
+    report = Report()
+    data = load_settings(path, model, report)
+    if data is None:
+        raise ValueError(report.sorted()[0].format_text() if report.diagnostics else f"{path}: cannot be read")
+    return data

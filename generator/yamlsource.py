@@ -16,6 +16,7 @@ than MAX_DIGITS are refused with E001.
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -145,8 +146,21 @@ class _Builder:
         if isinstance(value, str) and _CONTROL.search(value):
             raise _Refused(node, f"control character U+{ord(_CONTROL.search(value).group()):04X} in the text",
                            "remove the escape (\\0, \\x07, ...): text holds printable characters only")
+        if isinstance(value, str):
+            self._check_bidi(node, value)
         self._compare_yaml11(node, value)
         return value
+
+    def _check_bidi(self, node: yaml.ScalarNode, value: str) -> None:
+        at = unbalanced_bidi(value)
+        if at is None:
+            return
+        line, col = _mark(node)
+        if "\n" not in value[:at]:
+            col += at + (1 if node.style in ("'", '"') else 0)
+        self.report.add("E067", f"the direction control U+{ord(value[at]):04X} is never closed: the text after "
+                        "it reads in another direction than it is written", Location(self.doc.path, line, col),
+                        BIDI_HINT)
 
     def _compare_yaml11(self, node: yaml.ScalarNode, value: Any) -> None:
         if node.style not in (None, "") or not node.value:
@@ -233,10 +247,13 @@ def line_of_offset(text: str, offset: int) -> tuple[int, int]:
 
 
 def read_text(path: Path) -> str:
-    """A file's text as UTF-8; UnicodeDecodeError's `line`/`col` attributes name the bad byte's place."""
+    """A file's text as UTF-8, in Unicode's composed form (NFC): 'Café' typed as e + U+0301 and
+    as é are one name, whichever a designer's editor writes. Every content file (YAML, rules
+    text, catalogs, ERRATA.md) is read here. UnicodeDecodeError's `line`/`col` attributes name
+    the bad byte's place."""
     data = path.read_bytes()
     try:
-        return data.decode("utf-8")
+        return unicodedata.normalize("NFC", data.decode("utf-8"))
     except UnicodeDecodeError as exc:
         head = data[: exc.start]
         exc.line = head.count(b"\n") + 1  # type: ignore[attr-defined]
@@ -262,6 +279,30 @@ def control_character(text: str) -> tuple[int, str] | None:
     if match is None:
         return None
     return match.start(), f"U+{ord(match.group()):04X}"
+
+
+_OPENERS = {"\u202a": "embed", "\u202b": "embed", "\u202d": "embed", "\u202e": "embed",
+            "\u2066": "isolate", "\u2067": "isolate", "\u2068": "isolate"}
+BIDI_HINT = ("close it (U+202C after an embedding or override, U+2069 after an isolate) or remove it; "
+             "a right-to-left name needs no control characters")
+
+
+def unbalanced_bidi(text: str) -> int | None:
+    """The offset of the first direction control (an embedding, override or isolate) that the
+    text does not close, or None: an unclosed one turns the text that follows it around, so
+    that what a reader sees is not what the file holds."""
+    opened: list[tuple[int, str]] = []
+    for offset, char in enumerate(text):
+        if char in _OPENERS:
+            opened.append((offset, _OPENERS[char]))
+        elif char == "\u202c" and opened and opened[-1][1] == "embed":
+            opened.pop()
+        elif char == "\u2069" and any(kind == "isolate" for _, kind in opened):
+            while opened.pop()[1] != "isolate":
+                pass
+        elif char in "\n\u2029" and opened:  # a paragraph ends every control
+            return opened[0][0]
+    return opened[0][0] if opened else None
 
 
 _CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\ufffe\uffff]")

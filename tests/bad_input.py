@@ -9,6 +9,7 @@ test_diagnostics.py runs one case per code to prove each code is produced.
 
 from __future__ import annotations
 
+import base64
 import os
 from dataclasses import dataclass
 from pathlib import Path
@@ -302,6 +303,8 @@ def _markdown_cases() -> list[Case]:
         Case("md-check-bad-input", procedures(PROCEDURES, EXAMPLE.replace("{shots: 1}", "{shots: many}")), "E033", md, 7),
         Case("md-image-from-network", write(md, "# Rules\n\n![map](http://127.0.0.1:9/map.png)\n"), "W008", md, 3),
         Case("md-image-outside", write(md, "# Rules\n\nText.\n\n![key](../../../../etc/passwd)\n"), "W008", md, 5),
+        Case("md-image-beside-the-game", write(md, "# Rules\n\n![key](../other/key.png)\n"), "W008", md, 3),
+        Case("md-image-missing", write(md, "# Rules\n\nThe map:\n![Map](images/none.png)\n"), "E061", md, 4),
         Case("md-image-protocol-relative", write(md, "# Rules\n\n![key](//example.org/x.png)\n"), "W008", md, 3),
         Case("md-calc-unknown", write(md, "# Rules\n\n{{ calc:nothing(x=1).P(hits >= 1) }}\n"), "E031", md, 3),
     ]
@@ -496,9 +499,136 @@ def _model_cases() -> list[Case]:
     ]
 
 
+# --- pictures, styles, links and print settings (the site and the PDFs publish only what the
+# project holds, and nothing that runs script or fetches) ------------------------------------
+
+SVG_HEAD = '<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" viewBox="0 0 10 10">\n'
+HOSTILE_SVGS: list[tuple[str, str, int]] = [  # (name, drawing, line of what is refused)
+    ("script", SVG_HEAD + '<rect width="10" height="10"/>\n<script>alert(document.cookie)</script>\n</svg>\n', 3),
+    ("event-attribute", SVG_HEAD + '<rect width="10" height="10"\n  onclick="alert(1)"/>\n</svg>\n', 2),
+    ("javascript-link", SVG_HEAD + '<a href="javascript:alert(1)">\n<rect width="10" height="10"/></a>\n</svg>\n', 2),
+    ("remote-image", SVG_HEAD + '<rect width="1" height="1"/>\n<image xlink:href="http://127.0.0.1:9/x.png"/>\n</svg>\n', 3),
+    ("file-image", SVG_HEAD + '\n<image href="file:///etc/passwd"/>\n</svg>\n', 3),
+    ("style-url", SVG_HEAD + '<rect width="10" height="10"\n style="fill: url(http://127.0.0.1:9/p.svg#p)"/>\n</svg>\n', 2),
+    ("style-import", SVG_HEAD + '<style>\n@import url("http://127.0.0.1:9/x.css");\n</style>\n</svg>\n', 3),
+    ("foreign-object", SVG_HEAD + '<foreignObject width="10" height="10">\n</foreignObject>\n</svg>\n', 2),
+    ("xml-stylesheet", '<?xml version="1.0"?>\n<?xml-stylesheet href="http://127.0.0.1:9/x.css"?>\n' + SVG_HEAD + '</svg>\n', 2),
+    ("external-entity", '<?xml version="1.0"?>\n<!DOCTYPE svg [<!ENTITY secret SYSTEM "file:///etc/passwd">]>\n'
+     + SVG_HEAD + '<text>&secret;</text>\n</svg>\n', 2),
+    ("entity-bomb", '<?xml version="1.0"?>\n<!DOCTYPE svg [<!ENTITY a "aaaaaaaaaa">'
+     + "".join(f'<!ENTITY {chr(98 + i)} "{("&" + chr(97 + i) + ";") * 10}">' for i in range(8))
+     + ']>\n' + SVG_HEAD + '<text>&i;</text>\n</svg>\n', 2),
+]
+
+
+def huge_png(width: int = 30_000, height: int = 30_000) -> bytes:
+    """A PNG whose header claims `width`×`height` pixels, with almost no data behind it."""
+    import struct
+    import zlib
+
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0))
+            + chunk(b"IDAT", zlib.compress(b"\0" * 64)) + chunk(b"IEND", b""))
+
+
+def outside_link(rel: str, text: str = "# Glossary\n\nA word from another project.\n") -> Callable[[Workspace], None]:
+    """`rel` in the game, a link to a file beside the project (outside it)."""
+    def setup(ws: Workspace) -> None:
+        target = ws.root.parent / f"{ws.root.name}-outside{os.path.splitext(rel)[1]}"
+        target.write_text(text, encoding="utf-8") if isinstance(text, str) else target.write_bytes(text)
+        symlink(rel, str(target))(ws)
+    return setup
+
+
+def _asset_cases() -> list[Case]:
+    md = "rules/01-rules.md"
+    cases = [Case(f"svg-{name}", write("images/map.svg", svg), "E063", "images/map.svg", line)
+             for name, svg, line in HOSTILE_SVGS]
+    cases += [
+        Case("svg-used-in-rules", steps(write("images/map.svg", HOSTILE_SVGS[0][1]),
+                                        write(md, "# Rules\n\nThe map:\n\n![Map](images/map.svg)\n")),
+             "E063", md, 5, cli=True),
+        Case("svg-map-background", steps(write("images/map.svg", HOSTILE_SVGS[1][1]),
+                                         edit("data/maps.yaml", "    cell: 30\n", "    cell: 30\n    background: images/map.svg\n")),
+             "E063", "data/maps.yaml", "background:"),
+        Case("svg-inline-picture-huge", write("images/map.svg", SVG_HEAD + '<rect width="1" height="1"/>\n<image href="data:image/png;base64,'
+                                              + base64.b64encode(huge_png()).decode("ascii") + '"/>\n</svg>\n'),
+             "E064", "images/map.svg", 3),
+        Case("md-inline-picture-huge", write(md, "# Rules\n\nThe map:\n![Map](data:image/png;base64,"
+                                             + base64.b64encode(huge_png()).decode("ascii") + ")\n"), "E064", md, 4),
+        Case("svg-malformed", write("images/map.svg", SVG_HEAD + "<rect>\n</svg>\n"), "E064", "images/map.svg", 3),
+        Case("png-huge", write("images/map.png", huge_png()), "E064", "images/map.png", None, cli=True),
+        Case("png-huge-in-rules", steps(write("images/map.png", huge_png()),
+                                        write(md, "# Rules\n\n![Map](images/map.png)\n")), "E064", md, 3),
+        Case("png-damaged", write("images/map.png", b"\x89PNG\r\n\x1a\nnot really"), "E064", "images/map.png", None),
+        Case("jpeg-named-png", write("images/map.png", b"\xff\xd8\xff\xe0" + b"\0" * 20), "E064", "images/map.png", None),
+        Case("md-style-url", write(md, '# Rules\n\n{style="background:url(http://127.0.0.1:9/t.png)"}\nText.\n'),
+             "E065", md, 3, cli=True),
+        Case("md-style-import", write(md, "# Rules\n\nText.\n\n{style=\"@import 'http://127.0.0.1:9/x.css'\"}\n## Next\n"),
+             "E065", md, 5),
+        Case("md-style-image-set", write(md, '# Rules\n\n{style="background: image-set(\'//127.0.0.1:9/t.png\' 1x)"}\nText.\n'),
+             "E065", md, 3),
+        Case("md-style-escaped-url", write(md, '# Rules\n\n{style="background: u\\72l(//127.0.0.1:9/t.png)"}\nText.\n'),
+             "E065", md, 3),
+        Case("chapter-links-outside", outside_link("rules/02-glossary.md"), "E066", "rules/02-glossary.md", None,
+             cli=True),
+        Case("picture-links-outside", outside_link("images/logo.png", huge_png(4, 4)), "E066", "images/logo.png", None),
+        Case("data-links-outside", outside_link("data/more.yaml", "units: []\n"), "E066", "data/more.yaml", None),
+        Case("keyword-use-newline", edit("data/units.yaml", "keywords: [Quick]", 'keywords: ["Quick\\nX"]'), "E067",
+             "data/units.yaml", "keywords:", cli=True),
+        Case("name-newline", edit("data/units.yaml", "name: Scouts", 'name: "Scouts\\nof the army"'), "E067",
+             "data/units.yaml", "name: \"Scouts"),
+        Case("alias-newline", edit("data/keywords.yaml", "- name: Quick", '- name: "Qu\\nick"'), "E067",
+             "data/keywords.yaml", "- name: \"Qu"),
+        Case("name-right-to-left-override", edit("data/keywords.yaml", "name: Fast", 'name: "Fa\u202est"'), "E067",
+             "data/keywords.yaml", "name: \"Fa"),
+        Case("name-right-to-left-isolate", edit("data/units.yaml", "name: Scouts", "name: Sc\u2067outs"), "E067",
+             "data/units.yaml", "name: Sc"),
+        Case("md-right-to-left-override", write(md, "# Rules\n\nMove \u202e5 cm.\n"), "E067", md, 3),
+    ]
+    settings = [  # print.yaml: (name, text, code, line)
+        ("print-zero-text", "min_text_pt: 0\n", "E004", 1),
+        ("print-negative-safe", "card_safe_mm: -3\n", "E004", 1),
+        ("print-huge-number", "min_text_pt: 1e308\n", "E004", 1),
+        ("print-nan", "min_text_pt: .nan\n", "E004", 1),
+        ("print-unknown-key", "min_text_pt: 6\nreferense: [units]\n", "E003", 2),
+        ("print-unknown-section", "reference: [units, unitz]\n", "E004", 1),
+        ("print-not-mapping", "- reference\n", "E004", 1),
+        ("print-deep", "reference: " + "[" * 200 + "]" * 200 + "\n", "E001", 1),
+        ("print-bomb", "reference: " + BOMB + "\n", "E001", 1),
+        ("print-python-tag", "reference: !!python/object/apply:os.system ['true']\n", "E001", 1),
+    ]
+    cases += [Case(name, write("print.yaml", text), code, "print.yaml", line) for name, text, code, line in settings]
+    cases += [
+        Case("print-invalid-utf8", write("print.yaml", b"min_text_pt: 6\nreference: [\xff]\n"), "E001", "print.yaml", 2,
+             cli=True),
+        Case("sheets-zero-font", sheets("min_font_pt: 6.5", "min_font_pt: 0"), "E004", "templates/sheets.yaml",
+             "min_font_pt: 0", cli=True),
+        Case("sheets-unknown-key", sheets("bleed: 3", "bleeed: 3"), "E003", "templates/sheets.yaml", "bleeed:"),
+        Case("sheets-paper-text", sheets("width: 210", "width: wide"), "E004", "templates/sheets.yaml", "width: wide"),
+        Case("sheets-invalid-utf8", write("templates/sheets.yaml", b"papers:\n  a4: {width: 210, height: 2\xff7}\n"),
+             "E001", "templates/sheets.yaml", 2),
+        Case("layout-zero-text", stylesheet("cards.css", ".card-foot { font-size: 0; }"), "W041", "data/cards.yaml",
+             "- id: advance", runner="cards"),
+    ]
+    return cases
+
+
+def sheets(old: str, new: str) -> Callable[[Workspace], None]:
+    """The game's own copy of Rulesmith's sheets.yaml, with `old` replaced by `new`."""
+    def setup(ws: Workspace) -> None:
+        from generator.print.context import PACKAGE_TEMPLATES
+
+        text = (PACKAGE_TEMPLATES / "sheets.yaml").read_text(encoding="utf-8")
+        assert old in text, f"{old!r} not in sheets.yaml"
+        write("templates/sheets.yaml", text.replace(old, new, 1))(ws)
+    return setup
+
+
 CASES: list[Case] = (_yaml_cases() + _file_cases() + _language_cases() + _value_cases() + _markdown_cases()
                      + _po_cases() + _errata_cases() + _procedure_cases() + _build_cases() + _model_cases()
-                     + _component_cases())
+                     + _component_cases() + _asset_cases())
 
 
 def expected_line(ws: Workspace, case: Case) -> int | None:

@@ -11,8 +11,10 @@ from ..game import Game, Origin
 from ..model.components import BUILTIN_TEMPLATES
 from ..model.mapgrid import Grid
 from ..model.maps import cell_xy
+from ..pictures import TYPES
+from .pictures import report_use
 
-IMAGE_TYPES = (".png", ".svg", ".jpg", ".jpeg")
+IMAGE_TYPES = tuple(TYPES)
 
 
 def _missing(report: Report, where, what: str, name: str, pool) -> None:
@@ -36,6 +38,8 @@ def check_image(game: Game, report: Report, where, path: str) -> None:
         hint = f"did you mean '{names[close.split(chr(39))[1]]}'?" if close else ""
         report.add("E061", f"no image '{path}' in the game folder", where,
                    hint or "check the path: it is relative to the game folder")
+    else:
+        report_use(report, where, path, target)
 
 
 def _templates(game: Game) -> set[str]:

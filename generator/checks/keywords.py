@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from ..model import Keyword
 
-_USE = re.compile(r"^\s*(?P<name>.*?)\s*(?:\((?P<param>[^()]*)\))?\s*$")
+_USE = re.compile(r"^\s*(?P<name>.*?)\s*(?:\((?P<param>[^()]*)\))?\s*$", re.S)
 
 
 @dataclass(frozen=True)

@@ -6,6 +6,7 @@ from ..diagnostics import Report, did_you_mean
 from ..game import Game, Origin
 from ..model import SECTIONS
 from .keywords import KeywordIndex, parse_use
+from .names import broken
 
 
 def _missing(report: Report, where, what: str, name: str, pool) -> None:
@@ -17,6 +18,8 @@ def _missing(report: Report, where, what: str, name: str, pool) -> None:
 def check_keyword_uses(game: Game, index: KeywordIndex, origin: Origin, uses, field: str, report: Report,
                        used_aliases: set[str] | None = None) -> None:
     for i, text in enumerate(uses):
+        if broken(text):
+            continue  # names.check reports it
         use = parse_use(text)
         where = origin.location(field, i)
         found = index.find(use.name)

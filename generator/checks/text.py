@@ -4,14 +4,19 @@ from __future__ import annotations
 
 import os
 import re
+from pathlib import Path
 from urllib.parse import unquote, urlparse
 
 from ..diagnostics import Location, Report
+from ..fetching import css_fetch, foreign_image
 from ..game import Game
+from ..outside import outside_links
+from ..pictures import TYPES, data_refusal
 from ..text.chapters import Chapter, chapter_files, load_chapter
 from ..text.markdown import CONTAINERS, NOTE_KINDS, container_info
 from ..text.refs import Ref, RefError, is_block, resolve
-from ..yamlsource import control_character, line_of_offset, unreadable
+from ..yamlsource import BIDI_HINT, control_character, line_of_offset, unbalanced_bidi, unreadable
+from .pictures import HINTS, report_use
 
 _FENCE = re.compile(r"^\s*:{3,}\s*([^\s:]\S*)")
 _OPEN = re.compile(r"^ {0,3}(:{3,})\s*(\S+)")
@@ -28,7 +33,10 @@ def examples(chapter: Chapter):
 
 def check(game: Game, report: Report) -> None:
     seen_examples: dict[str, Location] = {}
+    linked_out = {link for link, _target in outside_links(game.folder, game.project_root)}  # links.check reports them
     for path in chapter_files(game.folder):
+        if path in linked_out:
+            continue
         try:
             chapter = load_chapter(path)
         except (OSError, UnicodeDecodeError) as exc:
@@ -40,10 +48,17 @@ def check(game: Game, report: Report) -> None:
             line, col = line_of_offset(chapter.source, bad[0])
             report.add("E024", f"control character {bad[1]} in the text", Location(path, line, col),
                        "remove it: rules text is printable text")
+        turned = unbalanced_bidi(chapter.source)
+        if turned is not None:
+            line, col = line_of_offset(chapter.source, turned)
+            report.add("E067", f"the direction control U+{ord(chapter.source[turned]):04X} is never closed in its "
+                       "line: the text after it reads in another direction than it is written",
+                       Location(path, line, col), BIDI_HINT)
         _check_chapter(game, chapter, seen_examples, report)
         _check_containers_closed(chapter, report)
         _check_references_closed(chapter, report)
-        _check_images_inside(game, chapter, report)
+        _check_images(game, chapter, report)
+        _check_attributes(chapter, report)
 
 
 def _check_chapter(game: Game, chapter: Chapter, seen: dict[str, Location], report: Report) -> None:
@@ -127,10 +142,22 @@ def _check_references_closed(chapter: Chapter, report: Report) -> None:
                 break
 
 
-def _check_images_inside(game: Game, chapter: Chapter, report: Report) -> None:
+def _place(chapter: Chapter, token, needle: str) -> Location:
+    """Where `needle` stands in the lines of a block token (its first line if not found)."""
+    lines = chapter.source.splitlines()
+    first = max(token.map[0] - 1, 0)  # a `{...}` attribute line stands just above its block
+    for number in range(first, min(token.map[1], len(lines))):
+        col = lines[number].find(needle)
+        if col >= 0:
+            return Location(chapter.path, number + 1, col + 1)
+    return Location(chapter.path, token.map[0] + 1, 1)
+
+
+def _check_images(game: Game, chapter: Chapter, report: Report) -> None:
     """Images come from the game's folder: the printer fetches nothing from the network or
-    from elsewhere on the machine (print/fetcher.py refuses it; here the designer learns where)."""
-    root = os.path.abspath(game.folder)
+    from elsewhere on the machine (print/fetcher.py refuses it) and the site publishes no
+    such image (render.py drops it); here the designer learns where. A picture of the game
+    folder must exist and be publishable (checks/pictures.py)."""
     for token in chapter.tokens:
         if token.type != "inline" or not token.map:
             continue
@@ -138,15 +165,38 @@ def _check_images_inside(game: Game, chapter: Chapter, report: Report) -> None:
             if child.type != "image":
                 continue
             src = str(child.attrs.get("src", ""))
-            parsed = urlparse(src)
-            if parsed.scheme == "data":
+            where = _place(chapter, token, src or "![")
+            if foreign_image(src, str(game.folder)):
+                report.add("W008", f"image '{src}' is outside the game folder: it is neither printed nor published",
+                           where, "put the image in the game's folder (e.g. images/) and refer to it by a path "
+                           "relative to the game folder")
                 continue
-            if parsed.scheme or parsed.netloc:
-                inside = False
+            if urlparse(src).scheme == "data":
+                if data_refusal(src):
+                    report.add("E064", f"the inline picture cannot be published: {data_refusal(src)}", where,
+                               HINTS["E064"])
+                continue
+            target = os.path.abspath(os.path.join(game.folder, unquote(urlparse(src).path)))
+            if not os.path.isfile(target):
+                report.add("E061", f"no image '{src}' in the game folder", where,
+                           "check the path: it is relative to the game folder (e.g. images/x.png), as the printed "
+                           "rulebook and the site read it")
+            elif os.path.splitext(target)[1].lower() not in TYPES:
+                report.add("E061", f"image '{src}' is not PNG, SVG or JPEG", where, "convert it to PNG, SVG or JPEG")
             else:
-                target = os.path.abspath(os.path.join(os.path.dirname(chapter.path), unquote(parsed.path)))
-                inside = target == root or target.startswith(root + os.sep)
-            if not inside:
-                report.add("W008", f"image '{src}' is outside the game folder: it is not fetched or printed",
-                           Location(chapter.path, token.map[0] + 1, 1),
-                           "put the image in the game's folder (e.g. images/) and refer to it by a relative path")
+                report_use(report, where, src, Path(target))
+
+
+def _check_attributes(chapter: Chapter, report: Report) -> None:
+    """`{style="..."}` on a block is published as written: a style that loads a URL would
+    have every reader's browser fetch it (render.py leaves such a style out)."""
+    for token in chapter.tokens:
+        if not token.map or not token.attrs:
+            continue
+        for name, value in token.attrs.items():
+            if name.lower() == "style" and css_fetch(str(value)):
+                report.add("E065", f"the style '{value}' loads another resource "
+                           f"('{css_fetch(str(value)).group()}'): readers' browsers would fetch it",
+                           _place(chapter, token, f"{name}="),
+                           "style text with colours and sizes only; put pictures in the game folder and show "
+                           "them with ![..](path)")

@@ -195,10 +195,14 @@ def record(manifest: Manifest, key: str, state: str, result: JobResult) -> None:
     manifest.save()
 
 
+SETTINGS = ("print.yaml", "sheets.yaml")
+
+
 def validate(project, name: str, manifest: Manifest, inputs: Inputs, report: Report) -> None:
     """Validate a game, unless its files are those the last build validated (then its
     warnings are repeated from then)."""
-    key, state = f"validate:{name}", digest(Inputs.common(), inputs.game(name))
+    key = f"validate:{name}"  # the project's print.yaml and sheets.yaml are validated with each game
+    state = digest(Inputs.common(), inputs.game(name), inputs.templates(name, SETTINGS))
     if manifest.fresh(key, state):
         load_diagnostics(manifest.get(key)["diagnostics"], report)
         return

@@ -107,13 +107,13 @@ class BuildContext:
 
 def print_config(ctx: BuildContext) -> dict:
     """The game's print.yaml (how it prints: reference sections, layout limits), or {}."""
-    import yaml
+    from ..loader import read_settings
+    from ..model.printing import PrintConfig
 
     path = ctx.game.folder / "print.yaml"
     if not path.is_file():
         return {}
-    data = yaml.safe_load(path.read_text(encoding="utf-8"))
-    return data if isinstance(data, dict) else {}
+    return read_settings(path, PrintConfig)
 
 
 def print_linker(anchors: set[str]):

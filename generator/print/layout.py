@@ -9,7 +9,6 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
-import yaml
 
 
 @dataclass(frozen=True)
@@ -111,7 +110,10 @@ def load_sheets(path: Path) -> dict:
 
 @lru_cache(maxsize=8)
 def _parsed(path: str, _mtime: int, _size: int) -> dict:
-    return yaml.safe_load(Path(path).read_text(encoding="utf-8"))
+    from ..loader import read_settings
+    from ..model.printing import SheetsConfig
+
+    return read_settings(Path(path), SheetsConfig)
 
 
 def sheet_spec(sheets: dict, paper: str, card_size: tuple[float, float], gutter: float | None = None,

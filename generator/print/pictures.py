@@ -4,18 +4,15 @@ same card or map shows on paper and on any site page, wherever that page sits.""
 from __future__ import annotations
 
 import base64
-import mimetypes
 from pathlib import Path
 
-TYPES = {".png": "image/png", ".svg": "image/svg+xml", ".jpg": "image/jpeg", ".jpeg": "image/jpeg"}
+from ..pictures import TYPES, publishable
 
 
 def data_uri(game_folder: Path, path: str) -> str | None:
-    """The picture as a data: URI; None if it is missing, of another type or outside the
-    game folder (validation reports those)."""
-    root = game_folder.resolve()
+    """The picture as a data: URI; None if it is missing, of another type, outside the game
+    folder or refused (pictures.py; validation reports those)."""
     target = (game_folder / path).resolve()
-    kind = TYPES.get(target.suffix.lower()) or mimetypes.guess_type(target.name)[0]
-    if root not in target.parents or not target.is_file() or target.suffix.lower() not in TYPES:
+    if not publishable(game_folder, target):
         return None
-    return f"data:{kind};base64,{base64.b64encode(target.read_bytes()).decode('ascii')}"
+    return f"data:{TYPES[target.suffix.lower()]};base64,{base64.b64encode(target.read_bytes()).decode('ascii')}"

@@ -6,13 +6,14 @@ import json
 
 from markupsafe import Markup
 
+from ..model.printing import REFERENCE_SECTIONS
 from ..text import blocks
 from ..text.editorial import legend_for
 from .context import BuildContext, print_config, print_linker, section_mark
 from .decisions import decided, strings
 from .pdf import render_document
 from .verify import lonely_sections
-from .rulebook import APPENDIX_SECTIONS, anchors
+from .rulebook import anchors
 
 
 def probability_tables(ctx: BuildContext) -> list[dict]:
@@ -29,7 +30,7 @@ def probability_tables(ctx: BuildContext) -> list[dict]:
     return out
 
 
-DEFAULT_SECTIONS = ("parameters", *APPENDIX_SECTIONS, "probabilities")
+DEFAULT_SECTIONS = REFERENCE_SECTIONS  # ("parameters", the appendix's sections, "probabilities")
 
 
 def reference_sections(ctx: BuildContext) -> list[str]:

@@ -12,10 +12,11 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
-import yaml
 from weasyprint.formatting_structure import boxes
 
 from ..diagnostics import Diagnostic, Location, Report
+from ..loader import read_settings
+from ..model.printing import PrintConfig
 from .fonts import shipped_font_files
 
 PX_PER_MM = 96 / 25.4
@@ -38,8 +39,8 @@ class LayoutRules:
         for folder in reversed(folders):  # the first folder wins
             path = folder / "print.yaml"
             if path.is_file():
-                data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
-                values.update({k: float(v) for k, v in data.items() if k in cls.__dataclass_fields__})
+                data = read_settings(path, PrintConfig)
+                values.update({k: float(v) for k, v in data.items() if k in cls.__dataclass_fields__ and v is not None})
         return cls(**values)
 
 
@@ -115,6 +116,8 @@ class LayoutCheck:
         if isinstance(box, boxes.TextBox):
             self._text(box, where, overflow)
             return
+        if isinstance(box, (boxes.LineBox, boxes.InlineBox)):
+            self._vanished(box, where)
         if isinstance(box, boxes.ReplacedBox) and overflow:
             self._inside(box, _border_rect(box), where)
             return
@@ -171,6 +174,19 @@ class LayoutCheck:
         if where.area_kind != "margin":
             self._texts.append(_Text(box, self._page, where.src, rect, where.heading, where.column, len(self._texts),
                                      where.section))
+
+    def _vanished(self, box, where: _Where) -> None:
+        """Text set at a size of 0 is laid out as no text at all (WeasyPrint makes no text box
+        for it): the line or inline box of an element holding text, with no text inside."""
+        text = getattr(box.element, "text", None) if box.element is not None else None
+        size = box.style["font_size"]
+        if not text or not text.strip() or box.style["visibility"] != "visible" or \
+                size >= (self.rules.min_text_pt - 0.05) * PX_PER_PT or \
+                any(isinstance(child, boxes.TextBox) for child in box.children):
+            return
+        self._add("W041", where, f"text set at {size / PX_PER_PT:.1f} pt prints nothing on page {self._page} "
+                  f"(“{_snippet(text)}”)", "enlarge it in the stylesheet, or lower min_text_pt in print.yaml",
+                  key=round(size, 2))
 
     def _inside(self, box, rect, where: _Where, text: str = "", sideways: bool = False) -> None:
         """Report when `rect` leaves the padding box of the area that must hold it."""

@@ -54,16 +54,14 @@ def map_pages(ctx: BuildContext) -> list[tuple[str, str, Markup]]:
 def copy_images(ctx: BuildContext, folder) -> list:
     """The designer's pictures (PNG, SVG, JPEG anywhere in the game folder), copied beside the
     pages at the same relative paths, so `![..](images/x.png)` in the rules shows on the site.
-    A file that resolves outside the game folder (a symbolic link) stays behind."""
+    A file that resolves outside the game folder (a symbolic link) or that pictures.py refuses
+    (script, references to other files, damaged) stays behind."""
     from .. import outputs
-    from ..checks.components import IMAGE_TYPES
+    from ..pictures import publishable
 
-    root = ctx.game.folder.resolve()
     copied = []
     for path in sorted(ctx.game.folder.rglob("*")):
-        if path.suffix.lower() not in IMAGE_TYPES or not path.is_file():
-            continue
-        if root not in path.resolve().parents:
+        if not publishable(ctx.game.folder, path):
             continue
         target = folder / path.relative_to(ctx.game.folder)
         outputs.write_if_changed(target, path.read_bytes())

@@ -12,9 +12,11 @@ from markdown_it import MarkdownIt
 from markdown_it.token import Token
 from markupsafe import Markup, escape
 
+from ..fetching import css_fetch
 from ..game import Game
 from ..i18n.messages import is_translatable_path, needs_translation, normalize
 from ..i18n.translate import Translator
+from ..pictures import shown
 from . import blocks
 from .chapters import Chapter
 from .editorial import field_html, trailing_mark
@@ -252,6 +254,20 @@ def _translate(tokens: list[Token], ctx: RenderContext) -> None:
             token.children = [start, *(token.children or []), end]
 
 
+def _drop_fetches(tokens: list[Token], game: Game) -> None:
+    """Nothing the reader's browser or the printer would fetch from elsewhere, and no picture
+    pictures.py refuses: such an image shows its alt text, a style that loads a URL is left
+    out (validation reports them: W008, E061, E063, E064, E065)."""
+    for token in tokens:
+        if css_fetch(str(token.attrs.get("style", ""))):
+            del token.attrs["style"]
+        if token.type != "inline" or not token.children:
+            continue
+        token.children = [Token("text", "", 0, content=child.content)
+                          if child.type == "image" and not shown(str(child.attrs.get("src", "")), game.folder)
+                          else child for child in token.children]
+
+
 def _keyword_pattern(ctx: RenderContext):
     """Names of the game's keywords as this language writes them, longest first; one-letter
     codes are left alone (in English 'A' is also the article)."""
@@ -322,6 +338,7 @@ def render_chapter(chapter: Chapter, ctx: RenderContext, id_prefix: str = "") ->
         _mark_sources(tokens, chapter)
     _number_lists(tokens)
     _translate(tokens, ctx)
+    _drop_fetches(tokens, ctx.game)
     typeset(tokens, ctx.tr.lang)
     _autolink_keywords(tokens, ctx)
     # heading text after translation, as plain text for tables of contents

@@ -1,0 +1,35 @@
+"""A name is one line: a record's name, a keyword's alias and a keyword use ('Quick',
+'AP (1)') each print on one line of a card or a table and are matched as written, so a line
+break in one is reported where it stands (keyword uses that hold one are not looked up)."""
+
+from __future__ import annotations
+
+from ..diagnostics import Report
+from ..game import Game
+
+KEYWORD_USERS = ("units", "weapons", "terrain")
+
+
+def broken(text: object) -> bool:
+    """A name that holds a line break (or a paragraph or line separator)."""
+    return isinstance(text, str) and any(char in text for char in "\n\r\u2028\u2029\x85")
+
+
+def _report(report: Report, where, what: str, text: str) -> None:
+    report.add("E067", f"{what} '{' '.join(text.split())}' holds a line break", where,
+               "write the name on one line (a name prints on one line of a card or table and is matched as written)")
+
+
+def check(game: Game, report: Report) -> None:
+    for records in game.records.values():
+        for record in records.values():
+            origin = game.origin(record)
+            if broken(getattr(record, "name", None)):
+                _report(report, origin.location("name"), f"{record.kind} name", record.name)
+            for i, alias in enumerate(getattr(record, "aliases", ()) or ()):
+                if broken(getattr(alias, "name", None)):
+                    _report(report, origin.location("aliases", i, "name"), "alias", alias.name)
+            if record.section in KEYWORD_USERS:
+                for i, use in enumerate(record.keywords):
+                    if broken(use):
+                        _report(report, origin.location("keywords", i), "keyword use", use)

@@ -1,0 +1,80 @@
+"""How a game prints, as data: `print.yaml` (the reference sheet's sections, the layout
+check's limits) and `sheets.yaml` (papers, margins, cut marks, text sizes of cards, counters
+and maps). Validated like every content file; the printers read only validated values."""
+
+from __future__ import annotations
+
+from typing import Annotated, ClassVar, Literal
+
+from pydantic import Field
+
+from .base import Frozen
+
+
+class Settings(Frozen):
+    unstated_allowed: ClassVar[bool] = False  # settings are ours to choose, not a source's to state
+
+# The reference sheet's sections, in their default order (print/reference.py).
+REFERENCE_SECTIONS = ("parameters", "keywords", "units", "tables", "dice", "actions", "terrain", "bands", "rules",
+                      "probabilities")
+ReferenceSection = Literal[REFERENCE_SECTIONS]  # type: ignore[valid-type]
+
+Mm = Annotated[float, Field(ge=0, le=2000, allow_inf_nan=False, description="millimetres")]
+PositiveMm = Annotated[float, Field(gt=0, le=2000, allow_inf_nan=False, description="millimetres")]
+# Text sizes: a size of 0 prints no text at all (nor does the layout check see it).
+Pt = Annotated[float, Field(ge=1, le=200, allow_inf_nan=False, description="points")]
+
+
+class PrintConfig(Settings):
+    """content/GAME/print.yaml (or templates/print.yaml): what the reference sheet shows and
+    the limits the layout check keeps."""
+
+    reference: list[ReferenceSection] | None = Field(default=None,
+                                                     description="the reference sheet's sections, in order")
+    min_text_pt: Pt | None = Field(default=None, description="smallest text size a document may use")
+    card_safe_mm: Mm | None = Field(default=None, description="how far text on a card keeps inside the cut line")
+
+
+class Paper(Settings):
+    width: PositiveMm
+    height: PositiveMm
+
+
+class CardLayout(Settings):
+    padding: Mm
+    header: Mm
+    footer: Mm
+    base_font_pt: Pt
+    min_font_pt: Pt
+    stats_in_row: int = Field(default=6, ge=1, le=50)
+
+
+class Gutters(Settings):
+    cards: Mm = 0.0
+    counters: Mm = 0.0
+
+
+class CounterLayout(Settings):
+    base_font_pt_per_mm: float = Field(gt=0, le=20, allow_inf_nan=False)
+    min_font_pt: Pt
+
+
+class MapLayout(Settings):
+    page_margin: Mm
+    overlap: Mm
+    caption: Mm
+    frame: Mm
+
+
+class SheetsConfig(Settings):
+    """templates/sheets.yaml: how pieces are laid out on paper."""
+
+    papers: dict[str, Paper] = Field(min_length=1)
+    min_margin: Mm
+    mark_gap: Mm
+    mark_length: Mm
+    bleed: Mm
+    card: CardLayout
+    gutters: Gutters = Gutters()
+    counter: CounterLayout
+    maps: MapLayout
