@@ -14,6 +14,8 @@ import time
 from pathlib import Path
 from typing import Callable, Iterator
 
+from . import faults, folders
+
 _root: Path | None = None  # writes are confined to this folder once a build sets it
 
 
@@ -58,9 +60,11 @@ def replacing(path: Path) -> Iterator[Path]:
     try:
         yield tmp
         os.replace(tmp, path)
-    except BaseException:
+    except BaseException as exc:
         with contextlib.suppress(OSError):
             tmp.unlink()
+        if isinstance(exc, OSError):
+            faults.named(exc, path, tmp)
         raise
 
 
@@ -114,9 +118,9 @@ def swap_folder(new: Path, final: Path) -> None:
 
 def remove_stale_temps(folder: Path) -> None:
     """Temporary files a killed build left behind (never the files of a live one)."""
-    if not folder.is_dir():
-        return
-    for tmp in folder.rglob(".*.tmp"):
+    for tmp in folders.walk(folder):
+        if not (tmp.name.startswith(".") and tmp.name.endswith(".tmp")):
+            continue
         pid = tmp.name.rsplit(".", 2)[-2].split("-")[0]
         if pid.isdigit() and not _alive(int(pid)):
             with contextlib.suppress(OSError):

@@ -16,6 +16,7 @@ from pathlib import Path
 
 import click
 
+from .. import folders
 from ..diagnostics import Report, render
 
 _ID = re.compile(r"^[a-z0-9][a-z0-9-]*$")
@@ -35,9 +36,7 @@ def scaffold(target: Path, game_id: str, title: str, source_language: str = "en"
     for layer in layers:
         source = resources.files("generator") / "scaffold" / layer
         with resources.as_file(source) as folder:
-            for path in sorted(Path(folder).rglob("*")):
-                if path.is_dir() or "__pycache__" in path.parts:
-                    continue
+            for path in folders.files(Path(folder), {"__pycache__"}):
                 dest = target / path.relative_to(folder)
                 dest.parent.mkdir(parents=True, exist_ok=True)
                 text = (path.read_text(encoding="utf-8").replace("__ID__", game_id).replace("__TITLE__", title)

@@ -49,6 +49,7 @@ class JobResult:
     seconds: float = 0.0
     diagnostics: list[Diagnostic] = field(default_factory=list)
     error: str | None = None
+    fault: OSError | None = None  # the machine's, not the document's (a full disk): ends the build
     source: str = ""
     reads: tuple[str, ...] = ()
     unchanged: bool = False  # made from the same HTML as last time: nothing written
@@ -167,6 +168,8 @@ def _longest_first(jobs: list[Job]) -> list[Job]:
 def _safe(job: Job) -> JobResult:
     try:
         return run_job(job)
+    except OSError as exc:  # every other document would meet it too: the build stops and says so
+        return JobResult(job, error=str(exc), fault=exc)
     except Exception as exc:  # reported per job; other documents still build
         return JobResult(job, error=f"{type(exc).__name__}: {exc}")
 

@@ -13,7 +13,7 @@ from pathlib import Path
 
 from markupsafe import Markup
 
-from .. import outputs
+from .. import folders, outputs
 from ..diagnostics import Report
 from ..i18n.translate import report_fallbacks
 from ..i18n.ui import ui
@@ -127,7 +127,7 @@ def build_site(project: Project, games: list[str], report: Report, search: bool 
         if rebuilt or changed or not manifest.fresh(key, state):
             searched = _index(final)
             if searched:
-                manifest.record(key, state, sorted(p for p in (final / "pagefind").rglob("*") if p.is_file()))
+                manifest.record(key, state, folders.files(final / "pagefind"))
         else:
             searched = True
     if own_manifest:
@@ -180,8 +180,8 @@ def _build_game(project, name, final, report, manifest, inputs, verified, rebuil
         files += _copy_downloads(ctx, folder)
         files += copy_images(ctx, folder)
         keep = set(files)
-        for path in sorted(folder.rglob("*")) if folder.is_dir() else []:  # pages that are gone
-            if path.is_file() and path not in keep:
+        for path in folders.files(folder):  # pages that are gone
+            if path not in keep:
                 path.unlink()
         report.diagnostics.extend(local.diagnostics)
         titles[lang] = ctx.title

@@ -7,6 +7,7 @@ import re
 
 from markupsafe import Markup
 
+from .. import folders
 from ..print.cards import sheets_config
 from ..print.context import BuildContext
 from ..print.pictures import data_uri
@@ -60,7 +61,7 @@ def copy_images(ctx: BuildContext, folder) -> list:
 
     root = ctx.game.folder.resolve()
     copied = []
-    for path in sorted(ctx.game.folder.rglob("*")):
+    for path in folders.walk(ctx.game.folder):
         if path.suffix.lower() not in IMAGE_TYPES or not path.is_file():
             continue
         if root not in path.resolve().parents:
