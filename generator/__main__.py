@@ -1,7 +1,5 @@
-"""`rulesmith` and `python -m generator`. The command's modules are imported inside the
+"""`rulesmith` and `python -m generator`. Everything the command imports is imported inside the
 boundary, so Ctrl+C from the command's first moment ends in one line, not a traceback."""
-
-from .faults import interrupted
 
 
 def main() -> None:
@@ -10,6 +8,8 @@ def main() -> None:
 
         run()
     except KeyboardInterrupt:
+        from .faults import interrupted
+
         interrupted()
 
 

@@ -43,7 +43,7 @@ class Fault(Exception):
     worded as the one line to show."""
 
 
-def _shown(path: Path) -> str:
+def shown(path: Path) -> str:
     """`path` from the current folder when it lies inside it, else in full."""
     full = Path(os.path.abspath(path))
     try:
@@ -70,24 +70,24 @@ def describe(exc: OSError) -> str:
             return f"cannot write: {words}; {todo}"
         return f"{reason.lower()}; check the disk and the folders the command uses, then run again"
     path = Path(os.fsdecode(exc.filename))
-    shown = _shown(path)
+    name = shown(path)
     if code in (errno.ENOTDIR, errno.EEXIST):
         blocker = path if code == errno.EEXIST else _standing_file(path)
         if blocker is not None and (blocker.exists() or blocker.is_symlink()) and not blocker.is_dir():
-            return (f"cannot write {shown}: {_shown(blocker)} is a file where a folder must be; "
-                    f"remove or rename {_shown(blocker)} and run again")
+            return (f"cannot write {name}: {shown(blocker)} is a file where a folder must be; "
+                    f"remove or rename {shown(blocker)} and run again")
     if code in _WRITE:
         words, todo = _WRITE[code]
-        return f"cannot write {shown}: {words}; {todo}"
+        return f"cannot write {name}: {words}; {todo}"
     if code in _ACCESS:
         if path.exists() and not os.access(path, os.R_OK):
-            return f"cannot read {shown}: permission denied; make it readable for the user running the command"
+            return f"cannot read {name}: permission denied; make it readable for the user running the command"
         where = path if path.is_dir() else path.parent
-        return (f"cannot write {shown}: permission denied; make {_shown(where)} writable for the user "
+        return (f"cannot write {name}: permission denied; make {shown(where)} writable for the user "
                 f"running the command, or run the command in a writable copy")
     if code == errno.ENOENT:
-        return f"cannot find {shown}: it is missing or was removed while the command ran; run again"
-    return f"cannot use {shown}: {reason.lower()}; check the file and its folder, then run again"
+        return f"cannot find {name}: it is missing or was removed while the command ran; run again"
+    return f"cannot use {name}: {reason.lower()}; check the file and its folder, then run again"
 
 
 def named(exc: OSError, path: Path, temporary: Path) -> OSError:

@@ -151,9 +151,15 @@ def run_jobs(jobs: list[Job], workers: int | None = None,
             if on_done:
                 on_done(result)
     except BaseException:
-        for process in list((getattr(pool, "_processes", None) or {}).values()):
+        processes = list((getattr(pool, "_processes", None) or {}).values())
+        for process in processes:
             process.kill()  # stop the documents being written now, not after they finish
+        for process in processes:
+            process.join(5)  # gone for good: the temporary files they were writing can go too
         pool.shutdown(wait=False, cancel_futures=True)
+        from .. import outputs
+
+        outputs.remove_stale_temps(Project(jobs[0].root).output)
         raise
     pool.shutdown()
     order = {job: i for i, job in enumerate(jobs)}

@@ -238,11 +238,13 @@ def _index(site: Path) -> bool:
     """Pagefind into a fresh folder, made byte-identical run to run, then swapped in whole."""
     tmp = site / ".pagefind-new"
     shutil.rmtree(tmp, ignore_errors=True)
-    if not index_site(site, tmp):
-        return False
-    entry = tmp / "pagefind-entry.json"
-    if entry.is_file():  # Pagefind lists the languages in whatever order its threads finished
+    try:
+        if not index_site(site, tmp):
+            return False
+        entry = tmp / "pagefind-entry.json"  # Pagefind lists the languages in whatever order its threads finished
         data = json.loads(entry.read_text(encoding="utf-8"))
         outputs.write_text(entry, json.dumps(data, sort_keys=True, separators=(",", ":")))
-    outputs.swap_folder(tmp, site / "pagefind")
+        outputs.swap_folder(tmp, site / "pagefind")
+    finally:  # a failed or interrupted index leaves no half-made folder behind
+        shutil.rmtree(tmp, ignore_errors=True)
     return True
