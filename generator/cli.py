@@ -48,11 +48,8 @@ def main() -> None:
         cli.main(prog_name="rulesmith", standalone_mode=False)
     except (click.exceptions.Abort, KeyboardInterrupt):
         faults.interrupted()
-    except OSError as exc:
-        click.echo(f"error: {faults.describe(exc)}", err=True)
-        sys.exit(1)
-    except faults.Fault as exc:
-        click.echo(f"error: {exc}", err=True)
+    except (OSError, faults.Fault) as exc:
+        click.echo(f"error: {faults.message(exc)}", err=True)
         sys.exit(1)
     except click.ClickException as exc:
         exc.show()

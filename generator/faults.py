@@ -60,6 +60,11 @@ def _standing_file(path: Path) -> Path | None:
     return None
 
 
+def message(exc: OSError | Fault) -> str:
+    """The one line for a fault, without the leading 'error: '."""
+    return describe(exc) if isinstance(exc, OSError) else str(exc)
+
+
 def describe(exc: OSError) -> str:
     """The one line for `exc`, without the leading 'error: '."""
     code = exc.errno

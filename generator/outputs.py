@@ -51,10 +51,11 @@ def _temp_name(path: Path) -> Path:
 
 
 @contextlib.contextmanager
-def replacing(path: Path) -> Iterator[Path]:
+def replacing(path: Path, confined: bool = True) -> Iterator[Path]:
     """Yield a unique temporary path beside `path`; when the block ends without an error it
     replaces `path` in one rename, otherwise it is removed and `path` is left as it was."""
-    check_inside(path)
+    if confined:
+        check_inside(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = _temp_name(path)
     try:
@@ -77,6 +78,15 @@ def write_bytes(path: Path, data: bytes) -> Path:
 
 def write_text(path: Path, text: str) -> Path:
     return write_bytes(path, text.encode("utf-8"))
+
+
+def write_content(path: Path, text: str) -> Path:
+    """Write a file of the designer's content (a catalog the i18n commands make, a new game's
+    files) the same way, so a full disk or Ctrl+C never leaves it half-written; these are the
+    only writes outside output/."""
+    with replacing(path, confined=False) as tmp:
+        tmp.write_text(text, encoding="utf-8")
+    return path
 
 
 def write_if_changed(path: Path, data: bytes | str) -> bool:
