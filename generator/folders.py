@@ -33,3 +33,12 @@ def walk(folder: Path, skip: Collection[str] = ()) -> list[Path]:
 def files(folder: Path, skip: Collection[str] = ()) -> list[Path]:
     """The regular files (or links to them) of `walk(folder, skip)`."""
     return [path for path in walk(folder, skip) if path.is_file()]
+
+
+def remove(folder: Path) -> None:
+    """Remove `folder` and all it holds, deepest first (shutil.rmtree recurses as rglob does)."""
+    for path in [*reversed(walk(folder)), folder]:
+        if path.is_dir() and not path.is_symlink():
+            path.rmdir()
+        else:
+            path.unlink(missing_ok=True)

@@ -123,7 +123,8 @@ def swap_folder(new: Path, final: Path) -> None:
     if final.exists():
         final.rename(old)
     new.rename(final)
-    shutil.rmtree(old, ignore_errors=True)
+    with contextlib.suppress(OSError):
+        folders.remove(old)
 
 
 def remove_stale_temps(folder: Path) -> None:

@@ -392,35 +392,46 @@ def test_ctrl_c_at_any_moment_ends_in_one_line(project: Path, moment: float):
 DEPTH = 1200
 
 
-def _deep(folder: Path, depth: int = DEPTH) -> Path:
-    """`depth` nested folders under `folder`, one file at the bottom (made without recursion
-    and with short relative paths, so the path stays within the system's limit)."""
-    here = os.getcwd()
-    folder.mkdir(parents=True, exist_ok=True)
-    os.chdir(folder)
-    try:
-        for _ in range(depth):
-            os.mkdir("a")
-            os.chdir("a")
-        Path("bottom.txt").write_text("deep")
-        return Path(os.getcwd()) / "bottom.txt"
-    finally:
-        os.chdir(here)
+@pytest.fixture
+def deep():
+    """Make `DEPTH` nested folders under a folder, one file at the bottom; removed after the test
+    without recursion (pytest's own clean-up of tmp_path recurses, as shutil.rmtree does)."""
+    made: list[Path] = []
+
+    def make(folder: Path) -> Path:
+        here = os.getcwd()
+        folder.mkdir(parents=True, exist_ok=True)
+        made.append(folder / "a")
+        os.chdir(folder)  # short relative paths: the whole path stays within the system's limit
+        try:
+            for _ in range(DEPTH):
+                os.mkdir("a")
+                os.chdir("a")
+            Path("bottom.txt").write_text("deep")
+            return Path(os.getcwd()) / "bottom.txt"
+        finally:
+            os.chdir(here)
+
+    yield make
+    for folder in made:
+        folders.remove(folder)
 
 
-def test_walk_goes_as_deep_as_the_disk(tmp_path: Path):
-    bottom = _deep(tmp_path / "tree")
+def test_walk_goes_as_deep_as_the_disk(tmp_path: Path, deep):
+    bottom = deep(tmp_path / "tree")
     (tmp_path / "tree" / "loop").symlink_to(tmp_path / "tree")  # listed, not entered
     found = folders.walk(tmp_path / "tree")
     assert len(found) == DEPTH + 2 and bottom in found and tmp_path / "tree" / "loop" in found
     assert folders.files(tmp_path / "tree") == [bottom]
     assert folders.walk(tmp_path / "missing") == []
+    folders.remove(tmp_path / "tree")
+    assert not (tmp_path / "tree").exists()
 
 
-def test_a_game_1200_folders_deep_builds(project: Path):
+def test_a_game_1200_folders_deep_builds(project: Path, deep):
     game = project / "content" / "demo"
-    bottom = _deep(game / "notes")
-    _deep(game / "data" / "old")
+    bottom = deep(game / "notes")
+    deep(game / "data" / "old")
     result = rulesmith(project, "build", "--only", "rulebook,site")
     assert result.returncode == 0, result.stderr[-2000:]
     assert "RecursionError" not in result.stderr

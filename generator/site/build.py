@@ -114,7 +114,7 @@ def build_site(project: Project, games: list[str], report: Report, search: bool 
     if only is None and final.is_dir():  # games no longer built leave the site
         for folder in final.iterdir():
             if folder.is_dir() and folder.name not in {c["id"] for c in catalogue} | {"assets", "pagefind"}:
-                shutil.rmtree(folder)
+                folders.remove(folder)
     _write_assets(dirs, final)
     index = final / "index.html"
     changed = outputs.write_if_changed(index, _index_html(dirs, catalogue))
