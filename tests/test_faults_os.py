@@ -152,21 +152,22 @@ def _run_main(monkeypatch, capsys, *args: str) -> tuple[int, str]:
 
 @pytest.mark.parametrize("jobs", ["1", "2"])
 def test_injected_full_disk_ends_the_build_in_one_line(project: Path, monkeypatch, capsys, jobs: str):
-    """ENOSPC on every file the build writes, in the build process and (forked) in its workers:
-    the worker's error comes back as the machine's, and the CLI boundary says it once."""
+    """ENOSPC on every document the build writes, in the build process (--jobs 1) or in its
+    (forked) workers: the worker's error comes back as the machine's, the build stops, and the
+    CLI boundary says it once, naming the document."""
     def full(path, mode="r", *args, **kwargs):
-        if "w" in mode:
+        if "w" in mode and f"{os.sep}output{os.sep}demo{os.sep}" in str(path):
             raise OSError(errno.ENOSPC, "No space left on device", str(path))
         return open(path, mode, *args, **kwargs)
 
     content = snapshot(project / "content")
     monkeypatch.setattr(outputs, "open", full, raising=False)
-    code, err = _run_main(monkeypatch, capsys, "--root", str(project), "build", "--only", "rulebook,reference",
+    code, err = _run_main(monkeypatch, capsys, "--root", str(project), "build", "--only", "rulebook,cards",
                           "--jobs", jobs)
     errors = [line for line in err.splitlines() if line.startswith("error:")]
     assert code == 1 and len(errors) == 1, err
     assert errors[0].startswith("error: cannot write ") and errors[0].endswith(NOSPACE), err
-    assert "/output/" in errors[0] and ".tmp" not in errors[0]
+    assert "/output/demo/en/" in errors[0] and ".tmp" not in errors[0], err
     assert snapshot(project / "content") == content
     assert leftovers(project / "output") == []
 
