@@ -78,7 +78,9 @@ def describe(exc: OSError) -> str:
     name = shown(path)
     if code in (errno.ENOTDIR, errno.EEXIST):
         blocker = path if code == errno.EEXIST else _standing_file(path)
-        if blocker is not None and (blocker.exists() or blocker.is_symlink()) and not blocker.is_dir():
+        if blocker == path and (path.exists() or path.is_symlink()) and not path.is_dir():
+            return f"cannot write {name}: a file stands where a folder must be; remove or rename it and run again"
+        if blocker is not None and not blocker.is_dir():
             return (f"cannot write {name}: {shown(blocker)} is a file where a folder must be; "
                     f"remove or rename {shown(blocker)} and run again")
     if code in _WRITE:

@@ -115,7 +115,7 @@ def test_each_os_error_is_one_sentence_with_the_path_and_what_to_do(tmp_path: Pa
         "cannot write output/demo/rulebook.pdf: output is a file where a folder must be; "
         "remove or rename output and run again")
     assert faults.describe(FileExistsError(errno.EEXIST, "File exists", str(tmp_path / "output"))) == (
-        "cannot write output: output is a file where a folder must be; remove or rename output and run again")
+        "cannot write output: a file stands where a folder must be; remove or rename it and run again")
     (tmp_path / "content").mkdir()
     assert faults.describe(PermissionError(errno.EACCES, "Permission denied", str(tmp_path / "content" / "x.po"))) == (
         "cannot write content/x.po: permission denied; make content writable for the user running the command, "
@@ -313,9 +313,11 @@ def test_output_on_a_read_only_mount(project: Path):
 
 def test_output_is_a_file(project: Path):
     (project / "output").write_text("notes")
-    for args in (("build", "--only", "rulebook"), ("schema",)):
-        line = one_error(rulesmith(project, *args))
-        assert "output is a file where a folder must be; remove or rename" in line, line
+    line = one_error(rulesmith(project, "build", "--only", "rulebook"))
+    assert line.endswith("/output: a file stands where a folder must be; remove or rename it and run again"), line
+    line = one_error(rulesmith(project, "schema"))
+    assert "/output/schema: " in line and line.endswith("/output is a file where a folder must be; remove or "
+                                                         f"rename {project / 'output'} and run again"), line
     assert (project / "output").read_text() == "notes"
 
 
