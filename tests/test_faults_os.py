@@ -25,7 +25,7 @@ import pytest
 from generator import faults, folders, outputs
 from generator.commands.new import scaffold
 
-from .conftest import REPO, Workspace
+from .conftest import REPO
 
 CI = bool(os.environ.get("CI"))
 ROOT = os.geteuid() == 0
