@@ -85,9 +85,10 @@ def unprivileged() -> tuple[str, ...]:
     return ("unshare", "-U")
 
 
-def mounted(prefix: tuple[str, ...], mount: str) -> tuple[str, ...]:
-    """`prefix` that first runs `mount` (a shell line) in the new namespace, then the command."""
-    return (*prefix, "sh", "-c", f'{mount} && exec "$@"', "sh")
+def mounted(prefix: tuple[str, ...], mount: str, then: str = "") -> tuple[str, ...]:
+    """`prefix` that first runs `mount` (a shell line) in the new namespace, then the command, then
+    `then` (a shell line that sees the mount, before it vanishes with the namespace)."""
+    return (*prefix, "sh", "-c", f'{mount} && {{ "$@"; status=$?; {then} exit $status; }}', "sh")
 
 
 @pytest.fixture
@@ -176,12 +177,15 @@ def test_injected_full_disk_ends_the_build_in_one_line(project: Path, monkeypatc
 def test_real_full_disk_under_output(project: Path, size: str):
     """output/ on a tmpfs too small for the build: whichever file meets the full disk first
     (the build's state, a PDF, a card image), one line, exit 1, content untouched."""
-    prefix = mounted(private_mounts(), f"mount -t tmpfs -o size={size} tmpfs {project / 'output'}")
-    (project / "output").mkdir()
+    output = project / "output"
+    prefix = mounted(private_mounts(), f"mount -t tmpfs -o size={size} tmpfs {output}",
+                     then=f"find {output} -name '*.tmp' -o -name .pagefind-new | sed 's/^/left: /';")
+    output.mkdir()
     content = snapshot(project / "content")
     result = rulesmith(project, "build", "--only", "rulebook,cards,site", prefix=prefix)
     line = one_error(result)
     assert line.startswith("error: cannot write ") and line.endswith(NOSPACE), line
+    assert "left: " not in result.stdout, result.stdout
     assert snapshot(project / "content") == content
 
 
