@@ -23,9 +23,12 @@ _WRITE = {
     errno.EFBIG: ("the file is larger than this disk allows", "write the output to another disk"),
     errno.EROFS: ("the disk is mounted read-only", "make it writable, or run the command in a writable copy"),
     errno.EISDIR: ("a folder stands where a file must be", "remove or rename that folder and run again"),
+    errno.EMLINK: ("the folder holds too many entries", "remove some of them"),
+}
+# errno -> (reason, what to do) for a path that cannot be used at all, read or written
+_PATH = {
     errno.ENAMETOOLONG: ("the name is too long for this system", "use shorter names or fewer nested folders"),
     errno.ELOOP: ("too many symbolic links lead there", "replace the symbolic links with real folders"),
-    errno.EMLINK: ("the folder holds too many entries", "remove some of them"),
 }
 _ACCESS = (errno.EACCES, errno.EPERM)
 
@@ -86,6 +89,9 @@ def describe(exc: OSError) -> str:
     if code in _WRITE:
         words, todo = _WRITE[code]
         return f"cannot write {name}: {words}; {todo}"
+    if code in _PATH:
+        words, todo = _PATH[code]
+        return f"cannot use {name}: {words}; {todo}"
     if code in _ACCESS:
         if path.exists() and not os.access(path, os.R_OK):
             return f"cannot read {name}: permission denied; make it readable for the user running the command"

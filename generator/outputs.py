@@ -47,7 +47,8 @@ def check_inside(path: Path) -> Path:
 
 
 def _temp_name(path: Path) -> Path:
-    return path.with_name(f".{path.name}.{os.getpid()}-{secrets.token_hex(4)}.tmp")
+    # the name cut short: a file whose name is near the system's limit still has a temporary
+    return path.with_name(f".{path.name[:100]}.{os.getpid()}-{secrets.token_hex(4)}.tmp")
 
 
 @contextlib.contextmanager

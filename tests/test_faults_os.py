@@ -110,7 +110,9 @@ def test_each_os_error_is_one_sentence_with_the_path_and_what_to_do(tmp_path: Pa
         "or run the command in a writable copy")
     assert "a folder stands where a file must be; remove or rename that folder" in faults.describe(
         IsADirectoryError(errno.EISDIR, "Is a directory", str(target)))
-    assert "the name is too long" in faults.describe(OSError(errno.ENAMETOOLONG, "File name too long", str(target)))
+    assert faults.describe(OSError(errno.ENAMETOOLONG, "File name too long", str(target))) == (
+        "cannot use output/demo/rulebook.pdf: the name is too long for this system; "
+        "use shorter names or fewer nested folders")
     (tmp_path / "output").write_text("not a folder")
     assert faults.describe(NotADirectoryError(errno.ENOTDIR, "Not a directory", str(target))) == (
         "cannot write output/demo/rulebook.pdf: output is a file where a folder must be; "
@@ -339,6 +341,18 @@ def test_a_folder_where_a_pdf_must_be(project: Path):
     line = one_error(rulesmith(project, "build", "--only", "rulebook"))
     assert "output/demo/en/rulebook.pdf: a folder stands where a file must be" in line, line
     assert (blocker / "kept").is_dir() and leftovers(project / "output") == []
+
+
+def test_a_name_near_the_limit_is_written(project: Path):
+    """A chapter whose file name is near the system's 255-byte limit gives a site page of a name
+    as long; its temporary name (longer still) once failed with ENAMETOOLONG."""
+    name = "01-" + "b" * 240
+    chapter = project / "content" / "demo" / "rules" / f"{name}.md"
+    chapter.parent.mkdir(parents=True, exist_ok=True)
+    chapter.write_text("# Long\n\nText.\n", encoding="utf-8")
+    result = rulesmith(project, "build", "--only", "site")
+    assert result.returncode == 0, result.stderr
+    assert [p for p in (project / "output" / "site" / "demo" / "en").iterdir() if len(p.name) > 240]
 
 
 # --- serve keeps serving ---------------------------------------------------------------------
