@@ -175,6 +175,24 @@ def test_injected_full_disk_ends_the_build_in_one_line(project: Path, monkeypatc
     assert leftovers(project / "output") == []
 
 
+def test_full_disk_while_the_checker_writes_its_tables(tmp_path: Path, monkeypatch, capsys):
+    """The probability tables are written in the procedures' own child process: the disk's
+    error comes back from it as the disk's, not as a bug in procedures.py."""
+    root = tmp_path / "project"
+    scaffold(root / "content" / "demo", "demo", "Demo", complete=True)
+
+    def full(path, mode="r", *args, **kwargs):
+        if "w" in mode and f"{os.sep}tables{os.sep}" in str(path):
+            raise OSError(errno.ENOSPC, "No space left on device", str(path))
+        return open(path, mode, *args, **kwargs)
+
+    monkeypatch.setattr(outputs, "open", full, raising=False)
+    code, err = _run_main(monkeypatch, capsys, "--root", str(root), "build", "--only", "reference", "--jobs", "1")
+    errors = [line for line in err.splitlines() if line.startswith("error:")]
+    assert code == 1 and len(errors) == 1, err
+    assert "/output/demo/tables/" in errors[0] and errors[0].endswith(NOSPACE), err
+
+
 @pytest.mark.parametrize("size", ["8k", "40k", "400k"])
 def test_real_full_disk_under_output(project: Path, size: str):
     """output/ on a tmpfs too small for the build: whichever file meets the full disk first
