@@ -193,6 +193,38 @@ def test_full_disk_while_the_checker_writes_its_tables(tmp_path: Path, monkeypat
     assert "/output/demo/tables/" in errors[0] and errors[0].endswith(NOSPACE), err
 
 
+def test_workers_stopped_by_a_fault_leave_no_temporary_file(project: Path, monkeypatch):
+    """One document meets a full disk while another worker is half-way through writing its
+    file: the build stops that worker at once, and its temporary file goes with it."""
+    from generator.print import jobs
+
+    output = project / "output"
+    output.mkdir()
+
+    def document(job):
+        if job.kind == "slow":  # a temporary file half-written, then a long wait
+            with open(outputs._temp_name(output / "slow.pdf"), "wb") as handle:
+                handle.write(b"%PDF-half")
+            time.sleep(60)
+        for _ in range(200):  # the failing one waits until the other is writing
+            if leftovers(output):
+                break
+            time.sleep(0.05)
+        raise OSError(errno.ENOSPC, "No space left on device", str(output / "fast.pdf"))
+
+    def done(result):
+        if result.fault is not None:
+            raise result.fault
+
+    monkeypatch.setattr(jobs, "run_job", document)  # the workers are forked: they run it too
+    work = [jobs.Job(project, "demo", "en", "slow"), jobs.Job(project, "demo", "en", "fast")]
+    started = time.monotonic()
+    with pytest.raises(OSError, match="No space"):
+        jobs.run_jobs(work, workers=2, on_done=done)
+    assert time.monotonic() - started < 30  # the slow worker was stopped, not waited for
+    assert leftovers(output) == []
+
+
 @pytest.mark.parametrize("size", ["8k", "40k", "400k"])
 def test_real_full_disk_under_output(project: Path, size: str):
     """output/ on a tmpfs too small for the build: whichever file meets the full disk first
