@@ -1,3 +1,17 @@
-from .cli import main
+"""`rulesmith` and `python -m generator`. Everything the command imports is imported inside the
+boundary, so Ctrl+C from the command's first moment ends in one line, not a traceback."""
 
-main()
+
+def main() -> None:
+    try:
+        from .cli import main as run
+
+        run()
+    except KeyboardInterrupt:
+        from .faults import interrupted
+
+        interrupted()
+
+
+if __name__ == "__main__":
+    main()

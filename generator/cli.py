@@ -7,6 +7,7 @@ from pathlib import Path
 
 import click
 
+from . import faults
 from .project import Project, UsageError, find_root
 
 
@@ -42,11 +43,14 @@ _register()
 
 
 def main() -> None:
+    """Run the command; what the machine does to it (an OS error, Ctrl+C) ends in one line."""
     try:
         cli.main(prog_name="rulesmith", standalone_mode=False)
-    except click.exceptions.Abort:
-        click.echo("Aborted.", err=True)
-        sys.exit(130)
+    except (click.exceptions.Abort, KeyboardInterrupt):
+        faults.interrupted()
+    except (OSError, faults.Fault) as exc:
+        click.echo(f"error: {faults.message(exc)}", err=True)
+        sys.exit(1)
     except click.ClickException as exc:
         exc.show()
         sys.exit(exc.exit_code)

@@ -7,12 +7,12 @@ list of records.
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
+from . import folders
 from .diagnostics import Location, Report, did_you_mean
 from .game import Game, Origin
 from .model import SECTIONS, GameManifest, Record
@@ -31,12 +31,10 @@ def data_files(folder: Path) -> list[Path]:
     """Every *.yaml and *.yml under data/, symlinked folders not followed (a loop ends nowhere);
     a folder or broken link with such a name is listed too, so that it is reported."""
     found: dict[str, list[Path]] = {".yaml": [], ".yml": []}
-    for parent, folders, files in os.walk(folder / DATA_DIR):
-        for name in files + folders:
-            suffix = os.path.splitext(name)[1]
-            if suffix in found:
-                found[suffix].append(Path(parent) / name)
-    return sorted(found[".yaml"]) + sorted(found[".yml"])
+    for path in folders.walk(folder / DATA_DIR):
+        if path.suffix in found:
+            found[path.suffix].append(path)
+    return found[".yaml"] + found[".yml"]
 
 
 def _trim(loc: tuple[Any, ...], doc: YamlDocument, prefix: tuple[Any, ...]) -> tuple[Any, ...]:

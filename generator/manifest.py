@@ -15,7 +15,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Iterable
 
-from . import outputs
+from . import folders, outputs
 from .diagnostics import Location, Report
 from .keptstate import Damaged, folder, read_json
 
@@ -51,11 +51,9 @@ def tree_hash(folder: Path, skip: Iterable[str] = ()) -> str:
     left out); a missing folder hashes as empty."""
     skip = set(skip)
     parts: list[str] = []
-    if folder.is_dir():
-        for path in sorted(folder.rglob("*")):
-            rel = path.relative_to(folder)
-            if rel.parts[0] in skip or IGNORED & set(rel.parts) or not path.is_file():
-                continue
+    for path in folders.files(folder, IGNORED):
+        rel = path.relative_to(folder)
+        if rel.parts[0] not in skip:
             parts += [rel.as_posix(), file_hash(path)]
     return digest(*parts)
 
@@ -72,7 +70,7 @@ def rulesmith_version() -> str:
     from .print.context import PACKAGE_TEMPLATES
 
     package = Path(generator.__file__).parent
-    code = [p for p in sorted(package.rglob("*.py")) if "__pycache__" not in p.parts]
+    code = [p for p in folders.files(package, {"__pycache__"}) if p.suffix == ".py"]
     return digest(generator.__version__, files_hash(code), tree_hash(PACKAGE_TEMPLATES))
 
 

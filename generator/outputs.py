@@ -17,6 +17,8 @@ import time
 from pathlib import Path, PurePosixPath
 from typing import Callable, Iterator
 
+from . import faults, folders
+
 _root: Path | None = None  # writes are confined to this folder once a build sets it
 _NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
 
@@ -102,22 +104,26 @@ def discard(path: Path) -> None:
 
 
 def _temp_name(path: Path) -> Path:
-    return path.with_name(f".{path.name}.{os.getpid()}-{secrets.token_hex(4)}.tmp")
+    # the name cut short: a file whose name is near the system's limit still has a temporary
+    return path.with_name(f".{path.name[:100]}.{os.getpid()}-{secrets.token_hex(4)}.tmp")
 
 
 @contextlib.contextmanager
-def replacing(path: Path) -> Iterator[Path]:
+def replacing(path: Path, confined: bool = True) -> Iterator[Path]:
     """Yield a unique temporary path beside `path`; when the block ends without an error it
     replaces `path` in one rename, otherwise it is removed and `path` is left as it was."""
-    check_inside(path)
+    if confined:
+        check_inside(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = _temp_name(path)
     try:
         yield tmp
         os.replace(tmp, path)
-    except BaseException:
+    except BaseException as exc:
         with contextlib.suppress(OSError):
             tmp.unlink()
+        if isinstance(exc, OSError):
+            faults.named(exc, path, tmp)
         raise
 
 
@@ -130,6 +136,15 @@ def write_bytes(path: Path, data: bytes) -> Path:
 
 def write_text(path: Path, text: str) -> Path:
     return write_bytes(path, text.encode("utf-8"))
+
+
+def write_content(path: Path, text: str) -> Path:
+    """Write a file of the designer's content (a catalog the i18n commands make, a new game's
+    files) the same way, so a full disk or Ctrl+C never leaves it half-written; these are the
+    only writes outside output/."""
+    with replacing(path, confined=False) as tmp:
+        tmp.write_text(text, encoding="utf-8")
+    return path
 
 
 def write_if_changed(path: Path, data: bytes | str) -> bool:
@@ -166,14 +181,15 @@ def swap_folder(new: Path, final: Path) -> None:
     if final.exists():
         final.rename(old)
     new.rename(final)
-    shutil.rmtree(old, ignore_errors=True)
+    with contextlib.suppress(OSError):
+        folders.remove(old)
 
 
 def remove_stale_temps(folder: Path) -> None:
     """Temporary files a killed build left behind (never the files of a live one)."""
-    if not folder.is_dir():
-        return
-    for tmp in folder.rglob(".*.tmp"):
+    for tmp in folders.walk(folder):
+        if not (tmp.name.startswith(".") and tmp.name.endswith(".tmp")):
+            continue
         pid = tmp.name.rsplit(".", 2)[-2].split("-")[0]
         if pid.isdigit() and not _alive(int(pid)):
             with contextlib.suppress(OSError):

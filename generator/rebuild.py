@@ -9,6 +9,7 @@ import re
 from functools import lru_cache
 from pathlib import Path
 
+from . import folders
 from .manifest import digest, file_hash, files_hash, fonts_hash, rulesmith_version
 from .print.context import PACKAGE_TEMPLATES
 
@@ -26,11 +27,8 @@ class Inputs:
         if game not in self._files:
             folder = self.project.content / game
             found = []
-            for path in sorted(folder.rglob("*")) if folder.is_dir() else []:
-                rel = path.relative_to(folder)
-                if "__pycache__" in rel.parts or not path.is_file():
-                    continue
-                found.append((rel.as_posix(), file_hash(path)))
+            for path in folders.files(folder, {"__pycache__"}):
+                found.append((path.relative_to(folder).as_posix(), file_hash(path)))
             self._files[game] = found
         return self._files[game]
 

@@ -206,6 +206,8 @@ def _write_all(game: Game, output: Path) -> tuple:
         written: list[Path] = []
         for declared in procedures.tables.values():
             written.extend(write(compute(game, declared), output / game.id / "tables", game))
+    except OSError as exc:  # writing the tables (a full disk): the parent raises it as it is
+        return "os-error", exc
     except Exception as exc:  # a table function's bug: where, for the message
         return "raised", f"{type(exc).__name__}: {exc}", error_line(exc, procedures.path)
     return "written", [str(p) for p in written]
@@ -226,6 +228,8 @@ def write_tables(game: Game, output: Path) -> list[Path]:
     if not outcome.ok:
         problem = problem_of(outcome, path, seconds)
         raise TableError(problem.message, problem.line)
+    if outcome.value[0] == "os-error":
+        raise outcome.value[1]
     if outcome.value[0] == "raised":
         raise TableError(outcome.value[1], outcome.value[2])
     return [Path(p) for p in outcome.value[1]]

@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from .. import folders
 from ..diagnostics import Report, did_you_mean
 from ..game import Game, Origin
 from ..model.components import BUILTIN_TEMPLATES
@@ -33,7 +34,7 @@ def check_image(game: Game, report: Report, where, path: str) -> None:
     elif target.suffix.lower() not in IMAGE_TYPES:
         report.add("E061", f"image '{path}' is not PNG, SVG or JPEG", where, "convert it to PNG, SVG or JPEG")
     elif not target.is_file():
-        names = {p.name: p.relative_to(folder).as_posix() for p in folder.rglob("*") if p.suffix.lower() in IMAGE_TYPES}
+        names = {p.name: p.relative_to(folder).as_posix() for p in folders.walk(folder) if p.suffix.lower() in IMAGE_TYPES}
         close = did_you_mean(Path(path).name, names)
         hint = f"did you mean '{names[close.split(chr(39))[1]]}'?" if close else ""
         report.add("E061", f"no image '{path}' in the game folder", where,

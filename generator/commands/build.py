@@ -145,6 +145,8 @@ def build(project, names, kinds, partial, langs, workers, force, options, strict
         def done(result: JobResult) -> None:
             progress.advance(task)
             report.diagnostics.extend(result.diagnostics)
+            if result.fault is not None:
+                raise result.fault  # the CLI says it in one line; the pool's other workers stop
             if result.error:
                 failed.append(result)
                 return
@@ -230,6 +232,8 @@ def probability_tables(project, names, manifest: Manifest, inputs: Inputs) -> bo
             continue
         try:
             files = write_tables(game, project.output)
+        except OSError:  # the disk, not the procedure: the CLI says what to do
+            raise
         except Exception as exc:  # a procedure bug: `rulesmith check` shows the details
             click.echo(f"error: {name}: probability tables failed: {exc} (run 'rulesmith check {name} --tables')",
                        err=True)

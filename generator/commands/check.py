@@ -45,6 +45,8 @@ def command(ctx, games: tuple[str, ...], fmt: str, tables: bool) -> None:
                 click.echo(f"error: {game.id}: a table could not be computed: {exc}", err=True)
                 run.tables_failed = True
                 continue
+            except OSError:  # the disk, not the table function: the CLI says what to do
+                raise
             except Exception as exc:  # a table function's bug: name where, do not hide the check results
                 line = getattr(exc, "line", 0) or error_line(exc, procedures.path)
                 where = f"{procedures.path.relative_to(project.root)}:{line}: " if line else ""

@@ -17,6 +17,7 @@ from pathlib import Path
 
 import click
 
+from .. import folders, outputs
 from ..diagnostics import Report, render
 from ..languages import language_code
 from ..output_layout import RESERVED, reserved_hint
@@ -38,15 +39,12 @@ def scaffold(target: Path, game_id: str, title: str, source_language: str = "en"
     for layer in layers:
         source = resources.files("generator") / "scaffold" / layer
         with resources.as_file(source) as folder:
-            for path in sorted(Path(folder).rglob("*")):
-                if path.is_dir() or "__pycache__" in path.parts:
-                    continue
+            for path in folders.files(Path(folder), {"__pycache__"}):
                 dest = target / path.relative_to(folder)
-                dest.parent.mkdir(parents=True, exist_ok=True)
                 text = (path.read_text(encoding="utf-8").replace("__ID__", game_id)
                         .replace("__TITLE__", _written(title, path.suffix))
                         .replace("__SOURCE__", source_language).replace("__LANGUAGES__", ", ".join(languages)))
-                dest.write_text(text, encoding="utf-8")
+                outputs.write_content(dest, text)
                 written.append(dest)
     return written
 
@@ -115,9 +113,13 @@ def command(ctx, game: str, title: str | None, source_language: str, languages: 
     if target.exists():
         click.echo(f"error: {target} already exists; choose another id or remove it", err=True)
         sys.exit(2)
-    written = scaffold(target, game, title or game.replace("-", " ").title(), source_language, langs,
-                       complete=True, kind=kind)
-    written += write_catalogs(project, game, langs)
+    try:
+        written = scaffold(target, game, title or game.replace("-", " ").title(), source_language, langs,
+                           complete=True, kind=kind)
+        written += write_catalogs(project, game, langs)
+    except BaseException:  # a full disk, Ctrl+C: no half-made game is left behind
+        shutil.rmtree(target, ignore_errors=True)
+        raise
     report = Report()
     project.load(game, report)
     if report.failed():  # the scaffold itself is broken: leave nothing half-made behind

@@ -15,6 +15,7 @@ from pathlib import Path
 
 import click
 
+from .. import faults
 from .devserver import LiveState, bind
 
 
@@ -43,6 +44,9 @@ def rebuild(project, state: LiveState) -> None:
         with outputs.BuildLock(project.output, wait=True):
             build(project, project.game_ids(), ["site"], False, None, 1, False, DEFAULT_OPTIONS, False,
                   report=report, skip_invalid=True)
+    except (OSError, faults.Fault) as exc:  # the machine's (a full disk): said as the CLI says it; serving goes on
+        state.error = faults.message(exc)
+        click.echo(f"error: {state.error}", err=True)
     except Exception as exc:  # a template or procedure bug: shown like a content error
         state.error = f"{type(exc).__name__}: {exc}"
         click.echo(f"error: build failed: {state.error}", err=True)

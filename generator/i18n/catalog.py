@@ -9,6 +9,7 @@ from pathlib import Path
 
 import polib
 
+from .. import outputs
 from ..game import Game
 from ..yamlsource import control_character, line_of_offset, read_text, unreadable
 from .messages import Message, game_messages
@@ -116,10 +117,7 @@ def read_catalog(path: Path) -> polib.POFile:
 
 
 def write_catalog(path: Path, catalog: polib.POFile) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_suffix(path.suffix + ".tmp")
-    tmp.write_text(str(catalog), encoding="utf-8")
-    tmp.replace(path)  # never a half-written catalog
+    outputs.write_content(path, str(catalog))  # never a half-written catalog
 
 
 def _key(entry: polib.POEntry) -> tuple[str | None, str]:

@@ -21,6 +21,7 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, ValidationError, field_validator
 
+from .. import outputs
 from ..diagnostics import Location, Report
 from ..loader import report_validation_error
 from ..yamlsource import load_yaml
@@ -120,11 +121,7 @@ def write_contexts(locale_dir: Path, additions: dict[str, str | None], header: s
     lines = [f"  # {header}"] + [f"  {_quote(key)}:" + (f" {_quote(value)}" if value is not None else "")
                                  for key, value in additions.items()]
     text += "\n".join(lines) + "\n"
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_suffix(".yaml.tmp")
-    tmp.write_text(text, encoding="utf-8")
-    tmp.replace(path)
-    return path
+    return outputs.write_content(path, text)
 
 
 def _quote(text: str) -> str:

@@ -16,6 +16,7 @@ from pathlib import Path
 
 import polib
 
+from .. import outputs
 from ..diagnostics import Location, Report
 from .catalog import CatalogError, read_catalog
 
@@ -149,8 +150,4 @@ def interface_catalog(locale_dir: Path, lang: str) -> Path:
         if key in shipped:
             note += f"\nshipped: {shipped[key]}"
         catalog.append(polib.POEntry(msgctxt=key, msgid=text, msgstr=own.get(key, ""), comment=note))
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_suffix(".po.tmp")
-    tmp.write_text(str(catalog), encoding="utf-8")
-    tmp.replace(path)
-    return path
+    return outputs.write_content(path, str(catalog))

@@ -50,6 +50,7 @@ class JobResult:
     seconds: float = 0.0
     diagnostics: list[Diagnostic] = field(default_factory=list)
     error: str | None = None
+    fault: OSError | None = None  # the machine's, not the document's (a full disk): ends the build
     source: str = ""
     reads: tuple[str, ...] = ()
     unchanged: bool = False  # made from the same HTML as last time: nothing written
@@ -146,9 +147,15 @@ def run_jobs(jobs: list[Job], workers: int | None = None,
             if on_done:
                 on_done(result)
     except BaseException:
-        for process in list((getattr(pool, "_processes", None) or {}).values()):
+        processes = list((getattr(pool, "_processes", None) or {}).values())
+        for process in processes:
             process.kill()  # stop the documents being written now, not after they finish
+        for process in processes:
+            process.join(5)  # gone for good: the temporary files they were writing can go too
         pool.shutdown(wait=False, cancel_futures=True)
+        from .. import outputs
+
+        outputs.remove_stale_temps(Project(jobs[0].root).output)
         raise
     pool.shutdown()
     order = {job: i for i, job in enumerate(jobs)}
@@ -163,6 +170,8 @@ def _longest_first(jobs: list[Job]) -> list[Job]:
 def _safe(job: Job) -> JobResult:
     try:
         return run_job(job)
+    except OSError as exc:  # every other document would meet it too: the build stops and says so
+        return JobResult(job, error=str(exc), fault=exc)
     except Exception as exc:  # reported per job; other documents still build
         return JobResult(job, error=f"{type(exc).__name__}: {exc}")
 

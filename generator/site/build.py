@@ -13,7 +13,7 @@ from pathlib import Path
 
 from markupsafe import Markup
 
-from .. import outputs
+from .. import folders, outputs
 from ..output_layout import SITE, SITE_ASSETS, SITE_INDEX, SITE_OWN, SITE_SEARCH, SITE_SEARCH_NEW
 from ..diagnostics import Report
 from ..i18n.translate import report_fallbacks
@@ -115,7 +115,7 @@ def build_site(project: Project, games: list[str], report: Report, search: bool 
     if only is None and final.is_dir():  # games no longer built leave the site
         for folder in final.iterdir():
             if folder.is_dir() and folder.name not in {c["id"] for c in catalogue} | set(SITE_OWN):
-                shutil.rmtree(folder)
+                folders.remove(folder)
     _write_assets(dirs, final)
     index = final / SITE_INDEX
     changed = outputs.write_if_changed(index, _index_html(dirs, catalogue))
@@ -128,7 +128,7 @@ def build_site(project: Project, games: list[str], report: Report, search: bool 
         if rebuilt or changed or not manifest.fresh(key, state):
             searched = _index(final)
             if searched:
-                manifest.record(key, state, sorted(p for p in (final / SITE_SEARCH).rglob("*") if p.is_file()))
+                manifest.record(key, state, folders.files(final / SITE_SEARCH))
         else:
             searched = True
     if own_manifest:
@@ -181,8 +181,8 @@ def _build_game(project, name, final, report, manifest, inputs, verified, rebuil
         files += _copy_downloads(ctx, folder)
         files += copy_images(ctx, folder)
         keep = set(files)
-        for path in sorted(folder.rglob("*")) if folder.is_dir() else []:  # pages that are gone
-            if path.is_file() and path not in keep:
+        for path in folders.files(folder):  # pages that are gone
+            if path not in keep:
                 path.unlink()
         report.diagnostics.extend(local.diagnostics)
         titles[lang] = ctx.title
@@ -239,11 +239,13 @@ def _index(site: Path) -> bool:
     """Pagefind into a fresh folder, made byte-identical run to run, then swapped in whole."""
     tmp = site / SITE_SEARCH_NEW
     shutil.rmtree(tmp, ignore_errors=True)
-    if not index_site(site, tmp):
-        return False
-    entry = tmp / "pagefind-entry.json"
-    if entry.is_file():  # Pagefind lists the languages in whatever order its threads finished
+    try:
+        if not index_site(site, tmp):
+            return False
+        entry = tmp / "pagefind-entry.json"  # Pagefind lists the languages in whatever order its threads finished
         data = json.loads(entry.read_text(encoding="utf-8"))
         outputs.write_text(entry, json.dumps(data, sort_keys=True, separators=(",", ":")))
-    outputs.swap_folder(tmp, site / SITE_SEARCH)
+        outputs.swap_folder(tmp, site / SITE_SEARCH)
+    finally:  # a failed or interrupted index leaves no half-made folder behind
+        shutil.rmtree(tmp, ignore_errors=True)
     return True

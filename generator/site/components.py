@@ -7,6 +7,7 @@ import re
 
 from markupsafe import Markup
 
+from .. import folders
 from ..print.cards import sheets_config
 from ..print.context import BuildContext
 from ..print.pictures import data_uri
@@ -60,7 +61,7 @@ def copy_images(ctx: BuildContext, folder) -> list:
     from ..pictures import publishable
 
     copied = []
-    for path in sorted(ctx.game.folder.rglob("*")):
+    for path in folders.walk(ctx.game.folder):
         if not publishable(ctx.game.folder, path):
             continue
         target = folder / path.relative_to(ctx.game.folder)

@@ -3,9 +3,15 @@ pages' lang attributes."""
 
 from __future__ import annotations
 
+import errno
+import json
+import os
+import re
 import subprocess
 import sys
 from pathlib import Path
+
+from .. import faults, folders
 
 
 def index_site(site: Path, into: Path | None = None) -> bool:
@@ -17,7 +23,30 @@ def index_site(site: Path, into: Path | None = None) -> bool:
     command = [sys.executable, "-m", "pagefind", "--site", str(site), "--quiet"]
     if into is not None:
         command += ["--output-path", str(into)]
+        into.mkdir(parents=True, exist_ok=True)  # a folder we cannot write is said by the OS, not by a panic
     result = subprocess.run(command, capture_output=True, text=True)
     if result.returncode != 0:
-        raise RuntimeError(f"pagefind failed: {result.stderr.strip() or result.stdout.strip()}")
+        said = result.stderr.strip() or result.stdout.strip()
+        code = re.search(r"Os \{ code: (\d+)", said)  # Pagefind's own OS errors end in a Rust panic
+        if code:
+            raise OSError(int(code.group(1)), os.strerror(int(code.group(1))), str(site / "pagefind"))
+        raise faults.Fault(f"cannot write {faults.shown(site / 'pagefind')}: Pagefind failed: "
+                           f"{said.splitlines()[0] if said else f'exit {result.returncode}'}")
+    check_index(into or site / "pagefind", site / "pagefind")
     return True
+
+
+def check_index(folder: Path, final: Path) -> None:
+    """Pagefind ends with exit 0 when the disk fills up under it, leaving empty and cut files: a
+    disk left full, an empty file or an unreadable pagefind-entry.json is a failed index."""
+    if os.statvfs(folder).f_bavail == 0:
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), str(final))
+    entry = folder / "pagefind-entry.json"
+    broken = [path for path in folders.files(folder) if path.stat().st_size == 0]
+    try:
+        json.loads(entry.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        broken.append(entry)
+    if broken:
+        raise faults.Fault(f"cannot write {faults.shown(final)}: Pagefind left {broken[0].name} in the search index "
+                           "empty or unreadable (a full disk?); free some space and run again")
