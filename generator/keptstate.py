@@ -13,7 +13,7 @@ import os
 import stat
 from pathlib import Path
 
-from . import outputs
+from . import folders, outputs
 
 FOLDER = ".rulesmith"
 FILES = ("manifest.json", "fit.json", "layout.json", "images.json")  # the manifest first: Manifest.load reads it
@@ -80,14 +80,10 @@ def tidy(output: Path) -> None:
         except Damaged as exc:
             damaged(top / name, str(exc))
             outputs.discard(top / name)
-    for parent, dirs, files in os.walk(top):
-        for name in dirs + files:
-            path = Path(parent) / name
-            mode = path.lstat().st_mode
-            if not (stat.S_ISREG(mode) or stat.S_ISDIR(mode)):
-                _discard(path)
-                if name in dirs:
-                    dirs.remove(name)
+    for path in folders.walk(top):  # links to folders are listed, not entered
+        mode = path.lstat().st_mode
+        if not (stat.S_ISREG(mode) or stat.S_ISDIR(mode)):
+            _discard(path)
 
 
 def _discard(path: Path, done: str = "removed") -> None:

@@ -98,7 +98,7 @@ def discard(path: Path) -> None:
     damaged file of the build's own state; a symlink is removed, never what it points to."""
     check_inside(path)
     if path.is_dir() and not path.is_symlink():
-        shutil.rmtree(path)
+        folders.remove(path)
     else:
         path.unlink(missing_ok=True)
 

@@ -8,6 +8,8 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from . import folders
+
 
 def outside_links(folder: Path, project: Path) -> list[tuple[Path, Path]]:
     """Every (link, target) under `folder` whose target exists outside `project`. Linked
@@ -15,12 +17,10 @@ def outside_links(folder: Path, project: Path) -> list[tuple[Path, Path]]:
     by the reader of its kind of file."""
     root = os.path.realpath(project)
     found = []
-    for parent, folders, files in os.walk(folder):
-        for name in sorted(folders + files):
-            path = Path(parent) / name
-            if not path.is_symlink():
-                continue
-            target = os.path.realpath(path)
-            if os.path.exists(target) and not (target + os.sep).startswith(root + os.sep):
-                found.append((path, Path(target)))
+    for path in folders.walk(folder):
+        if not path.is_symlink():
+            continue
+        target = os.path.realpath(path)
+        if os.path.exists(target) and not (target + os.sep).startswith(root + os.sep):
+            found.append((path, Path(target)))
     return sorted(found)

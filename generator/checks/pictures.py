@@ -5,9 +5,9 @@ wrong and what would lose its picture."""
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
+from .. import folders
 from ..diagnostics import Location, Report
 from ..game import Game
 from ..pictures import MAX_PIXELS, TYPES, Refusal, inside, refusal
@@ -32,12 +32,9 @@ def _report_own(report: Report, path: Path, refused: Refusal) -> None:
 
 
 def check(game: Game, report: Report) -> None:
-    for parent, folders, files in os.walk(game.folder):
-        folders[:] = sorted(f for f in folders if f != "__pycache__")
-        for name in sorted(files):
-            path = Path(parent) / name
-            if path.suffix.lower() not in TYPES or not inside(game.folder, path) or not path.is_file():
-                continue
-            refused = refusal(path)
-            if refused is not None:
-                _report_own(report, path, refused)
+    for path in folders.files(game.folder, {"__pycache__"}):
+        if path.suffix.lower() not in TYPES or not inside(game.folder, path):
+            continue
+        refused = refusal(path)
+        if refused is not None:
+            _report_own(report, path, refused)
