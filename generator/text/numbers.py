@@ -2,7 +2,7 @@
 
 A worked example's prose makes claims with numbers ("трёх", "two 1s", "drei"); the rules
 checker binds each of them to its check block (claims.py). A word counts as a number only
-when this table holds it: "первым" (first) or "twice" are words, not numbers. Russian words
+when this table holds it: "первым" (first) or "once" are words, not numbers; "twice" is 2. Russian words
 are listed in every case form, and the dice nouns (единица, шестёрка) count as their face.
 """
 
@@ -55,11 +55,12 @@ _DE = {0: "null", 1: "eins ein eine einen einem einer eines", 2: "zwei zweien", 
 def _table() -> dict[str, dict[str, int]]:
     ru = {form: n for n, forms in _RU_CARDINALS.items() for form in forms.split()}
     ru.update({form: 2 for form in _RU_BOTH.split()})
+    ru.update({"дважды": 2, "трижды": 3})
     ru.update(_ru_faces())
     en = {word: n for n, word in enumerate(_EN)}
-    en.update({"both": 2, "twenty": 20})
+    en.update({"both": 2, "twice": 2, "thrice": 3, "twenty": 20})
     de = {form: n for n, forms in _DE.items() for form in forms.split()}
-    de.update({"beide": 2, "beiden": 2, "beider": 2, "beides": 2, "zwanzig": 20})
+    de.update({"beide": 2, "beiden": 2, "beider": 2, "beides": 2, "zweimal": 2, "dreimal": 3, "zwanzig": 20})
     return {lang: {_key(word): n for word, n in table.items()} for lang, table in (("ru", ru), ("en", en), ("de", de))}
 
 
