@@ -29,6 +29,10 @@ _RU_CARDINALS: dict[int, str] = {
     12: "двенадцать двенадцати двенадцатью",
     20: "двадцать двадцати двадцатью",
 }
+# collective numerals: "трое убиты", "двоих раненых"
+_RU_COLLECTIVE = {2: "двое двоих двоим двоими", 3: "трое троих троим троими"} | {
+    n: " ".join(stem + e for e in ("о", "ых", "ым", "ыми"))
+    for n, stem in {4: "четвер", 5: "пятер", 6: "шестер", 7: "семер", 8: "восьмер", 9: "девятер", 10: "десятер"}.items()}
 _RU_BOTH = "оба обе обоих обеих обоим обеим обоими обеими"
 # the faces of a die as nouns: "выбросил две единицы", "шестёрка"
 # (stem, genitive plural): единиц-а/-ы/-у…, двойк-а/-и/-у…, "двух единиц", "трёх шестёрок"
@@ -54,6 +58,7 @@ _DE = {0: "null", 1: "eins ein eine einen einem einer eines", 2: "zwei zweien", 
 
 def _table() -> dict[str, dict[str, int]]:
     ru = {form: n for n, forms in _RU_CARDINALS.items() for form in forms.split()}
+    ru.update({form: n for n, forms in _RU_COLLECTIVE.items() for form in forms.split()})
     ru.update({form: 2 for form in _RU_BOTH.split()})
     ru.update({"дважды": 2, "трижды": 3})
     ru.update(_ru_faces())
