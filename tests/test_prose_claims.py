@@ -5,6 +5,7 @@ to nothing is a warning that `--strict` makes a failure."""
 
 from __future__ import annotations
 
+import json
 import shutil
 from fractions import Fraction
 from pathlib import Path
@@ -245,3 +246,45 @@ def test_a_binding_to_nothing_the_block_holds_is_an_error(tmp_path):
     (found,) = [d for d in validate(root, "deadzone").errors if d.code == "E038"]
     assert (found.location.line, found.location.col) == (line, col)
     assert "gives no input 'armour-piercing'" in found.message
+
+
+def _planted_erratum(root: Path) -> None:
+    folder = root / "content/deadzone"
+    with (folder / "data/errata.yaml").open("a", encoding="utf-8") as f:
+        f.write("  - id: planted-armour\n    category: inconsistency\n"
+                "    summary: Пример говорит, что Броня падает до одного; по правилам она падает до нуля.\n"
+                "    source: уменьшило Броню до одного\n    reading: до нуля\n")
+    with (folder / "ERRATA.md").open("a", encoding="utf-8") as f:
+        f.write("\n- `planted-armour`: the example says the Armour falls to one; the rules give zero.\n")
+
+
+def test_a_number_the_source_gets_wrong_is_kept_with_its_erratum(tmp_path):
+    root = copy_game(tmp_path, "deadzone")
+    _planted_erratum(root)
+    chapter = root / "content/deadzone/rules/06-damage.md"
+    line, col = replace(chapter, "[нуля]{result=armour}", "[одного]{result=armour erratum=planted-armour}")
+    assert [d.format_text() for d in validate(root, "deadzone").errors] == []  # the erratum counts as cited
+    result = run_cli("check", "deadzone", "--format", "json", cwd=root)
+    assert result.returncode == 0, result.stdout
+    data = json.loads(result.stdout)
+    (claim,) = [c for e in data["examples"] for c in e["claims"] if c["verdict"] == "erratum"]
+    assert (claim["line"], claim["column"], claim["text"], claim["bound_result"]) == (line, col, "одного", "0")
+
+
+def test_an_erratum_on_a_number_the_rules_agree_with_fails(tmp_path):
+    root = copy_game(tmp_path, "deadzone")
+    _planted_erratum(root)
+    chapter = root / "content/deadzone/rules/06-damage.md"
+    line, col = replace(chapter, "[нуля]{result=armour}", "[нуля]{result=armour erratum=planted-armour}")
+    result = run_cli("check", "deadzone", cwd=root)
+    assert result.returncode == 1
+    assert (f"06-damage.md:{line}:{col}: the text says нуля and the rules agree, but erratum 'planted-armour' "
+            "says they differ") in result.stdout
+
+
+def test_an_unknown_erratum_on_a_number_is_an_error(tmp_path):
+    root = copy_game(tmp_path, "deadzone")
+    line, col = replace(root / "content/deadzone/rules/06-damage.md", "[нуля]{result=armour}",
+                        "[нуля]{result=armour erratum=no-such-erratum}")
+    (found,) = [d for d in validate(root, "deadzone").errors if d.code == "E007"]
+    assert (found.location.line, found.location.col) == (line, col) and "no-such-erratum" in found.message

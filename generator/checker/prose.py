@@ -21,6 +21,7 @@ from .expect import show
 from ..values import Span, Target
 
 PASS, FAIL, ERROR, FREE, UNBOUND = "pass", "fail", "error", "free", "unbound"
+ERRATUM = "erratum"  # the text and the rules differ, and an erratum records it
 
 
 @dataclass(frozen=True)
@@ -31,7 +32,7 @@ class ClaimResult:
     path: Path
     line: int
     col: int
-    verdict: str               # pass | fail | error | free | unbound
+    verdict: str               # pass | fail | error | free | unbound | erratum
     actual: str | None = None  # the value it is bound to, as the run gives it
     message: str = ""
 
@@ -121,8 +122,12 @@ def _verdict(claim: Claim, path: Path, line: int, col: int, blocks: list[CheckBl
         return ClaimResult(claim, path, line, col, ERROR, actual,
                            f"{binding} is {actual}, not a number the text can say")
     if number != claim.value:
-        return ClaimResult(claim, path, line, col, FAIL, show(number),
-                           f"the text says {claim.text}, the rules give {show(number)} ({binding})")
+        said = f"the text says {claim.text}, the rules give {show(number)} ({binding})"
+        return ClaimResult(claim, path, line, col, ERRATUM if binding.erratum else FAIL, show(number), said)
+    if binding.erratum:
+        return ClaimResult(claim, path, line, col, FAIL, actual,
+                           f"the text says {claim.text} and the rules agree, but erratum '{binding.erratum}' "
+                           f"says they differ: drop erratum={binding.erratum}")
     return ClaimResult(claim, path, line, col, PASS, actual)
 
 
@@ -133,5 +138,15 @@ def check_claims(example: Example, outcomes: list[Mapping[str, Any] | None], lan
             for claim, path, line, col in example_claims(example, lang)]
 
 
-__all__ = ["ClaimResult", "ERROR", "FAIL", "FREE", "PASS", "UNBOUND", "bound_value", "check_claims",
+def cited_errata(examples: list[Example], lang: str) -> dict[str, tuple[Path, int, int]]:
+    """The errata that numbers of the examples' prose cite, each with its first place."""
+    out: dict[str, tuple[Path, int, int]] = {}
+    for example in examples:
+        for claim, path, line, col in example_claims(example, lang):
+            if claim.binding is not None and claim.binding.erratum:
+                out.setdefault(claim.binding.erratum, (path, line, col))
+    return out
+
+
+__all__ = ["ClaimResult", "ERRATUM", "ERROR", "FAIL", "cited_errata", "FREE", "PASS", "UNBOUND", "bound_value", "check_claims",
            "example_claims", "number_of"]

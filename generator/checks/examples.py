@@ -12,9 +12,9 @@ from __future__ import annotations
 
 from ..checker.examples import Example, game_examples
 from ..checker.procedures import load_procedures
-from ..checker.prose import bound_value, example_claims
+from ..checker.prose import bound_value, cited_errata, example_claims
 from ..checker.runner import block_diagnostics, procedure_diagnostics
-from ..diagnostics import Location, Report
+from ..diagnostics import Location, Report, did_you_mean
 from ..game import Game
 from ..text.claims import FREE
 
@@ -30,6 +30,10 @@ def check(game: Game, report: Report) -> None:
             report.add(d.code, d.message, d.location, d.hint)
     for example in examples:
         prose_numbers(example, game.manifest.source_language, report)
+    for erratum, (path, line, col) in cited_errata(examples, game.manifest.source_language).items():
+        if erratum not in game.errata:
+            report.add("E007", f"a number of an example's prose cites unknown erratum '{erratum}'",
+                       Location(path, line, col), did_you_mean(erratum, game.errata) or "define it in data/errata.yaml")
 
 
 def prose_numbers(example: Example, lang: str, report: Report) -> None:

@@ -10,6 +10,8 @@ example's check block. Written `[2]{.free}` it is marked free text (a page, "Exa
     [5]{die=1}                the first face the block's dice show
     [1]{result=kept check=2}  the same, of the example's second check block (default: the first)
     [EXPANSION 2]{.free}      free text: any words, no claim
+    [3]{result=killed erratum=ID}  the source says 3 where the rules give another number:
+                              the erratum ID of data/errata.yaml records the discrepancy
 
 Readers see only the bracketed words: the markup is removed when the text is parsed
 (`claim_plugin`), in the source and in every translation.
@@ -46,9 +48,11 @@ class Binding:
     kind: str       # input | result | die
     name: str       # the input or result (a dotted path into a mapping or list), or the die's number
     check: int = 1  # which check block of the example, from 1
+    erratum: str | None = None  # the erratum recording that the source's number differs from the rules'
 
     def __str__(self) -> str:
-        return f"{self.kind}={self.name}" + (f" check={self.check}" if self.check != 1 else "")
+        return (f"{self.kind}={self.name}" + (f" check={self.check}" if self.check != 1 else "")
+                + (f" erratum={self.erratum}" if self.erratum else ""))
 
 
 @dataclass(frozen=True)
@@ -91,7 +95,7 @@ def parse_attributes(attrs: str) -> tuple[Binding | None, bool, list[str]]:
         key, sep, value = item.partition("=")
         if not sep or not value:
             problems.append(f"'{item}' is not a binding")
-        elif key not in (*KINDS, "check"):
+        elif key not in (*KINDS, "check", "erratum"):
             problems.append(f"unknown binding '{key}'")
         elif key in values:
             problems.append(f"'{key}' given twice")
@@ -112,7 +116,7 @@ def parse_attributes(attrs: str) -> tuple[Binding | None, bool, list[str]]:
         if not free and not problems:
             problems.append("nothing bound")
         return None, free and not kinds, problems
-    return Binding(kinds[0], values[kinds[0]], int(check)), False, problems
+    return Binding(kinds[0], values[kinds[0]], int(check), values.get("erratum")), False, problems
 
 
 def _masked(text: str) -> str:
