@@ -288,3 +288,20 @@ def test_an_unknown_erratum_on_a_number_is_an_error(tmp_path):
                         "[нуля]{result=armour erratum=no-such-erratum}")
     (found,) = [d for d in validate(root, "deadzone").errors if d.code == "E007"]
     assert (found.location.line, found.location.col) == (line, col) and "no-such-erratum" in found.message
+
+
+def test_a_rendered_example_shows_the_words_and_its_headings_anchor_on_them(tmp_path):
+    from generator.i18n.translate import Translator
+    from generator.text.chapters import load_chapter
+    from generator.text.render import RenderContext, render_chapter
+
+    from .conftest import Workspace
+
+    ws = Workspace(tmp_path)
+    game = Project(ws.root).load("demo", Report())
+    chapter = load_chapter(ws.game / "rules" / "x.md", text=(
+        "# Shooting\n\n::: example volley\n## Example [2]{.free}\n\n"
+        "The Scouts roll a [5]{die=1}: [one]{result=hits} hit.\n:::\n"))
+    html = str(render_chapter(chapter, RenderContext(game, Translator(game, "en"), "site", lambda r: None, {})).html)
+    assert 'id="example-2"' in html and "Example 2</h2>" in html
+    assert "The Scouts roll a 5: one hit." in html and "{" not in html
