@@ -305,3 +305,13 @@ def test_a_rendered_example_shows_the_words_and_its_headings_anchor_on_them(tmp_
     html = str(render_chapter(chapter, RenderContext(game, Translator(game, "en"), "site", lambda r: None, {})).html)
     assert 'id="example-2"' in html and "Example 2</h2>" in html
     assert "The Scouts roll a 5: one hit." in html and "{" not in html
+
+
+def test_binding_markup_outside_an_example_is_an_error(tmp_path):
+    root = copy_game(tmp_path, "deadzone")
+    chapter = root / "content/deadzone/rules/06-damage.md"
+    text = chapter.read_text(encoding="utf-8")
+    chapter.write_text(text + "\nКаждый тест бросает [3]{input=dice_count} кости.\n", encoding="utf-8")
+    (found,) = [d for d in validate(root, "deadzone").errors if d.code == "E038"]
+    assert (found.location.line, found.location.col) == (text.count("\n") + 2, 21)
+    assert "stands outside a worked example" in found.message

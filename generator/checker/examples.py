@@ -151,6 +151,23 @@ def chapter_examples(chapter: Chapter) -> tuple[list[Example], list[CheckBlock]]
     return examples, stray
 
 
+def loose_prose(folder: Path) -> list[Paragraph]:
+    """The paragraphs of a game's rules outside any worked example (where no number is bound)."""
+    out = []
+    for path in chapter_files(folder):
+        try:
+            chapter = load_chapter(path)
+        except (OSError, UnicodeDecodeError):
+            continue
+        depth = 0
+        for token in chapter.tokens:
+            depth += token.type == "container_example_open"
+            depth -= token.type == "container_example_close"
+            if token.type == "inline" and token.map and depth <= 0:
+                out.append(_paragraph(chapter, token))
+    return out
+
+
 def game_examples(folder: Path) -> tuple[list[Example], list[CheckBlock]]:
     """Every example of a game's rules, in reading order, and every stray check block."""
     examples: list[Example] = []
@@ -242,4 +259,5 @@ def _check_exact(block: CheckBlock, data: dict[str, Any]) -> None:
                            "write a fraction (11/36), a decimal (0.5) or a whole number")
 
 
-__all__ = ["CheckBlock", "Example", "Paragraph", "FENCE", "KEYS", "chapter_examples", "game_examples", "parse_block"]
+__all__ = ["CheckBlock", "Example", "Paragraph", "FENCE", "KEYS", "chapter_examples", "game_examples", "loose_prose",
+           "parse_block"]

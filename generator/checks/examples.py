@@ -4,19 +4,20 @@ examples' prose: E030–E034, E038, W031.
 Only what stops a check from running is reported here (a block outside an example, an
 unknown procedure, inputs that do not fit, bad YAML, a procedures module that cannot be
 loaded, a number bound to nothing the block holds); whether the examples agree with the
-rules is `rulesmith check`'s business. A number of an example's prose that is neither bound
+rules is `rulesmith check`'s business (binding markup outside an example, which nothing
+would check, is E038 too). A number of an example's prose that is neither bound
 to its check block nor marked free is a warning (W031): the text makes a claim no one checks.
 """
 
 from __future__ import annotations
 
-from ..checker.examples import Example, game_examples
+from ..checker.examples import Example, game_examples, loose_prose
 from ..checker.procedures import load_procedures
 from ..checker.prose import bound_value, cited_errata, example_claims
 from ..checker.runner import block_diagnostics, procedure_diagnostics
 from ..diagnostics import Location, Report, did_you_mean
 from ..game import Game
-from ..text.claims import FREE
+from ..text.claims import FREE, claims
 
 
 def check(game: Game, report: Report) -> None:
@@ -30,6 +31,15 @@ def check(game: Game, report: Report) -> None:
             report.add(d.code, d.message, d.location, d.hint)
     for example in examples:
         prose_numbers(example, game.manifest.source_language, report)
+    for paragraph in loose_prose(game.folder):
+        if "]{" not in paragraph.text:
+            continue
+        for claim in claims(paragraph.text, game.manifest.source_language):
+            if claim.binding or claim.free or claim.problems:
+                line, col = paragraph.place(claim.start)
+                report.add("E038", f"'{paragraph.text[claim.start:claim.end]}' stands outside a worked example: nothing checks it",
+                           Location(paragraph.path, line, col),
+                           f"bind numbers inside '::: example ID' only; here write {claim.text}")
     for erratum, (path, line, col) in cited_errata(examples, game.manifest.source_language).items():
         if erratum not in game.errata:
             report.add("E007", f"a number of an example's prose cites unknown erratum '{erratum}'",

@@ -77,11 +77,6 @@ class Claim:
         """What a translation must keep of a bound or bare number: the binding and the number."""
         return str(self.binding) if self.binding else "", self.value
 
-    def markup(self, text: str | None = None) -> str:
-        """How the claim is written (`[3]{result=hits}`), for hints and messages."""
-        shown = self.text if text is None else text
-        return f"[{shown}]{{{FREE if self.free else self.binding}}}" if (self.free or self.binding) else shown
-
 
 def parse_attributes(attrs: str) -> tuple[Binding | None, bool, list[str]]:
     """(binding, free, problems) of the attributes of `[words]{...}`."""
