@@ -90,7 +90,7 @@ def validate(root: Path, game: str) -> Report:
 
 @pytest.mark.parametrize("word, value", [
     ("три", 3), ("Трёх", 3), ("трех", 3), ("одну", 1), ("одного", 1), ("двум", 2), ("двумя", 2), ("обоими", 2),
-    ("нуля", 0), ("четырьмя", 4), ("десяти", 10), ("трое", 3), ("пятерых", 5), ("единицы", 1), ("шестёрку", 6),
+    ("нуля", 0), ("четырьмя", 4), ("десяти", 10), ("трое", 3), ("пятерых", 5), ("единицы", 1), ("единицей", 1), ("шестёрку", 6),
     ("шестерок", 6),
 ])
 def test_russian_number_words_in_every_case_are_numbers(word, value):
@@ -163,8 +163,8 @@ def test_a_translation_keeps_every_bound_number(translation, problem):
 
 
 def test_free_text_may_be_dropped_by_a_translation():
-    assert compare("Mai занимает [одну]{.free} точку, [2]{input=order} юнита", "Mai shares a Point, [two]{input=order} units",
-                   "ru", "en") is None
+    assert compare("Mai занимает [одну]{.free} точку, [2]{input=order} юнита",
+                   "Mai shares a Point, [two]{input=order} units", "ru", "en") is None
 
 
 # --- the shipped games ----------------------------------------------------------------------
@@ -315,3 +315,22 @@ def test_binding_markup_outside_an_example_is_an_error(tmp_path):
     (found,) = [d for d in validate(root, "deadzone").errors if d.code == "E038"]
     assert (found.location.line, found.location.col) == (text.count("\n") + 2, 21)
     assert "stands outside a worked example" in found.message
+
+
+def test_a_wrong_prose_number_is_a_workflow_annotation_on_its_line(tmp_path):
+    root = copy_game(tmp_path, "deadzone")
+    line, _ = replace(root / "content/deadzone/rules/06-damage.md", "[нуля]{result=armour}", "[одного]{result=armour}")
+    result = run_cli("check", "deadzone", "--format", "github", cwd=root)
+    assert result.returncode == 1
+    assert (f"::error file=content/deadzone/rules/06-damage.md,line={line},title=example damage-killed-ap::"
+            "the text says одного, the rules give 0 (result=armour)") in result.stdout
+
+
+def test_an_example_without_a_check_block_is_told_to_get_one(tmp_path):
+    from .conftest import Workspace
+
+    ws = Workspace(tmp_path)
+    ws.write("rules/01-rules.md", "# Rules\n\n::: example unchecked\nThe Scouts roll a 5: one hit.\n:::\n")
+    found = [d for d in ws.validate().diagnostics if d.code == "W031"]
+    assert [(d.location.line, d.location.col) for d in found] == [(4, 19), (4, 22)]
+    assert "no ```check block" in found[0].hint

@@ -148,5 +148,5 @@ def cited_errata(examples: list[Example], lang: str) -> dict[str, tuple[Path, in
     return out
 
 
-__all__ = ["ClaimResult", "ERRATUM", "ERROR", "FAIL", "cited_errata", "FREE", "PASS", "UNBOUND", "bound_value", "check_claims",
-           "example_claims", "number_of"]
+__all__ = ["ClaimResult", "ERRATUM", "ERROR", "FAIL", "FREE", "PASS", "UNBOUND", "bound_value", "check_claims",
+           "cited_errata", "example_claims", "number_of"]

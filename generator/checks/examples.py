@@ -37,7 +37,8 @@ def check(game: Game, report: Report) -> None:
         for claim in claims(paragraph.text, game.manifest.source_language):
             if claim.binding or claim.free or claim.problems:
                 line, col = paragraph.place(claim.start)
-                report.add("E038", f"'{paragraph.text[claim.start:claim.end]}' stands outside a worked example: nothing checks it",
+                written = paragraph.text[claim.start:claim.end]
+                report.add("E038", f"'{written}' stands outside a worked example: nothing checks it",
                            Location(paragraph.path, line, col),
                            f"bind numbers inside '::: example ID' only; here write {claim.text}")
     for erratum, (path, line, col) in cited_errata(examples, game.manifest.source_language).items():
@@ -58,10 +59,12 @@ def prose_numbers(example: Example, lang: str, report: Report) -> None:
         if claim.free:
             continue
         if claim.binding is None:
+            free = f"[{claim.text}]{{{FREE}}}"
+            hint = (f"bind it: [{claim.text}]{{result=NAME}} (or input=NAME, die=N), or mark it {free} if it "
+                    "claims nothing about the rules") if example.checks else (
+                f"the example has no ```check block to bind it to: add one, or mark it {free}")
             report.add("W031", f"number '{claim.text}' in example '{example.id}' is neither bound to its check "
-                               f"nor marked free", where,
-                       f"bind it: [{claim.text}]{{result=NAME}} (or input=NAME, die=N), or mark it "
-                       f"[{claim.text}]{{{FREE}}} if it claims nothing about the rules")
+                               f"nor marked free", where, hint)
             continue
         binding = claim.binding
         if binding.check > len(example.checks):

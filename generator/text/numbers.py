@@ -2,8 +2,9 @@
 
 A worked example's prose makes claims with numbers ("трёх", "two 1s", "drei"); the rules
 checker binds each of them to its check block (claims.py). A word counts as a number only
-when this table holds it: "первым" (first) or "once" are words, not numbers; "twice" is 2. Russian words
-are listed in every case form, and the dice nouns (единица, шестёрка) count as their face.
+when this table holds it: "первым" (first) or "once" are words, not numbers; "twice" is 2.
+Russian words are listed in every case form, and the dice nouns (единица, шестёрка) count as
+their face.
 """
 
 from __future__ import annotations
@@ -32,26 +33,28 @@ _RU_CARDINALS: dict[int, str] = {
 # collective numerals: "трое убиты", "двоих раненых"
 _RU_COLLECTIVE = {2: "двое двоих двоим двоими", 3: "трое троих троим троими"} | {
     n: " ".join(stem + e for e in ("о", "ых", "ым", "ыми"))
-    for n, stem in {4: "четвер", 5: "пятер", 6: "шестер", 7: "семер", 8: "восьмер", 9: "девятер", 10: "десятер"}.items()}
+    for n, stem in {4: "четвер", 5: "пятер", 6: "шестер", 7: "семер", 8: "восьмер", 9: "девятер",
+                    10: "десятер"}.items()}
 _RU_BOTH = "оба обе обоих обеих обоим обеим обоими обеими"
 # the faces of a die as nouns: "выбросил две единицы", "шестёрка"
 # (stem, genitive plural): единиц-а/-ы/-у…, двойк-а/-и/-у…, "двух единиц", "трёх шестёрок"
 _RU_FACES = {1: ("единиц", "единиц"), 2: ("двойк", "двоек"), 3: ("тройк", "троек"), 4: ("четвёрк", "четвёрок"),
-             5: ("пятёрк", "пятёрок"), 6: ("шестёрк", "шестёрок"), 7: ("семёрк", "семёрок"), 8: ("восьмёрк", "восьмёрок")}
-_RU_FACE_ENDINGS = ("а", "ы", "и", "у", "ой", "ою", "е", "ам", "ами", "ах")
+             5: ("пятёрк", "пятёрок"), 6: ("шестёрк", "шестёрок"), 7: ("семёрк", "семёрок"),
+             8: ("восьмёрк", "восьмёрок")}
+_RU_FACE_ENDINGS = ("а", "у", "е", "ам", "ами", "ах")  # and after ц: -ы, -ей, -ею; after к: -и, -ой, -ою
 
 
 def _ru_faces() -> dict[str, int]:
     out: dict[str, int] = {}
     for face, (stem, plural) in _RU_FACES.items():
-        for ending in _RU_FACE_ENDINGS:
-            if not (ending == "и" and face == 1 or ending == "ы" and face != 1):
-                out[stem + ending] = face
+        soft = ("ы", "ей", "ею") if stem.endswith("ц") else ("и", "ой", "ою")
+        for ending in _RU_FACE_ENDINGS + soft:
+            out[stem + ending] = face
         out[plural] = face
     return out
 
 
-_EN = ("zero one two three four five six seven eight nine ten eleven twelve").split()
+_EN = "zero one two three four five six seven eight nine ten eleven twelve".split()
 _DE = {0: "null", 1: "eins ein eine einen einem einer eines", 2: "zwei zweien", 3: "drei dreien", 4: "vier vieren",
        5: "fünf fünfen", 6: "sechs", 7: "sieben", 8: "acht", 9: "neun", 10: "zehn", 11: "elf", 12: "zwölf"}
 
