@@ -14,7 +14,7 @@ import pytest
 
 from generator.checker.examples import game_examples
 from generator.checker.prose import example_claims
-from generator.checker.report import as_dict
+from generator.checker.report import as_dict, summary_text
 from generator.checker.runner import check_project
 from generator.diagnostics import Report
 from generator.project import Project
@@ -185,6 +185,7 @@ def test_check_reports_each_claim_and_the_counts(shipped):
     run = check_project(Project(shipped), ["deadzone"])
     data = as_dict(run, shipped)
     assert data["games"][0]["claims"] == {"bound": 15, "free": 4, "unbound": 0}
+    assert "unchecked; prose numbers: 15 bound, 4 free, 0 unbound; consistency rules" in summary_text(run)
     example = next(e for e in data["examples"] if e["id"] == "damage-killed-ap")
     line = (REPO / "content/deadzone/rules/06-damage.md").read_text(encoding="utf-8").splitlines()[25]
     assert example["claims"] == [

@@ -64,8 +64,7 @@ def _summary(game: GameResult) -> str:
         parts.append(f"{game.count(ERROR) + len(game.stray)} with errors")
     parts.append(f"{game.count(UNCHECKED)} unchecked")
     text = f"{game.game}: {len(game.examples)} example{'' if len(game.examples) == 1 else 's'}: " + ", ".join(parts)
-    if any(e.claims for e in game.examples):
-        text += f"; prose numbers: {_claim_counts(game)}"
+    text += f"; prose numbers: {_claim_counts(game)}"
     if game.rules:
         text += f"; consistency rules: {rules_ok}/{len(game.rules)} hold"
     if game.report.errors:
