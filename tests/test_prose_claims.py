@@ -335,3 +335,43 @@ def test_an_example_without_a_check_block_is_told_to_get_one(tmp_path):
     found = [d for d in ws.validate().diagnostics if d.code == "W031"]
     assert [(d.location.line, d.location.col) for d in found] == [(4, 19), (4, 22)]
     assert "no ```check block" in found[0].hint
+
+
+def _changed(text: str, claim) -> str:
+    """The paragraph with one number written one higher, its binding kept."""
+    return text[:claim.start] + text[claim.start:claim.end].replace(f"[{claim.text}]", f"[{claim.value + 1}]", 1) \
+        + text[claim.end:]
+
+
+@pytest.mark.parametrize("game", [g for g in GAMES if g not in ADDED])
+def test_changing_any_bound_number_of_a_shipped_example_fails_in_either_language(game):
+    """Every bound number of every worked example: one higher in the Russian text fails the
+    check at its place; one higher in the English translation fails the catalog comparison."""
+    import dataclasses
+
+    import polib
+
+    from generator.checker.procedures import load_procedures
+    from generator.checker.prose import check_claims
+    from generator.checker.runner import _run_block
+    from generator.i18n.messages import normalize
+
+    loaded = Project(REPO).load(game, Report())
+    procedures = load_procedures(loaded.folder)
+    examples, _ = game_examples(loaded.folder)
+    catalog = {e.msgid: e.msgstr for e in polib.pofile(str(loaded.folder / "locale" / "en.po"))}
+    tried = 0
+    for example in (e for e in examples if e.kind == "example"):
+        outcomes = [_run_block(loaded, block, procedures)[1] for block in example.checks]
+        for i, paragraph in enumerate(example.prose):
+            translation = catalog[normalize(paragraph.text)]
+            for claim in (c for c in claims(paragraph.text, "ru") if c.binding):
+                prose = list(example.prose)
+                prose[i] = dataclasses.replace(paragraph, text=_changed(paragraph.text, claim))
+                verdicts = check_claims(dataclasses.replace(example, prose=prose), outcomes, "ru")
+                where = paragraph.place(claim.start)
+                assert [(c.line, c.col) for c in verdicts if c.failed] == [where], (example.id, claim.text)
+                tried += 1
+            for claim in (c for c in claims(translation, "en") if c.binding or c.free):
+                assert compare(normalize(paragraph.text), _changed(translation, claim), "ru", "en"), claim.text
+    assert tried >= 4
