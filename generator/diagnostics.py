@@ -54,6 +54,8 @@ CODES: dict[str, str] = {
     "E035": "procedures did not finish within the time limit, or ended the process",
     "E036": "procedure cites an erratum that does not exist",
     "E037": "reading erratum that no procedure cites",
+    "E038": "number of an example's prose bound to nothing its check block holds",
+    "E039": "translation of an example's prose changes its numbers",
     "E040": "content overflows its card, cell, column or page",
     "E041": "text drawn over other text",
     "E045": "as-written form for a stat the record does not give",
@@ -87,6 +89,7 @@ CODES: dict[str, str] = {
     "W012": "message context for a place that holds no translatable text",
     "W019": "probability table does not say what it assumes in a language of the game",
     "W020": "erratum summary or reading not written in the source language",
+    "W031": "number in an example's prose neither bound to its check nor marked free",
     "W030": "counter text below the legible size or outside the counter",
 }
 

@@ -301,6 +301,9 @@ def _markdown_cases() -> list[Case]:
         Case("md-check-unknown-procedure", procedures(PROCEDURES, EXAMPLE.replace("procedure: roll", "procedure: rol")),
              "E031", md, 6),
         Case("md-check-bad-input", procedures(PROCEDURES, EXAMPLE.replace("{shots: 1}", "{shots: many}")), "E033", md, 7),
+        Case("md-example-unbound-number", procedures(PROCEDURES), "W031", md, 4),
+        Case("md-example-bound-to-nothing", procedures(PROCEDURES, EXAMPLE.replace("One scout", "[One]{input=shot} scout")),
+             "E038", md, 4),
         Case("md-image-from-network", write(md, "# Rules\n\n![map](http://127.0.0.1:9/map.png)\n"), "W008", md, 3),
         Case("md-image-outside", write(md, "# Rules\n\nText.\n\n![key](../../../../etc/passwd)\n"), "W008", md, 5),
         Case("md-image-beside-the-game", write(md, "# Rules\n\n![key](../other/key.png)\n"), "W008", md, 3),
@@ -329,6 +332,10 @@ def _po_cases() -> list[Case]:
                                                      'msgstr "См. [правила](b.html)."\n')), "E023", po, 6),
         Case("po-link-count-differs", steps(with_ru(PO_HEAD + 'msgid "See [rules](a.html)."\n'
                                                     'msgstr "См. [правила](a.html) [и](a.html)."\n')), "E023", po, 6),
+        Case("po-example-number-changed", steps(
+            procedures(PROCEDURES, EXAMPLE.replace("One scout", "[One]{input=shots} scout")),
+            with_ru(PO_HEAD + 'msgid "[One]{input=shots} scout shoots."\nmsgstr "[Два]{input=shots} разведчика стреляют."\n')),
+             "E039", po, 6),
         Case("po-drops-reference", with_ru(PO_HEAD + 'msgid "Use {{ unit:scouts }}."\nmsgstr "Используйте."\n'),
              "E023", po, 6),
         Case("po-terms-not-used", steps(with_ru(PO_HEAD + 'msgid "Scouts move."\nmsgstr "Они идут."\n'),

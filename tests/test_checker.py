@@ -59,7 +59,7 @@ CHAPTER = '''\
 Scouts shoot.
 
 ::: example scouts-shoot
-Two shots from Scouts in cover hit on 5+.
+[Two]{input=shots} shots from Scouts in cover hit on [5]{result=threshold}+.
 
 ```check
 procedure: shoot
@@ -174,7 +174,8 @@ def test_json_report_shape(demo: Workspace):
     assert result.exit_code == 0
     report = json.loads(result.output)
     assert set(report) == {"passed", "games", "summary", "examples", "stray_checks", "rules", "diagnostics"}
-    assert report["passed"] is True and report["games"] == [{"game": "demo", "passed": True}]
+    assert report["passed"] is True
+    assert report["games"] == [{"game": "demo", "passed": True, "claims": {"bound": 2, "free": 0, "unbound": 0}}]
     assert report["summary"] == {"examples": 2, "pass": 1, "fail": 0, "error": 0, "unchecked": 1,
                                  "rules": 1, "rules_failed": 0, "errors": 0}
     first, second = report["examples"]
@@ -182,6 +183,8 @@ def test_json_report_shape(demo: Workspace):
         "game": "demo", "id": "scouts-shoot", "file": "content/demo/rules/01-shooting.md", "line": 5, "result": "pass"}
     assert first["checks"] == [{"line": 8, "procedure": "shoot", "dice": [5, 3], "result": "pass",
                                 "mismatches": [], "messages": []}]
+    assert [(c["line"], c["column"], c["text"], c["binding"], c["bound_result"], c["verdict"]) for c in first["claims"]] == [
+        (6, 1, "Two", "input=shots", "2", "pass"), (6, 54, "5", "result=threshold", "5+", "pass")]
     assert second["id"] == "prose-only" and second["result"] == "unchecked" and second["checks"] == []
     assert report["rules"][0]["id"] == "victory-is-positive" and report["rules"][0]["result"] == "pass"
 

@@ -23,7 +23,8 @@ def test_new_game_in_three_languages_validates_checks_and_builds(tmp_path: Path)
     manifest = (game / "game.yaml").read_text(encoding="utf-8")
     assert "source_language: en" in manifest and "languages: [ru, de]" in manifest
     catalog = polib.pofile(str(game / "locale" / "de.po"))
-    assert "The Scouts fire twice and roll a 5 and a 2: one hit." in {e.msgid for e in catalog}
+    assert ("The Scouts fire [twice]{input=shots} and roll a [5]{die=1} and a [2]{die=2}: [one]{result=hits} hit."
+            in {e.msgid for e in catalog})
     assert "{{ unit:scouts }}" in (game / "rules" / "01-basics.md").read_text(encoding="utf-8")
 
     validate = run_cli("--root", str(tmp_path), "validate")

@@ -273,16 +273,18 @@ def disembark(game, dice, distance: float) -> dict:
 def rearm(game, dice, squads: list[Unit], into: list[Unit], counted: Choice | None = None,
           magnitude: bool = False) -> dict:
     """Rearming: squads are joined and split by their numbers, each new squad full (its unit's
-    model count), so the models before and after agree; each new squad is one support function.
-    With `counted` (see roster) the command points of the squads before and after are given;
-    whether the roster's declared total is kept needs the whole roster (procedure roster)."""
+    model count), so the models before and after agree; each new squad is one support function
+    (`squad_models`: each new squad's models, by unit). With `counted` (see roster) the command
+    points of the squads before and after are given; whether the roster's declared total is kept
+    needs the whole roster (procedure roster)."""
     before = sum(models_of(game, u) for u in squads)
     after = sum(models_of(game, u) for u in into)
     points = (None, None) if counted is None else (
         sum(command_points(game, u, counted, magnitude) for u in squads),
         sum(command_points(game, u, counted, magnitude) for u in into))
     return {"models_before": before, "models_after": after, "balanced": before == after,
-            "support_functions": len(into), "points_before": points[0], "points_after": points[1]}
+            "squad_models": {u.id: models_of(game, u) for u in into}, "support_functions": len(into),
+            "points_before": points[0], "points_after": points[1]}
 
 
 # --- mines -------------------------------------------------------------------------------------

@@ -84,12 +84,46 @@ class CheckBlock:
         self.problems.append(Diagnostic("E032", message, where, hint))
 
 
+@dataclass(frozen=True)
+class Paragraph:
+    """A paragraph (heading, list item, cell) of an example's prose: its Markdown source
+    and the place of each of its lines in the file, so an offset gives a line and column."""
+
+    text: str
+    path: Path
+    starts: tuple[tuple[int, int], ...]  # per line of `text`: (line in the file, column of its first character)
+
+    @property
+    def line(self) -> int:
+        return self.starts[0][0]
+
+    def place(self, offset: int) -> tuple[int, int]:
+        """(line, column), 1-based, of an offset into the text."""
+        before = self.text[:offset]
+        row = before.count("\n")
+        line, col = self.starts[min(row, len(self.starts) - 1)]
+        return line, col + len(before) - (before.rfind("\n") + 1)
+
+
 @dataclass
 class Example:
     id: str
     path: Path
     line: int
     checks: list[CheckBlock] = field(default_factory=list)
+    kind: str = "example"  # example (a worked case) | rule (normative text)
+    prose: list[Paragraph] = field(default_factory=list)  # a worked case's text, the claims it makes
+
+
+def _paragraph(chapter: Chapter, token: Any) -> Paragraph:
+    lines = chapter.source.splitlines()
+    starts = []
+    for i, text in enumerate(token.content.split("\n")):
+        number = token.map[0] + i
+        source = lines[number] if number < len(lines) else ""
+        at = source.find(text) if text else -1
+        starts.append((number + 1, (at if at >= 0 else len(source) - len(source.lstrip())) + 1))
+    return Paragraph(token.content, chapter.path, tuple(starts))
 
 
 def chapter_examples(chapter: Chapter) -> tuple[list[Example], list[CheckBlock]]:
@@ -99,18 +133,39 @@ def chapter_examples(chapter: Chapter) -> tuple[list[Example], list[CheckBlock]]
     current: list[Example | None] = []  # container stack: an Example, or None for a note
     for token in chapter.tokens:
         if token.type in ("container_example_open", "container_rule_open") and token.map:
-            example = Example(container_info(token.info)[1], chapter.path, token.map[0] + 1)
+            kind, name = container_info(token.info)
+            example = Example(name, chapter.path, token.map[0] + 1, kind=kind)
             examples.append(example)
             current.append(example)
         elif token.type == "container_note_open":
             current.append(None)
         elif token.type in ("container_example_close", "container_rule_close", "container_note_close") and current:
             current.pop()
+        elif token.type == "inline" and token.map and current and current[-1] is not None \
+                and current[-1].kind == "example":
+            current[-1].prose.append(_paragraph(chapter, token))
         elif token.type == "fence" and token.info.strip().split(" ")[0] == FENCE and token.map:
             inside = current[-1] if current else None
             block = parse_block(chapter.path, token.map[0] + 1, token.content, inside.id if inside else None)
             (inside.checks if inside else stray).append(block)
     return examples, stray
+
+
+def loose_prose(folder: Path) -> list[Paragraph]:
+    """The paragraphs of a game's rules outside any worked example (where no number is bound)."""
+    out = []
+    for path in chapter_files(folder):
+        try:
+            chapter = load_chapter(path)
+        except (OSError, UnicodeDecodeError):
+            continue
+        depth = 0
+        for token in chapter.tokens:
+            depth += token.type == "container_example_open"
+            depth -= token.type == "container_example_close"
+            if token.type == "inline" and token.map and depth <= 0:
+                out.append(_paragraph(chapter, token))
+    return out
 
 
 def game_examples(folder: Path) -> tuple[list[Example], list[CheckBlock]]:
@@ -204,4 +259,5 @@ def _check_exact(block: CheckBlock, data: dict[str, Any]) -> None:
                            "write a fraction (11/36), a decimal (0.5) or a whole number")
 
 
-__all__ = ["CheckBlock", "Example", "FENCE", "KEYS", "chapter_examples", "game_examples", "parse_block"]
+__all__ = ["CheckBlock", "Example", "Paragraph", "FENCE", "KEYS", "chapter_examples", "game_examples", "loose_prose",
+           "parse_block"]

@@ -7,10 +7,12 @@ from pathlib import Path
 from typing import Any
 
 from ..diagnostics import Location
-from .expect import Mismatch
+from .expect import Mismatch, show
+from .prose import ClaimResult
 from .runner import ERROR, FAIL, PASS, UNCHECKED, CheckResult, CheckRun, ExampleResult, GameResult, RuleResult
 
 LABELS = {PASS: "PASS", FAIL: "FAIL", ERROR: "ERROR", UNCHECKED: "UNCHECKED"}
+CLAIM_STATES = ("bound", "free", "unbound")  # what the numbers of an example's prose are (text/claims.py)
 
 
 def _where(path: Path | None, line: int, root: Path | None) -> str:
@@ -43,6 +45,9 @@ def _text_example(result: ExampleResult, root: Path | None) -> list[str]:
     for check in result.checks:
         if check.status != PASS:
             lines.extend(_text_check(check, root))
+    for claim in result.claims:
+        if claim.failed:
+            lines.append(f"  {Location(claim.path, claim.line, claim.col).display(root)}: {claim.message}")
     return lines
 
 
@@ -59,11 +64,16 @@ def _summary(game: GameResult) -> str:
         parts.append(f"{game.count(ERROR) + len(game.stray)} with errors")
     parts.append(f"{game.count(UNCHECKED)} unchecked")
     text = f"{game.game}: {len(game.examples)} example{'' if len(game.examples) == 1 else 's'}: " + ", ".join(parts)
+    text += f"; prose numbers: {_claim_counts(game)}"
     if game.rules:
         text += f"; consistency rules: {rules_ok}/{len(game.rules)} hold"
     if game.report.errors:
         text += f"; {len(game.report.errors)} content error(s)"
     return text + (" — FAILED" if game.failed else " — ok")
+
+
+def _claim_counts(game: GameResult) -> str:
+    return ", ".join(f"{game.claims(state)} {state}" for state in CLAIM_STATES)
 
 
 def render_text(run: CheckRun, root: Path | None = None) -> str:
@@ -100,6 +110,13 @@ def _json_check(check: CheckResult, root: Path | None) -> dict[str, Any]:
     }
 
 
+def _json_claim(claim: ClaimResult, root: Path | None) -> dict[str, Any]:
+    return {"file": Location(claim.path).display(root), "line": claim.line, "column": claim.col,
+            "text": claim.claim.text, "value": None if claim.claim.value is None else show(claim.claim.value),
+            "state": claim.claim.state, "binding": str(claim.claim.binding) if claim.claim.binding else None,
+            "bound_result": claim.actual, "verdict": claim.verdict, "message": claim.message}
+
+
 def as_dict(run: CheckRun, root: Path | None = None) -> dict[str, Any]:
     examples, rules, stray, diagnostics = [], [], [], []
     for game in run.games:
@@ -109,6 +126,7 @@ def as_dict(run: CheckRun, root: Path | None = None) -> dict[str, Any]:
                 "game": game.game, "id": result.example.id,
                 "file": Location(result.example.path).display(root), "line": result.example.line,
                 "result": result.status, "checks": [_json_check(c, root) for c in result.checks],
+                "claims": [_json_claim(c, root) for c in result.claims],
             })
         for check in game.stray:
             stray.append({"game": game.game, "file": Location(check.block.path).display(root),
@@ -120,7 +138,8 @@ def as_dict(run: CheckRun, root: Path | None = None) -> dict[str, Any]:
     count = {s: sum(1 for e in examples if e["result"] == s) for s in (PASS, FAIL, ERROR, UNCHECKED)}
     return {
         "passed": not run.failed,
-        "games": [{"game": g.game, "passed": not g.failed} for g in run.games],
+        "games": [{"game": g.game, "passed": not g.failed,
+                   "claims": {state: g.claims(state) for state in CLAIM_STATES}} for g in run.games],
         "summary": {"examples": len(examples), **count,
                     "rules": len(rules), "rules_failed": sum(1 for r in rules if r["result"] != PASS),
                     "errors": sum(1 for d in diagnostics if d["severity"] == "error")},
@@ -154,6 +173,9 @@ def render_github(run: CheckRun, root: Path | None = None) -> str:
                     if n.diagnostic:
                         continue  # already annotated as a validation diagnostic
                     lines.append(_annotation("error", n.location.path, n.location.line, title, n.message, root))
+            for claim in result.claims:
+                if claim.failed:
+                    lines.append(_annotation("error", claim.path, claim.line, title, claim.message, root))
         for rule in game.rules:
             for problem in rule.problems:
                 lines.append(_annotation("error", rule.rule.path, rule.rule.line, f"rule {rule.rule.id}", problem, root))

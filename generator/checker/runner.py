@@ -21,6 +21,7 @@ from .expect import Mismatch, compare, show_probability
 from ..values import UnstatedError
 from .modes import ProcedureError, ScriptError, exact, scripted
 from .procedures import MODULE, Declared, InputErrors, Procedures, error_line, load_procedures
+from .prose import ClaimResult, check_claims
 
 PASS, FAIL, ERROR, UNCHECKED = "pass", "fail", "error", "unchecked"
 
@@ -47,13 +48,16 @@ class ExampleResult:
     game: str
     example: Example
     checks: list[CheckResult] = field(default_factory=list)
+    claims: list[ClaimResult] = field(default_factory=list)  # the numbers of its prose (prose.py)
 
     @property
     def status(self) -> str:
         states = {c.status for c in self.checks}
         if not states:
             return UNCHECKED
-        return ERROR if ERROR in states else FAIL if FAIL in states else PASS
+        if ERROR in states:
+            return ERROR
+        return FAIL if FAIL in states or any(c.failed for c in self.claims) else PASS
 
 
 @dataclass
@@ -78,6 +82,10 @@ class GameResult:
 
     def count(self, status: str) -> int:
         return sum(1 for e in self.examples if e.status == status)
+
+    def claims(self, state: str) -> int:
+        """How many numbers of the examples' prose are bound, free or unbound."""
+        return sum(1 for e in self.examples for c in e.claims if c.claim.state == state)
 
     @property
     def failed(self) -> bool:
@@ -133,20 +141,28 @@ def procedure_diagnostics(procedures: Procedures) -> list[Diagnostic]:
 # --- running ---------------------------------------------------------------------------
 
 def run_block(game: Game, block: CheckBlock, procedures: Procedures) -> CheckResult:
+    """Run one check block: its dice against `expect`, exactly against `exact`."""
+    return _run_block(game, block, procedures)[0]
+
+
+def _run_block(game: Game, block: CheckBlock, procedures: Procedures) -> tuple[CheckResult, Any]:
+    """The block's result, and its run with the block's dice (None without one): what the
+    numbers of the example's prose are compared with."""
     problems = block_diagnostics(game, block, procedures)
     if problems:
         notes = [Note(f"{d.message}" + (f" ({d.hint})" if d.hint else ""), d.location, True) for d in problems]
-        return CheckResult(block, ERROR, notes=notes)
+        return CheckResult(block, ERROR, notes=notes), None
     proc = procedures.get(block.procedure or "")
     if proc is None:  # procedures.py cannot be loaded: its E034 says why
         where = Location(procedures.path, 1) if procedures.path else block.location()
         return CheckResult(block, ERROR, notes=[Note(f"procedure '{block.procedure}' is not available: "
-                                                     f"{MODULE} has problems (E034)", where, True)])
+                                                     f"{MODULE} has problems (E034)", where, True)]), None
     try:
         inputs = proc.bind(game, block.inputs)
     except InputErrors as exc:
-        return CheckResult(block, ERROR, notes=[Note(str(exc), block.location("inputs"), True)])
+        return CheckResult(block, ERROR, notes=[Note(str(exc), block.location("inputs"), True)]), None
     result = CheckResult(block, PASS)
+    outcome = None
     if block.expect is not None:
         try:
             outcome = scripted(proc, game, block.dice or [], inputs)
@@ -155,7 +171,7 @@ def run_block(game: Game, block: CheckBlock, procedures: Procedures) -> CheckRes
         except (ProcedureError, UnstatedError) as exc:
             result.notes.append(Note(f"{proc.id}: {exc}", block.location()))
         except Exception as exc:  # a bug in procedures.py: show where, not a traceback
-            return _crashed(result, proc.path, exc)
+            return _crashed(result, proc.path, exc), None
         else:
             subject = proc.id + (" with dice [" + ", ".join(map(str, block.dice)) + "]" if block.dice else "")
             for key, mismatch in compare(outcome, block.expect):
@@ -167,7 +183,7 @@ def run_block(game: Game, block: CheckBlock, procedures: Procedures) -> CheckRes
         except (ProcedureError, UnstatedError) as exc:
             result.notes.append(Note(f"{proc.id}: {exc}", block.location("exact", key=True)))
         except Exception as exc:
-            return _crashed(result, proc.path, exc)
+            return _crashed(result, proc.path, exc), None
         else:
             for key, stat in block.stats.items():
                 line = block.location("exact", key).line
@@ -183,7 +199,7 @@ def run_block(game: Game, block: CheckBlock, procedures: Procedures) -> CheckRes
                                                       f"{proc.id}, exactly"))
     if result.mismatches or result.notes:
         result.status = FAIL
-    return result
+    return result, outcome
 
 
 def _crashed(result: CheckResult, path: Path | None, exc: Exception) -> CheckResult:
@@ -215,7 +231,9 @@ def check_game(game: Game, report: Report | None = None) -> GameResult:
     examples, stray = game_examples(game.folder)
     result = GameResult(game.id, game.folder, report=report or Report(), loaded=game)
     for example in examples:
-        result.examples.append(ExampleResult(game.id, example, [run_block(game, b, procedures) for b in example.checks]))
+        runs = [_run_block(game, b, procedures) for b in example.checks]
+        claims = check_claims(example, [outcome for _, outcome in runs], game.manifest.source_language)
+        result.examples.append(ExampleResult(game.id, example, [check for check, _ in runs], claims))
     result.stray = [run_block(game, b, procedures) for b in stray]
     result.rules = [run_rule(game, rule) for rule in procedures.consistency.values()]
     return result

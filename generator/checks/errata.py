@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import re
 
+from ..checker.examples import game_examples
+from ..checker.prose import cited_errata
 from ..diagnostics import Location, Report, did_you_mean
 from ..game import Game
 from ..model import SECTIONS
@@ -45,6 +47,7 @@ def _referenced(game: Game) -> set[str]:
     for unit in game.units.values():
         for entry in unit.weapons:
             used.update(entry.errata)
+    used.update(cited_errata(game_examples(game.folder)[0], game.manifest.source_language))  # [3]{... erratum=ID}
     return used
 
 

@@ -1,18 +1,23 @@
-"""Translation catalogs: readable, and each translation keeps its source's markup."""
+"""Translation catalogs: readable, each translation keeps its source's markup, and a
+translated worked example keeps its numbers and their bindings (E039)."""
 
 from __future__ import annotations
 
+from ..checker.examples import game_examples
 from ..diagnostics import Location, Report
 from ..game import Game
 from ..i18n.catalog import CatalogError, po_path, read_catalog
 from ..i18n.contexts import check_contexts
 from ..i18n.markup import mismatch
+from ..i18n.messages import normalize
 from ..i18n.terms import any_source, check_entry, load_terms, terms_path
 from ..i18n.ui import check_interface
+from ..text.claims import compare
 
 
 def check(game: Game, report: Report) -> None:
     manifest = game.manifest
+    prose = {normalize(p.text) for e in game_examples(game.folder)[0] for p in e.prose}
     check_contexts(game, report)
     check_interface(game.folder / "locale", manifest.source_language,
                     game.manifest_doc.location(("source_language",)), report)
@@ -40,6 +45,12 @@ def check(game: Game, report: Report) -> None:
             if problem:
                 report.add("E023", f"translation {problem}", where,
                            "keep every {{ }} reference, link, and emphasis of the source in the translation")
+            if entry.msgid in prose:
+                changed = compare(entry.msgid, entry.msgstr, manifest.source_language, lang)
+                if changed:
+                    report.add("E039", f"translation of an example changes its numbers: {changed}", where,
+                               "keep each number of the source with its binding ([3]{result=NAME} stays "
+                               "[three]{result=NAME}); bind or mark free ({.free}) any number the language adds")
             check_entry(terms, entry.msgid, entry.msgstr, where, report, quick)
 
 

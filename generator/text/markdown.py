@@ -1,5 +1,6 @@
 """The Markdown dialect of rules text: CommonMark + tables, footnotes, definition lists,
-`::: note` / `::: example ID` / `::: rule ID` containers and `{{ kind:id }}` references."""
+`::: note` / `::: example ID` / `::: rule ID` containers, `{{ kind:id }}` references and
+`[3]{result=hits}` numbers bound to a worked example's check (printed as their words)."""
 
 from __future__ import annotations
 
@@ -11,6 +12,8 @@ from mdit_py_plugins.container import container_plugin
 from mdit_py_plugins.deflist import deflist_plugin
 from mdit_py_plugins.footnote import footnote_plugin
 from mdit_py_plugins.substitution import substitution_plugin
+
+from .claims import claim_plugin
 
 # note: for designers only; example: a worked case; rule: normative text whose check blocks
 # the rules checker runs (printed as plain rules text with a discreet verified mark)
@@ -33,6 +36,7 @@ def parser() -> MarkdownIt:
 def build() -> MarkdownIt:
     md = MarkdownIt("commonmark", {"typographer": False, "html": False}).enable("table").enable("strikethrough")
     md.use(footnote_plugin).use(deflist_plugin).use(substitution_plugin).use(attrs_block_plugin)
+    md.use(claim_plugin)  # `[3]{result=hits}`: a worked example's number bound to its check (claims.py)
     for name in CONTAINERS:
         md.use(container_plugin, name=name)
     return md

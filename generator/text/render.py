@@ -19,6 +19,7 @@ from ..i18n.translate import Translator
 from ..pictures import shown
 from . import blocks
 from .chapters import Chapter
+from .claims import plain
 from .editorial import field_html, trailing_mark
 from .markdown import EDITOR_CLASS, NOTE_KINDS, build, container_info, parser
 from .refs import TEXT_FIELDS, Ref, RefError, is_block, resolve
@@ -327,7 +328,7 @@ def render_chapter(chapter: Chapter, ctx: RenderContext, id_prefix: str = "") ->
     used: set[str] = set()
     for i, token in enumerate(tokens):
         if token.type == "heading_open":
-            slug = base = id_prefix + slugify(tokens[i + 1].content)
+            slug = base = id_prefix + slugify(plain(tokens[i + 1].content))  # the words, not a number's binding
             n = 2
             while slug in used:
                 slug, n = f"{base}-{n}", n + 1
