@@ -319,7 +319,7 @@ def _writable(folder: Path) -> None:
     (("schema",), "output"),
     (("new", "other"), "content/other"),
     (("i18n", "extract", "demo"), "content/demo/locale"),
-    (("i18n", "ui", "de", "demo"), "content/demo/locale"),
+    (("i18n", "ui", "en", "demo"), "content/demo/locale"),
 ])
 def test_read_only_project(project: Path, args: tuple[str, ...], where: str):
     prefix = unprivileged()
