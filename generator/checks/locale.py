@@ -48,9 +48,10 @@ def check(game: Game, report: Report) -> None:
             if entry.msgid in prose:
                 changed = compare(entry.msgid, entry.msgstr, manifest.source_language, lang)
                 if changed:
-                    report.add("E039", f"translation of an example changes its numbers: {changed}", where,
+                    report.add("E039", f"translation of an example changes its claims: {changed}", where,
                                "keep each number of the source with its binding ([3]{result=NAME} stays "
-                               "[three]{result=NAME}); bind or mark free ({.free}) any number the language adds")
+                               "[three]{result=NAME}), and its negation; bind or mark free ({.free}) any number the "
+                               "language adds")
             check_entry(terms, entry.msgid, entry.msgstr, where, report, quick)
 
 
