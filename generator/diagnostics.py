@@ -55,7 +55,7 @@ CODES: dict[str, str] = {
     "E036": "procedure cites an erratum that does not exist",
     "E037": "reading erratum that no procedure cites",
     "E038": "number of an example's prose bound to nothing its check block holds",
-    "E039": "translation of an example's prose changes its numbers",
+    "E039": "translation of an example's prose changes its numbers or loses its negation",
     "E040": "content overflows its card, cell, column or page",
     "E041": "text drawn over other text",
     "E045": "as-written form for a stat the record does not give",

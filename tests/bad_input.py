@@ -593,6 +593,13 @@ def _asset_cases() -> list[Case]:
         Case("name-right-to-left-isolate", edit("data/units.yaml", "name: Scouts", "name: Sc\u2067outs"), "E067",
              "data/units.yaml", "name: Sc"),
         Case("md-right-to-left-override", write(md, "# Rules\n\nMove \u202e5 cm.\n"), "E067", md, 3),
+        Case("po-right-to-left-override", with_ru(PO_HEAD + 'msgid "Scouts"\nmsgstr "Раз\u202eведчики"\n'), "E067",
+             "locale/ru.po", 'msgstr "Раз'),
+        Case("stat-name-newline", edit("game.yaml", "    name: Move\n", '    name: "Mo\\nve"\n'), "E067",
+             "game.yaml", 'name: "Mo'),
+        Case("parameter-name-newline", edit("game.yaml", "name: Victory points needed to win",
+                                            'name: "Victory points\\nneeded to win"'), "E067", "game.yaml",
+             'name: "Victory points'),
     ]
     settings = [  # print.yaml: (name, text, code, line)
         ("print-zero-text", "min_text_pt: 0\n", "E004", 1),

@@ -219,7 +219,7 @@ def test_a_changed_number_in_a_translated_example_fails_validation_at_its_po_ent
     line, _ = replace(root / "content" / game / "locale" / "en.po", shipped, planted)
     found = [d for d in validate(root, game).errors if d.code == "E039"]
     assert [(d.location.path.name, d.location.line) for d in found] == [("en.po", line)]
-    assert "changes its numbers" in found[0].message
+    assert "changes its claims" in found[0].message
 
 
 def test_a_lost_binding_in_a_translation_fails_validation(tmp_path):
@@ -375,3 +375,36 @@ def test_changing_any_bound_number_of_a_shipped_example_fails_in_either_language
             for claim in (c for c in claims(translation, "en") if c.binding or c.free):
                 assert compare(normalize(paragraph.text), _changed(translation, claim), "ru", "en"), claim.text
     assert tried >= 4
+
+
+@pytest.mark.parametrize("text, lang, found", [
+    ("Юнит не уничтожен, и ни одна карта не сыграна.", "ru", ["не", "ни", "не"]),
+    ("The unit is not destroyed; no card is played and it can’t move.", "en", ["not", "no", "n’t"]),
+    ("Die Einheit wird nicht zerstört, keine Karte wird gespielt.", "de", ["nicht", "keine"]),
+    ("Нетерпеливый юнит нанёс удар.", "ru", []),     # a word that begins like "нет" is not one
+    ("Notably, the unit is nowhere near.", "en", []),
+    ("La unidad no está destruida.", "es", []),       # a language the table does not hold
+])
+def test_negating_words_are_read_in_each_language(text, lang, found):
+    from generator.text.negation import negations
+
+    assert negations(text, lang) == found
+
+
+def test_a_translated_example_that_loses_its_negation_fails_validation(tmp_path):
+    root = copy_game(tmp_path, "rock-n-roll")
+    po = root / "content/rock-n-roll/locale/en.po"
+    assert [d for d in validate(root, "rock-n-roll").diagnostics if d.code == "E039"] == []
+    line, _ = replace(po, "has no spare cards for rerolls and discarding units doesn’t pay",
+                      "has spare cards for rerolls and discarding units pays")
+    (found,) = [d for d in validate(root, "rock-n-roll").errors if d.code == "E039"]
+    assert found.location.line == line
+    assert "negation lost: the source says «нет»" in found.message
+
+
+def test_a_translated_example_that_adds_a_negation_fails_validation(tmp_path):
+    root = copy_game(tmp_path, "rock-n-roll")
+    line, _ = replace(root / "content/rock-n-roll/locale/en.po", "Zulu fires on it first",
+                      "Zulu does not fire on it first")
+    (found,) = [d for d in validate(root, "rock-n-roll").errors if d.code == "E039"]
+    assert found.location.line == line and "negation added: the translation says «not»" in found.message

@@ -1,5 +1,6 @@
 """Translation catalogs: readable, each translation keeps its source's markup, and a
-translated worked example keeps its numbers and their bindings (E039)."""
+translated worked example keeps its numbers and their bindings (E039), and no translation leaves
+a direction control open (E067)."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from ..i18n.messages import normalize
 from ..i18n.terms import any_source, check_entry, load_terms, terms_path
 from ..i18n.ui import check_interface
 from ..text.claims import compare
+from ..yamlsource import BIDI_HINT, unbalanced_bidi
 
 
 def check(game: Game, report: Report) -> None:
@@ -41,6 +43,10 @@ def check(game: Game, report: Report) -> None:
             if entry.obsolete or not entry.msgstr or entry.fuzzy:
                 continue
             where = Location(path, _msgstr_line(lines, entry.linenum), 1)
+            if unbalanced_bidi(entry.msgstr) is not None:
+                turned = entry.msgstr[unbalanced_bidi(entry.msgstr)]
+                report.add("E067", f"the translation's direction control U+{ord(turned):04X} is never closed: the "
+                           "text after it reads in another direction than it is written", where, BIDI_HINT)
             problem = mismatch(entry.msgid, entry.msgstr)
             if problem:
                 report.add("E023", f"translation {problem}", where,
@@ -48,9 +54,10 @@ def check(game: Game, report: Report) -> None:
             if entry.msgid in prose:
                 changed = compare(entry.msgid, entry.msgstr, manifest.source_language, lang)
                 if changed:
-                    report.add("E039", f"translation of an example changes its numbers: {changed}", where,
+                    report.add("E039", f"translation of an example changes its claims: {changed}", where,
                                "keep each number of the source with its binding ([3]{result=NAME} stays "
-                               "[three]{result=NAME}); bind or mark free ({.free}) any number the language adds")
+                               "[three]{result=NAME}), and its negation; bind or mark free ({.free}) any number the "
+                               "language adds")
             check_entry(terms, entry.msgid, entry.msgstr, where, report, quick)
 
 

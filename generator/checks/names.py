@@ -1,6 +1,8 @@
 """A name is one line: a record's name, a keyword's alias and a keyword use ('Quick',
 'AP (1)') each print on one line of a card or a table and are matched as written, so a line
-break in one is reported where it stands (keyword uses that hold one are not looked up)."""
+break in one is reported where it stands (keyword uses that hold one are not looked up). The
+names game.yaml gives (the title, components, sides, parameters, stats and their short labels,
+enumeration values) are names too."""
 
 from __future__ import annotations
 
@@ -8,6 +10,8 @@ from ..diagnostics import Report
 from ..game import Game
 
 KEYWORD_USERS = ("units", "weapons", "terrain")
+# game.yaml's lists of named things, and the fields of each that print as a name
+MANIFEST_NAMES = {"components": ("name",), "sides": ("name",), "parameters": ("name",), "stats": ("name", "abbr")}
 
 
 def broken(text: object) -> bool:
@@ -33,3 +37,20 @@ def check(game: Game, report: Report) -> None:
                 for i, use in enumerate(record.keywords):
                     if broken(use):
                         _report(report, origin.location("keywords", i), "keyword use", use)
+    _check_manifest(game, report)
+
+
+def _check_manifest(game: Game, report: Report) -> None:
+    manifest, doc = game.manifest, game.manifest_doc
+    for lang, title in manifest.title.items():
+        if broken(title):
+            _report(report, doc.location(("title", lang)), "title", title)
+    for section, fields in MANIFEST_NAMES.items():
+        for i, item in enumerate(getattr(manifest, section)):
+            for field in fields:
+                if broken(getattr(item, field, None)):
+                    _report(report, doc.location((section, i, field)), f"{section[:-1]} {field}", getattr(item, field))
+    for enum, values in manifest.enums.items():
+        for i, value in enumerate(values):
+            if broken(getattr(value, "name", None)):
+                _report(report, doc.location(("enums", enum, i, "name")), "enumeration value name", value.name)

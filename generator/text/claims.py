@@ -27,6 +27,7 @@ from fractions import Fraction
 from markdown_it import MarkdownIt
 from markdown_it.rules_inline import StateInline
 
+from . import negation
 from .numbers import numerals, value_of
 
 FREE = ".free"
@@ -144,10 +145,12 @@ def plain(text: str) -> str:
 
 
 def compare(source: str, translation: str, source_lang: str, lang: str) -> str | None:
-    """What a translation of an example's prose changes in its numbers, or None. Each bound
+    """What a translation of an example's prose changes in its claims, or None. Each bound
     number of the source is there with the same value and binding, and no other; a number
     the translation leaves bare is one more claim. Free text is the translator's to word,
-    but the numbers in it are the source's: a translation may drop one, not change it."""
+    but the numbers in it are the source's: a translation may drop one, not change it. A
+    negation the source has and the translation lacks (or the other way) turns the claim
+    over: negation.py reports it."""
     ours, theirs = claims(source, source_lang), claims(translation, lang)
     a = Counter(c.key for c in ours if not c.free)
     b = Counter(c.key for c in theirs if not c.free)
@@ -160,6 +163,9 @@ def compare(source: str, translation: str, source_lang: str, lang: str) -> str |
     added = [n for c in theirs if c.free for n in numerals(c.text, lang) if n.value not in free]
     if added:
         problems.append("free text says " + ", ".join(n.text for n in added) + ", the source's does not")
+    negated = negation.lost(source, translation, source_lang, lang)
+    if negated:
+        problems.append(negated)
     return "; ".join(problems) or None
 
 

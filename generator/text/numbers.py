@@ -69,10 +69,10 @@ def _table() -> dict[str, dict[str, int]]:
     en.update({"both": 2, "twice": 2, "thrice": 3, "twenty": 20})
     de = {form: n for n, forms in _DE.items() for form in forms.split()}
     de.update({"beide": 2, "beiden": 2, "beider": 2, "beides": 2, "zweimal": 2, "dreimal": 3, "zwanzig": 20})
-    return {lang: {_key(word): n for word, n in table.items()} for lang, table in (("ru", ru), ("en", en), ("de", de))}
+    return {lang: {fold(word): n for word, n in table.items()} for lang, table in (("ru", ru), ("en", en), ("de", de))}
 
 
-def _key(word: str) -> str:
+def fold(word: str) -> str:
     """A word as the table looks it up: lower case, ё read as е (both spellings are common)."""
     return word.lower().replace("ё", "е")
 
@@ -104,7 +104,7 @@ def value_of(text: str, lang: str) -> Fraction | None:
     text = text.strip()
     if re.fullmatch(_DIGITS, text):
         return Fraction(text.replace(",", "."))
-    found = words(lang).get(_key(text))
+    found = words(lang).get(fold(text))
     return Fraction(found) if found is not None else None
 
 
