@@ -71,7 +71,7 @@ def sheet_html(ctx: BuildContext, wide: frozenset[str] = frozenset(), moved: fro
         if section == "parameters":
             if not game.manifest.parameters:
                 continue
-            html = blocks.parameters_html(game, tr)
+            html = blocks.parameters_html(game, tr, row_heads=True)
             sections.append({"title": ui("parameters"), "id": "parameters", "html": html, "src": "game.yaml:1"})
             continue
         if section == "probabilities":
