@@ -183,7 +183,7 @@ class JoinedTree:
             self.kids.extend(self.pdf.copy_foreign(document).K)
         nums = tree.ParentTree.get("/Nums", pikepdf.Array())
         for i in range(0, len(nums), 2):
-            self.nums.extend([int(nums[i]) + offset, self.pdf.copy_foreign(nums[i + 1])])
+            self.nums.extend([int(nums[i]) + offset, self._copy(nums[i + 1])])
             self.next_key = max(self.next_key, int(nums[i]) + offset + 1)
         for page in self.pdf.pages[first_page:]:
             if "/StructParents" in page.obj:
@@ -191,6 +191,12 @@ class JoinedTree:
             for annotation in page.obj.get("/Annots", ()):
                 if "/StructParent" in annotation:
                     annotation.StructParent = int(annotation.StructParent) + offset
+
+    def _copy(self, obj):
+        """`obj` of a part in the joined PDF (a direct array of references stays direct)."""
+        if isinstance(obj, pikepdf.Array) and not obj.is_indirect:
+            return pikepdf.Array([self._copy(item) for item in obj])
+        return self.pdf.copy_foreign(obj)
 
     def finish(self) -> None:
         """Write the joined tree into the PDF (with its claim, when it conforms)."""
