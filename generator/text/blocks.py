@@ -46,6 +46,11 @@ def _cell(value) -> str:
     return "–" if value is None else str(value)
 
 
+def _signed(value) -> str:
+    """A modifier as the source writes it: +2, -2, 0."""
+    return f"+{value}" if isinstance(value, (int, float)) and not isinstance(value, bool) and value > 0 else _cell(value)
+
+
 def unstated_notes(game: Game, tr: Translator, record: Record) -> Markup:
     """One note per value of the record the source does not give: what the marked blank (?‡) means.
     Table cells of one column with the same reason share a note ("Effect, 1–6")."""
@@ -182,6 +187,7 @@ def table_html(table: Table, tr: Translator, link: Linker | None = None) -> Mark
     out.append(Markup("<thead><tr>") + Markup("").join(Markup("<th scope=\"col\">{}</th>").format(n) for _, n in columns)
                + Markup("</tr></thead><tbody>"))
     coded = {c.id: (table.columns.index(c), c) for c in table.columns if c.values}
+    signed = {c.id for c in table.columns if c.signed}
     for i, row in enumerate(table.rows):
         cells = []
         for key, _ in columns:
@@ -192,7 +198,7 @@ def table_html(table: Table, tr: Translator, link: Linker | None = None) -> Mark
                 text = inline_refs_html(tr.game, tr, tr.field(table, "rows", i, key), link or _no_link) \
                     + mark_if_editors(table, ("rows", i, key), tr)
             else:
-                text = _cell(value)
+                text = _signed(value) if key in signed else _cell(value)
             cells.append(Markup("<td>{}</td>").format(text))
         out.append(Markup("<tr>") + Markup("").join(cells) + Markup("</tr>"))
     out.append(Markup("</tbody></table>"))
@@ -358,6 +364,10 @@ def stat_html(game: Game, tr: Translator, record: Record, stat_id: str, link: Li
             shown = (format_written(written, stat.type, stat.unit, tr.lang) if stat else None) or canonical
         return Markup("{}{}").format(shown, erratum_mark(game, tr, erratum.id, link or _no_link))
     written = getattr(record, "as_written", {}).get(stat_id)
+    short = None if tr.is_source or stat is None else _abbreviated(
+        game, tr, stat, written or _as_written(getattr(record, "stats", {}).get(stat_id)))
+    if short:
+        return Markup("{}").format(short)
     if written is None and tr.is_source:
         written = _as_written(getattr(record, "stats", {}).get(stat_id))
     if written is None or stat is None or (record.section, record.id, stat_id) not in game.values:
@@ -366,6 +376,19 @@ def stat_html(game: Game, tr: Translator, record: Record, stat_id: str, link: Li
     if shown is None or _same_print(shown, canonical):
         return Markup("{}").format(canonical)
     return Markup("{}").format(shown)
+
+
+def _abbreviated(game: Game, tr: Translator, stat, written: str) -> str | None:
+    """A value the source writes behind the stat's abbreviation («Н3»: range 3), in the same
+    form with the abbreviation of the reader's language ("R3"), as the rules' own formula
+    writes it; None for any other form."""
+    if not stat.abbr or not isinstance(written, str):
+        return None
+    source_abbr = str(stat.abbr)
+    number = written.strip()[len(source_abbr):]
+    if not written.strip().startswith(source_abbr) or not re.fullmatch(r"\d+(?:[.,]\d+)?", number):
+        return None
+    return f"{tr.manifest('stats', game.manifest.stats.index(stat), 'abbr')}{number}"
 
 
 def erratum_mark(game: Game, tr: Translator, erratum_id: str, link: Linker) -> Markup:
@@ -656,8 +679,11 @@ def _record_facts(game: Game, tr: Translator, record: Record) -> list[Markup]:
 
 
 def band_span(band) -> str:
-    """0–1, 8+, ≤ 1 or ≥ 2 for a distance band."""
+    """0–1, 8+, ≤ 1 or ≥ 2 for a distance band; > 2 for one that starts past its `min`
+    (`above`: "more than 2 cm" is not "2 cm or more")."""
     low, high = band.min, band.max
+    if band.above and low is not None:
+        return f"> {format_value(low)}" + (f", ≤ {format_value(high)}" if high is not None else "")
     if low is not None and high is not None:
         return f"{format_value(low)}–{format_value(high)}"
     if high is None and low is not None:
