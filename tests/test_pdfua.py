@@ -30,10 +30,10 @@ def _release_output_confinement():
 
 @pytest.fixture(scope="module")
 def pdfs(shipped, tmp_path_factory):
-    """deadzone's English rulebook, reference sheet and cards; river-line's counters and maps."""
+    """nuclear's English rulebook, deadzone's reference sheet and cards; river-line's counters and maps."""
     river = make_project(tmp_path_factory.mktemp("river"))
     built = {}
-    for root, game, kind in [(shipped, "deadzone", "rulebook"), (shipped, "deadzone", "reference"),
+    for root, game, kind in [(shipped, "nuclear", "rulebook"), (shipped, "deadzone", "reference"),
                              (shipped, "deadzone", "cards"), (river, "river-line", "counters"),
                              (river, "river-line", "maps")]:
         result = run_job(Job(root, game, "en", kind, images=False))
@@ -109,3 +109,13 @@ def test_joined_parts_keep_their_tags(tmp_path):
         assert len(set(annotations)) == 2 and set(annotations) <= set(keys)
         texts = [e for e in _all(pdf) if e.get("/S") == "/H1"]
         assert len(texts) == 2
+
+
+def test_every_link_can_be_clicked(pdfs):
+    """Each link of the rulebook (the erratum marks among them) has a rectangle with height."""
+    with pikepdf.open(pdfs["rulebook"][0]) as pdf:
+        heights = [abs(float(a.Rect[3]) - float(a.Rect[1])) for page in pdf.pages for a in page.obj.get("/Annots", ())
+                   if a.get("/Subtype") == "/Link"]
+        marks = [e for e in _all(pdf) if e.get("/S") == "/Link"]
+    assert len(heights) > 20 and marks
+    assert min(heights) > 3, sorted(heights)[:5]

@@ -8,7 +8,7 @@ from markupsafe import Markup
 
 from ..model.printing import REFERENCE_SECTIONS
 from ..text import blocks
-from ..text.editorial import legend_for
+from ..text.legend import legend_for
 from .context import BuildContext, print_config, print_linker, section_mark
 from .decisions import decided, strings
 from .pdf import render_document

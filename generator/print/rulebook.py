@@ -9,7 +9,8 @@ from dataclasses import dataclass
 from markupsafe import Markup
 
 from ..text import blocks
-from ..text.editorial import legend_for, mark_if_editors
+from ..text.editorial import mark_if_editors
+from ..text.legend import legend_for
 from ..text.refs import printed_by_reference, printed_fields, shown_in
 from ..text.render import RenderContext, render_chapter, verified_mark
 from .decisions import decided, strings
@@ -68,8 +69,9 @@ def errata_html(ctx: BuildContext) -> Markup:
                       tr.ui("source"), source_lang, erratum.source or "–"),
                   Markup('<p><span class="erratum-label">{}:</span> <span lang="{}">{}</span></p>').format(
                       tr.ui("reading"), *blocks.erratum_reading(tr, erratum))]
-        out.append(Markup('<dt id="{}">{}<span class="erratum-id">{}</span></dt><dd>{}</dd>').format(
-            blocks.anchor(erratum), tr.field(erratum, "summary"), erratum.id, Markup("").join(quoted)))
+        # the anchor is for links only: an id is a name of the content's, not the reader's
+        out.append(Markup('<dt id="{}">{}</dt><dd>{}</dd>').format(
+            blocks.anchor(erratum), tr.field(erratum, "summary"), Markup("").join(quoted)))
     out.append(Markup("</dl>"))
     return Markup("").join(out)
 

@@ -311,8 +311,20 @@ def field_errata(game: Game, record: Record, field: str) -> list:
 
 
 def field_marks(game: Game, tr: Translator, record: Record, field: str, link: Linker | None = None) -> Markup:
-    """The erratum marks that follow a text field printed as the source writes it («С hi»†)."""
-    return Markup("").join(erratum_mark(game, tr, e.id, link or _no_link) for e in field_errata(game, record, field))
+    """The erratum marks that follow a text field printed as the source writes it («С hi»†);
+    in a translation only those whose quote the translated text still shows (a misspelt
+    Russian name translated into English shows no misspelling to mark)."""
+    return Markup("").join(erratum_mark(game, tr, e.id, link or _no_link)
+                           for e in shown_errata(game, tr, record, field))
+
+
+def shown_errata(game: Game, tr: Translator, record: Record, field: str) -> list:
+    """The errata of a text field the reader of `tr`'s language can see in the printed text."""
+    found = field_errata(game, record, field)
+    if tr.is_source or not found:
+        return found
+    printed = spaced(str(tr.field(record, field) or ""))
+    return [e for e in found if not e.source.strip() or spaced(e.source) in printed]
 
 
 def title_errata(game: Game, tr: Translator, record: Record | None, link: Linker) -> Markup:
@@ -321,7 +333,7 @@ def title_errata(game: Game, tr: Translator, record: Record | None, link: Linker
     if record is None or not hasattr(record, "name"):
         return Markup("")
     return Markup("").join(Markup('<p class="title-erratum">{}{}</p>').format(
-        tr.field(e, "summary"), erratum_mark(game, tr, e.id, link)) for e in field_errata(game, record, "name"))
+        tr.field(e, "summary"), erratum_mark(game, tr, e.id, link)) for e in shown_errata(game, tr, record, "name"))
 
 
 def spaced(text: str) -> str:

@@ -1,0 +1,48 @@
+"""Every mark a book shows is explained in that book's legend, no internal id is printed, and
+a translation marks an erratum only where its text shows what the erratum is about."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from .conftest import shipped_book
+
+
+@pytest.fixture(scope="module")
+def books(shipped):
+    return {lang: shipped_book(shipped, "rock-n-roll", lang) for lang in ("ru", "en")}
+
+
+def _legend(html: str) -> str:
+    return " ".join(re.findall(r'<p class="(?:mark|editor)-legend"[^>]*>(.*?)</p>', html))
+
+
+def test_each_mark_shown_has_its_legend_line(books):
+    _ctx, ru = books["ru"]
+    body = ru.split('<nav class="toc"', 1)[1].split("</nav>", 1)[1]
+    legend = _legend(ru)
+    assert 'class="erratum-mark"' in body and "†</span> стоит после слова" in legend
+    assert "‡" in body and "?‡ — значение, которого источник не даёт" in legend
+    assert 'class="draft"' in body and "ЧЕРНОВИК</span> — запись" in legend and "«Неполно: …»" in legend
+    assert 'class="editor-mark"' in body and "текст редактора" in legend
+
+
+def test_english_marks_only_what_the_english_shows(books):
+    """«С hi» (a Cyrillic С and a space) is the Russian's misspelling: the English prints Chi,
+    so no erratum mark follows it there, and the English legend has no line for a mark it
+    does not show."""
+    _ctx, ru = books["ru"]
+    _ctx, en = books["en"]
+    assert 'class="erratum-mark" href="#erratum-chi-spelling"' in ru
+    assert 'class="erratum-mark" href="#erratum-chi-spelling"' not in en
+    assert ('class="erratum-mark"' in en) == ("erratum-sample" in _legend(en))
+
+
+def test_errata_appendix_prints_no_ids(books):
+    for _ctx, html in books.values():
+        errata = html.split('id="appendix-errata"', 1)[1]
+        text = re.sub(r"<[^>]+>", " ", errata)
+        assert "chi-spelling" not in text and "erratum-id" not in errata
+        assert 'id="erratum-chi-spelling"' in errata  # still the links' target
