@@ -46,3 +46,21 @@ def test_errata_appendix_prints_no_ids(books):
         text = re.sub(r"<[^>]+>", " ", errata)
         assert "chi-spelling" not in text and "erratum-id" not in errata
         assert 'id="erratum-chi-spelling"' in errata  # still the links' target
+
+
+def test_a_page_prints_a_repeated_note_once(shipped):
+    """nuclear's roster gives two units without a number of models: the same ‡ note, which
+    a page prints once (the marks ‡ stay on both units)."""
+    from generator import outputs
+    from generator.print.pdf import render_document
+    from generator.print.rulebook import _repeated_notes, rulebook_html
+
+    ctx, html = shipped_book(shipped, "nuclear", "en")
+    try:
+        fitted = rulebook_html(ctx)
+        document, _ = render_document(fitted, ctx.game.folder, ctx.roots)  # the layout rulebook_html kept
+    finally:
+        outputs.confine_to(None)
+    unfitted = html.count('class="unstated-note"')
+    assert fitted.count('class="unstated-note"') < unfitted and fitted.count("?‡") == html.count("?‡")
+    assert not _repeated_notes(document)

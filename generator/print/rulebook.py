@@ -82,31 +82,65 @@ def anchors(ctx: BuildContext) -> set[str]:
 
 def rulebook_html(ctx: BuildContext, paper: str = "a4", notes: bool = True) -> str:
     """The book's HTML, fitted to its paper: a table wider than the page is printed on a
-    landscape page of the same paper (decided by laying the book out, remembered while its
-    HTML stays the same: see decisions.py). `notes=False` leaves the rules' notes out (and
-    the headings they alone filled)."""
+    landscape page of the same paper, and a note on a value the source does not give (‡)
+    that a page already prints is not printed on it again (decided by laying the book out,
+    remembered while its HTML stays the same: see decisions.py). `notes=False` leaves the
+    rules' notes out (and the headings they alone filled)."""
     html = book_html(ctx, paper, notes)
-    wide = decided(ctx, f"rulebook-{paper}", html, lambda: _landscape(ctx, html),
-                   lambda d: strings(d) and all(table.isascii() and table.isdigit() for table in d))
-    return _landscaped(html, wide)
+    decision = decided(ctx, f"rulebook-{paper}", html, lambda: _fit(ctx, html),
+                       lambda d: strings(d) and all(_DECIDED.fullmatch(item) for item in d))
+    return _fitted(html, decision)
 
 
-def _landscape(ctx: BuildContext, html: str) -> tuple[list[str], set]:
-    """The tables that reach past the margin, and the files the layout read. The layout of
-    the landscaped book is kept for write_pdf."""
+# A decision names the tables printed landscape ("3") and the notes left out ("note-12").
+_DECIDED = re.compile(r"\d+|note-\d+")
+
+
+def _fit(ctx: BuildContext, html: str) -> tuple[list[str], set]:
+    """The tables that reach past the margin, the notes a page repeats, and the files the
+    layout read. The layout of the fitted book is kept for write_pdf."""
     document, fetcher = render_document(html, ctx.game.folder, ctx.roots, keep=True)
-    wide = sorted(_wide_tables(document), key=int)
+    decision = sorted(_wide_tables(document), key=int)
+    if decision:
+        document, _ = render_document(_fitted(html, decision), ctx.game.folder, ctx.roots, keep=True)
+    repeated = [f"note-{n}" for n in sorted(_repeated_notes(document), key=int)]
+    if repeated:
+        decision += repeated
+        render_document(_fitted(html, decision), ctx.game.folder, ctx.roots, keep=True)
+    return decision, fetcher.read
+
+
+def _fitted(html: str, decision: list[str]) -> str:
+    wide = {item for item in decision if item.isdigit()}
+    left_out = {item.removeprefix("note-") for item in decision if item.startswith("note-")}
     if wide:
-        render_document(_landscaped(html, wide), ctx.game.folder, ctx.roots, keep=True)
-    return wide, fetcher.read
-
-
-def _landscaped(html: str, wide: list[str]) -> str:
-    wide = set(wide)
-    return _TABLE.sub(lambda m: m.group(0) + (' data-landscape' if m.group(1) in wide else ""), html) if wide else html
+        html = _TABLE.sub(lambda m: m.group(0) + (' data-landscape' if m.group(1) in wide else ""), html)
+    if left_out:
+        html = _NOTE.sub(lambda m: "" if m.group(1) in left_out else m.group(0), html)
+    return html
 
 
 _TABLE = re.compile(r'<table data-table="(\d+)"')
+_NOTE = re.compile(r'<p class="unstated-note" data-note="(\d+)">.*?</p>', re.DOTALL)
+
+
+def _repeated_notes(document) -> set[str]:
+    """Numbers of the notes (‡) whose very words a page already printed higher up."""
+    found = set()
+    for page in document.pages:
+        seen: set[str] = set()
+        placed: set[str] = set()
+        for box in _walk(page._page_box):
+            element = getattr(box, "element", None)
+            number = element.get("data-note") if element is not None and box.element_tag == "p" else None
+            if number is None or number in placed:
+                continue
+            placed.add(number)
+            words = " ".join("".join(element.itertext()).split())
+            if words in seen:
+                found.add(number)
+            seen.add(words)
+    return found
 
 
 def _wide_tables(document) -> set[str]:
@@ -151,5 +185,6 @@ def book_html(ctx: BuildContext, paper: str = "a4", notes: bool = True) -> str:
         editor_legend=legend_for(Markup("").join([mark_if_editors(ctx.game.manifest, "summary", ctx.tr),
                                                   *(ch.html for ch in chapters), *(b.html for b in blocks_)]), ctx.tr),
     )
-    count = iter(range(1_000_000))
-    return re.sub(r"<table(?=[\s>])", lambda m: f'<table data-table="{next(count)}"', html)
+    tables, notes_ = iter(range(1_000_000)), iter(range(1_000_000))
+    html = re.sub(r"<table(?=[\s>])", lambda m: f'<table data-table="{next(tables)}"', html)
+    return re.sub('<p class="unstated-note">', lambda m: f'<p class="unstated-note" data-note="{next(notes_)}">', html)
