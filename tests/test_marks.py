@@ -64,3 +64,14 @@ def test_a_page_prints_a_repeated_note_once(shipped):
     unfitted = html.count('class="unstated-note"')
     assert fitted.count('class="unstated-note"') < unfitted and fitted.count("?‡") == html.count("?‡")
     assert not _repeated_notes(document)
+
+
+def test_a_misspelt_name_is_marked_where_another_text_repeats_it(books):
+    """«…из разделов Mai и С hi»: min-veteran's incomplete note repeats Chi's misspelling (an
+    erratum on Chi's name); the Russian marks it there, the English (which writes Chi) does not."""
+    _ctx, ru = books["ru"]
+    _ctx, en = books["en"]
+    reason = re.search(r'<p class="incomplete-reason">[^<]*из разделов Mai и С hi\.(.*?)</p>', ru)
+    assert reason and 'href="#erratum-chi-spelling"' in reason.group(1)
+    english = re.search(r'<p class="incomplete-reason">[^<]*Mai and Chi\.(.*?)</p>', en)
+    assert english and "erratum-mark" not in english.group(1)

@@ -124,11 +124,14 @@ def draft_badge(record: Record, tr: Translator) -> Markup:
     return Markup('<span class="draft" title="{}">{}</span>').format(reason, tr.ui("draft"))
 
 
-def incomplete_reason(record: Record, tr: Translator) -> Markup:
-    """Why a record is a draft, said where readers see it (the badge's tooltip does not print)."""
+def incomplete_reason(record: Record, tr: Translator, game: Game | None = None, link: Linker | None = None) -> Markup:
+    """Why a record is a draft, said where readers see it (the badge's tooltip does not print);
+    with `game`, followed by the marks of the errata whose wording it repeats."""
     if not record.incomplete:
         return Markup("")
-    return Markup('<p class="incomplete-reason">{}: {}</p>').format(tr.ui("incomplete"), tr.field(record, "incomplete"))
+    marks = field_marks(game, tr, record, "incomplete", link) if game is not None else Markup("")
+    return Markup('<p class="incomplete-reason">{}: {}{}</p>').format(tr.ui("incomplete"), tr.field(record, "incomplete"),
+                                                                      marks)
 
 
 def _no_link(record: Record) -> None:
@@ -296,17 +299,18 @@ def _value_erratum(game: Game, record: Record, stat_id: str):
 def field_errata(game: Game, record: Record, field: str) -> list:
     """The errata read at one text field of a record (its name, its text): an erratum that names
     the record and field (record:/field:), or one the record cites (errata: [...]) that names the
-    same field and whose quote the field holds (a veteran's name repeating its unit's misspelling)."""
+    same field and whose quote the field holds (a veteran's name repeating its unit's misspelling),
+    or a misspelt name (an erratum on a name) that the field repeats as the source writes it."""
     where = f"{record.section}/{record.id}"
     text = getattr(record, field, None)
     found = []
     for erratum in game.errata.values():
-        if erratum.field != field:
-            continue
         quote = erratum.source.strip()
-        if erratum.record == where or (erratum.id in record.errata and isinstance(text, str) and quote
-                                       and quote in text):
+        holds = isinstance(text, str) and bool(quote) and quote in text
+        if erratum.field == field and (erratum.record == where or (erratum.id in record.errata and holds)):
             found.append(erratum)
+        elif erratum.field == "name" and erratum.record and len(quote) >= 3 and holds:
+            found.append(erratum)  # a misspelt name, repeated in another text («из разделов Mai и С hi»)
     return found
 
 
@@ -558,7 +562,7 @@ def unit_details(game: Game, tr: Translator, unit: Unit, link: Linker, printed: 
             field_html(unit, tr, "abilities", i, "name"), _text(tr, unit, printed, "abilities", i, "text")))
     if unit.text:
         out.append(Markup('<p class="flavour">{}</p>').format(_text(tr, unit, printed, "text")))
-    out.append(incomplete_reason(unit, tr))
+    out.append(incomplete_reason(unit, tr, game, link))
     out.append(unstated_notes(game, tr, unit))
     return Markup("").join(out)
 
@@ -648,7 +652,7 @@ def records_html(game: Game, section: str, tr: Translator, link: Linker, printed
             unit = format_value(parse_value(1, StatType.DISTANCE, record.unit), tr.lang).split("\u00a0")[1]
             body.insert(0, Markup("<p>{}\u00a0{}</p>").format(band_span(record), unit))
         body.append(unstated_notes(game, tr, record))
-        body.append(incomplete_reason(record, tr))
+        body.append(incomplete_reason(record, tr, game, link))
         out.append(Markup('<dt id="{}">{}{}{}</dt><dd>{}</dd>').format(
             anchor(record), name, field_marks(game, tr, record, "name", link) if hasattr(record, "name") else "",
             draft_badge(record, tr), Markup("").join(body)))
