@@ -75,3 +75,17 @@ def test_a_misspelt_name_is_marked_where_another_text_repeats_it(books):
     assert reason and 'href="#erratum-chi-spelling"' in reason.group(1)
     english = re.search(r'<p class="incomplete-reason">[^<]*Mai and Chi\.(.*?)</p>', en)
     assert english and "erratum-mark" not in english.group(1)
+
+
+def test_a_card_explains_its_marks_and_says_why_it_is_a_draft(books):
+    """A card is read cut out: a draft card prints why (its stamp is a watermark) and a legend
+    line for the stamp; a card with an erratum's † has the † line."""
+    from generator.print.cardfaces import all_faces
+
+    ctx, _html = books["ru"]
+    faces = all_faces(ctx)
+    drafts = [f for f in faces if f.draft]
+    assert drafts and all('class="incomplete-reason"' in f.body and 'class="draft-sample"' in f.body for f in drafts)
+    marked = [f for f in faces if 'class="erratum-mark"' in f.body]
+    assert marked and all("erratum-sample" in f.body for f in marked)
+    assert not [f for f in faces if "erratum-sample" in f.body and 'class="erratum-mark"' not in f.body]

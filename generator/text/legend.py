@@ -47,6 +47,6 @@ def legend_for(html: str, tr: Any) -> Markup:
     if used["unstated"]:
         lines.append(_line(tr, "unstated-legend", mark=Markup("{}").format(UNSTATED_SIGN)))
     if used["draft"]:
-        lines.append(_line(tr, "draft-legend", mark=Markup('<span class="draft">{}</span>').format(tr.ui("draft")),
+        lines.append(_line(tr, "draft-legend", mark=Markup('<span class="draft-sample">{}</span>').format(tr.ui("draft")),
                            incomplete=Markup("{}").format(tr.ui("incomplete"))))
     return Markup("").join(lines)
