@@ -70,3 +70,24 @@ def test_deadzone_modifiers_keep_their_plus(contexts):
     assert cells == ["+2", "-2", "+1", "+1"]
     assert re.findall(r"<td>([+-]?\d+)</td>", str(blocks.table_html(ctx.game.tables["fight-modifiers"], ctx.tr))) \
         == ["+1"] * 5
+
+
+def test_labels_the_edition_made_are_marked(contexts, monkeypatch):
+    """Names the source does not give print with the editor's mark: rock-n-roll's «Правило 4:4»
+    and «Ветеран Min», battle-rules' «шт.» column, the titles of the tables the checker computes."""
+    from generator.text.editorial import MARK_CLASS
+
+    rnr = contexts("rock-n-roll", "ru")
+    assert str(blocks.field_html(rnr.game.rules["four-four"], rnr.tr, "name")).count(MARK_CLASS) == 1
+    assert str(blocks.field_html(rnr.game.units["min-veteran"], rnr.tr, "name")).count(MARK_CLASS) == 1
+    battle = contexts("battle-rules", "ru")
+    head = re.search(r"<thead>(.*?)</thead>", str(blocks.roster_html(battle.game, battle.tr, lambda r: None))).group(1)
+    assert re.search(r">шт\.\u00a0<span class=\"" + MARK_CLASS, head), head
+    from types import SimpleNamespace
+
+    import generator.checker.tables as computed
+
+    table = SimpleNamespace(id="odds", title={"ru": "Шансы"}, columns=[{"id": "n", "name": {"ru": "Кубы"}}], rows=[{"n": 2}])
+    monkeypatch.setattr(computed, "compute", lambda game, declared: table)
+    html = str(blocks.computed_table_html(battle.game, None, battle.tr))
+    assert re.search(r"<caption>Шансы\u00a0<span class=\"" + MARK_CLASS, html), html

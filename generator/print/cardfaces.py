@@ -144,8 +144,7 @@ def unit_body(ctx: BuildContext, unit, stats_in_row: int = 6, as_list: bool = Fa
     out = []
 
     def name(stat):
-        index = game.manifest.stats.index(stat)
-        return tr.manifest("stats", index, "abbr") or tr.manifest("stats", index, "name")
+        return blocks.stat_heading(game, tr, stat)
 
     if stats and len(stats) <= stats_in_row and not as_list:
         head = Markup("").join(Markup("<th>{}</th>").format(name(s)) for s in stats)

@@ -13,7 +13,7 @@ from ..i18n.translate import Translator
 from ..model import Record, Table, Unit
 from ..model.tables import coded_ids
 from ..values import DASH, StatType, Unstated, format_value, format_written, parse_value, unstated_note
-from .editorial import field_html, mark_if_editors
+from .editorial import field_html, mark_if_editors, trailing_mark
 
 Linker = Callable[[Record], str | None]
 ERRATUM_MARK = "†"  # after a word or value printed as the source writes it; not the marked blank's ‡
@@ -225,7 +225,8 @@ def computed_table_html(game: Game, declared, tr: Translator) -> Markup:
     table = compute(game, declared)
     source = game.manifest.source_language
     out = [Markup('<table class="data-table computed-table" id="table-{}">').format(table.id),
-           Markup("<caption>{}</caption>").format(_in_lang(table.title, tr.lang, source)),
+           # the checker computes the table and the edition titles it: the editor's words
+           Markup("<caption>{}{}</caption>").format(_in_lang(table.title, tr.lang, source), trailing_mark(tr)),
            Markup("<thead><tr>")]
     out += [Markup('<th scope="col">{}</th>').format(_in_lang(c["name"], tr.lang, source)) for c in table.columns]
     out.append(Markup("</tr></thead><tbody>"))
@@ -441,11 +442,17 @@ def record_stats_html(game: Game, tr: Translator, record: Record, link: Linker |
     return Markup('<p class="record-stats">{}</p>').format(Markup(" · ").join(parts)) if parts else Markup("")
 
 
+def stat_heading(game: Game, tr: Translator, stat) -> Markup:
+    """A stat's column heading: its abbreviation, else its name, marked where it is the editor's."""
+    index = game.manifest.stats.index(stat)
+    field = "abbr" if tr.manifest("stats", index, "abbr") else "name"
+    return Markup("{}{}").format(tr.manifest("stats", index, field), mark_if_editors(stat, field, tr))
+
+
 def roster_html(game: Game, tr: Translator, link: Linker, printed: Printed | None = None) -> Markup:
     units = list(game.units.values())
     stats = stat_columns(game, "unit", units)
-    head = [tr.ui("name"), *(tr.manifest("stats", game.manifest.stats.index(s), "abbr")
-                                   or tr.manifest("stats", game.manifest.stats.index(s), "name") for s in stats)]
+    head = [tr.ui("name"), *(stat_heading(game, tr, s) for s in stats)]
     out = [Markup('<table class="data-table roster"><thead><tr>'),
            Markup("").join(Markup('<th scope="col">{}</th>').format(h) for h in head),
            Markup("</tr></thead><tbody>")]
