@@ -48,22 +48,26 @@ def test_errata_appendix_prints_no_ids(books):
         assert 'id="erratum-chi-spelling"' in errata  # still the links' target
 
 
-def test_a_page_prints_a_repeated_note_once(shipped):
+@pytest.mark.parametrize("document", ["rulebook", "reference"])
+def test_a_page_prints_a_repeated_note_once(shipped, document):
     """nuclear's roster gives two units without a number of models: the same ‡ note, which
     a page prints once (the marks ‡ stay on both units)."""
     from generator import outputs
+    from generator.print.notes import repeated
     from generator.print.pdf import render_document
-    from generator.print.rulebook import _repeated_notes, rulebook_html
+    from generator.print.reference import reference_html, sheet_html
+    from generator.print.rulebook import rulebook_html
 
-    ctx, html = shipped_book(shipped, "nuclear", "en")
+    ctx, book = shipped_book(shipped, "nuclear", "en")
     try:
-        fitted = rulebook_html(ctx)
-        document, _ = render_document(fitted, ctx.game.folder, ctx.roots)  # the layout rulebook_html kept
+        html = book if document == "rulebook" else sheet_html(ctx)
+        fitted = rulebook_html(ctx) if document == "rulebook" else reference_html(ctx)
+        layout, _ = render_document(fitted, ctx.game.folder, ctx.roots)  # the layout the fitting kept
     finally:
         outputs.confine_to(None)
     unfitted = html.count('class="unstated-note"')
     assert fitted.count('class="unstated-note"') < unfitted and fitted.count("?‡") == html.count("?‡")
-    assert not _repeated_notes(document)
+    assert not repeated(layout)
 
 
 def test_a_misspelt_name_is_marked_where_another_text_repeats_it(books):

@@ -13,6 +13,7 @@ from ..text.editorial import mark_if_editors
 from ..text.legend import legend_for
 from ..text.refs import printed_by_reference, printed_fields, shown_in
 from ..text.render import RenderContext, render_chapter, verified_mark
+from . import notes as unstated
 from .decisions import decided, strings
 from .pdf import render_document
 from .context import BuildContext, print_linker, section_mark
@@ -103,11 +104,10 @@ def _fit(ctx: BuildContext, html: str) -> tuple[list[str], set]:
     decision = sorted(_wide_tables(document), key=int)
     if decision:
         document, _ = render_document(_fitted(html, decision), ctx.game.folder, ctx.roots, keep=True)
-    repeated = [f"note-{n}" for n in sorted(_repeated_notes(document), key=int)]
-    if repeated:
-        decision += repeated
-        render_document(_fitted(html, decision), ctx.game.folder, ctx.roots, keep=True)
-    return decision, fetcher.read
+    landscaped = _fitted(html, decision)
+    repeats = unstated.settle(document, landscaped, lambda h: render_document(h, ctx.game.folder, ctx.roots,
+                                                                              keep=True)[0])
+    return decision + [f"note-{n}" for n in sorted(repeats, key=int)], fetcher.read
 
 
 def _fitted(html: str, decision: list[str]) -> str:
@@ -115,32 +115,10 @@ def _fitted(html: str, decision: list[str]) -> str:
     left_out = {item.removeprefix("note-") for item in decision if item.startswith("note-")}
     if wide:
         html = _TABLE.sub(lambda m: m.group(0) + (' data-landscape' if m.group(1) in wide else ""), html)
-    if left_out:
-        html = _NOTE.sub(lambda m: "" if m.group(1) in left_out else m.group(0), html)
-    return html
+    return unstated.left_out(html, left_out)
 
 
 _TABLE = re.compile(r'<table data-table="(\d+)"')
-_NOTE = re.compile(r'<p class="unstated-note" data-note="(\d+)">.*?</p>', re.DOTALL)
-
-
-def _repeated_notes(document) -> set[str]:
-    """Numbers of the notes (‡) whose very words a page already printed higher up."""
-    found = set()
-    for page in document.pages:
-        seen: set[str] = set()
-        placed: set[str] = set()
-        for box in _walk(page._page_box):
-            element = getattr(box, "element", None)
-            number = element.get("data-note") if element is not None and box.element_tag == "p" else None
-            if number is None or number in placed:
-                continue
-            placed.add(number)
-            words = " ".join("".join(element.itertext()).split())
-            if words in seen:
-                found.add(number)
-            seen.add(words)
-    return found
 
 
 def _wide_tables(document) -> set[str]:
@@ -185,6 +163,5 @@ def book_html(ctx: BuildContext, paper: str = "a4", notes: bool = True) -> str:
         editor_legend=legend_for(Markup("").join([mark_if_editors(ctx.game.manifest, "summary", ctx.tr),
                                                   *(ch.html for ch in chapters), *(b.html for b in blocks_)]), ctx.tr),
     )
-    tables, notes_ = iter(range(1_000_000)), iter(range(1_000_000))
-    html = re.sub(r"<table(?=[\s>])", lambda m: f'<table data-table="{next(tables)}"', html)
-    return re.sub('<p class="unstated-note">', lambda m: f'<p class="unstated-note" data-note="{next(notes_)}">', html)
+    count = iter(range(1_000_000))
+    return unstated.numbered(re.sub(r"<table(?=[\s>])", lambda m: f'<table data-table="{next(count)}"', html))
