@@ -19,8 +19,8 @@ from .. import outputs
 from ..diagnostics import Diagnostic, Severity
 from .chunkstore import ChunkStore
 from .join import join
-from .tagging import VERSION as TAGS
 from .pdf import PdfResult, identifier, render_document, write_pdf, write_tagged
+from .tagging import VERSION as TAGS
 from .verify import LayoutRules, verify_layout
 
 SHEETS_PER_CHUNK = 20  # pages (fronts and backs) laid out at once: about 55 MB of layout

@@ -43,10 +43,11 @@ def legend_for(html: str, tr: Any) -> Markup:
     if used["editor"]:
         lines.append(editorial.legend(tr))
     if used["erratum"]:
-        lines.append(_line(tr, "erratum-legend", mark=Markup('<span class="erratum-sample">{}</span>').format(ERRATUM_MARK)))
+        sample = Markup('<span class="erratum-sample">{}</span>').format(ERRATUM_MARK)
+        lines.append(_line(tr, "erratum-legend", mark=sample))
     if used["unstated"]:
         lines.append(_line(tr, "unstated-legend", mark=Markup("{}").format(UNSTATED_SIGN)))
     if used["draft"]:
-        lines.append(_line(tr, "draft-legend", mark=Markup('<span class="draft-sample">{}</span>').format(tr.ui("draft")),
-                           incomplete=Markup("{}").format(tr.ui("incomplete"))))
+        stamp = Markup('<span class="draft-sample">{}</span>').format(tr.ui("draft"))
+        lines.append(_line(tr, "draft-legend", mark=stamp, incomplete=Markup("{}").format(tr.ui("incomplete"))))
     return Markup("").join(lines)
