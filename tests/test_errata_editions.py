@@ -95,7 +95,7 @@ def test_print_uses_each_sign_for_its_own_meaning(shipped: Path):
         assert marks and set(marks) == {ERRATUM_MARK}
         blanks = re.findall(r"<td>(\?[^<]{1,2})</td>", book)  # the Exterminators' and Annihilators' models
         assert blanks and set(blanks) == {UNSTATED_MARK}
-        notes = re.findall(r'<p class="unstated-note">(.)', book)
+        notes = re.findall(r'<p class="unstated-note"[^>]*>(.)', book)
         assert notes and set(notes) == {UNSTATED_SIGN}
         assert "?" + ERRATUM_MARK not in book
 

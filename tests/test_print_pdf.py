@@ -1,4 +1,4 @@
-"""Rulebooks and reference sheets are tagged PDF/UA-1 with title, language and XMP metadata."""
+"""Rulebooks, reference sheets and card sheets are tagged PDF/UA-1 with title, language and XMP metadata."""
 
 from __future__ import annotations
 
@@ -35,9 +35,9 @@ def test_rulebook_and_reference_are_tagged(tmp_path):
         assert reader.metadata["/Title"] == "Ядерка — Книга правил" and reader.metadata["/Author"] == "Автор"
 
 
-def test_card_sheets_are_not_tagged(tmp_path):
+def test_card_sheets_are_tagged_too(tmp_path):
     result = write_pdf(HTML.format(fonts=font_face_css()), tmp_path / "cards.pdf", tmp_path, [tmp_path])
-    assert "/StructTreeRoot" not in PdfReader(result.path).trailer["/Root"]
+    assert "/StructTreeRoot" in PdfReader(result.path).trailer["/Root"]
 
 
 def test_back_titles_fit_the_card():

@@ -86,7 +86,8 @@ def test_rules_text_places_a_probability_table_and_names_a_stat(ws: Workspace):
     game, report = load(ws)
     assert not report.diagnostics, [d.message for d in report.diagnostics]
     html = _render(game, path)
-    assert "<caption>Hit chances</caption>" in html and "<td>Scouts</td><td>50" in html
+    # the edition titles the table the checker computes: the title carries the editor's mark
+    assert '<caption>Hit chances\u00a0<span class="editor-mark"' in html and "<td>Scouts</td><td>50" in html
     assert "hit on their <span class=\"stat-name\">Quality</span>" in html
 
 

@@ -25,7 +25,7 @@ def check(game: Game, report: Report) -> None:
     if manifest.editor:
         own = {p for p in text_fields(manifest) if p.split(".")[0] in MANIFEST_FIELDS}
         _check(report, f"game '{manifest.id}'", manifest.editor, own, lambda i: game.manifest_doc.location(("editor", i)))
-    for section, what in (("parameters", "parameter"), ("components", "component")):
+    for section, what in (("parameters", "parameter"), ("components", "component"), ("stats", "stat")):
         for n, item in enumerate(getattr(game.manifest, section)):
             if item.editor:
                 _check(report, f"{what} '{item.id}'", item.editor, text_fields(item),

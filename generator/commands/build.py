@@ -43,8 +43,10 @@ def _kinds(value: str | None) -> list[str]:
 @click.option("--only", default=None, help="Comma-separated: rulebook,cards,reference,counters,maps,site. Default: all.")
 @click.option("--paper", type=click.Choice(["a4", "letter"]), default="a4", show_default=True,
               help="Paper for card sheets.")
-@click.option("--book", type=click.Choice(["a4", "a5", "letter"]), default="a4", show_default=True,
-              help="Page size of the rulebook.")
+@click.option("--book", type=click.Choice(["a4", "a5", "letter"]), default=None,
+              help="Page size of the rulebook.  [default: a4; a5 with --booklet]")
+@click.option("--booklet", is_flag=True,
+              help="Also write rulebook-booklet.pdf: the A5 rulebook two pages up on A4, in order to fold and staple.")
 @click.option("--bleed", is_flag=True, help="Also write cards-bleed.pdf: one card per page with 3 mm bleed.")
 @click.option("--no-drafts", is_flag=True, help="Leave cards marked incomplete (DRAFT) out of the card sheets.")
 @click.option("--no-notes", is_flag=True, help="Leave the rules' notes (designer's, translator's, editor's) out of the rulebook.")
@@ -54,9 +56,13 @@ def _kinds(value: str | None) -> list[str]:
 @click.option("--strict", is_flag=True, help="Fail on warnings (e.g. card text that does not fit).")
 @click.option("--force", is_flag=True, help="Rebuild everything, even what has not changed since the last build.")
 @click.pass_obj
-def command(ctx, games, langs, only, paper, book, bleed, no_drafts, no_notes, no_images, workers, strict, force) -> None:
+def command(ctx, games, langs, only, paper, book, booklet, bleed, no_drafts, no_notes, no_images, workers, strict, force) -> None:
     """Build print-and-play PDFs and the site into output/."""
     project = ctx.project
+    if booklet and book not in (None, "a5"):
+        raise click.BadParameter(f"a booklet folds an A5 book in half on A4, not an {book.upper()} one; "
+                                 "leave --book out or write --book a5", param_hint="'--booklet'")
+    book = book or ("a5" if booklet else "a4")
     names = project.resolve_games(games)
     kinds = _kinds(only)
     project.resolve_languages(names, langs)
@@ -68,7 +74,7 @@ def command(ctx, games, langs, only, paper, book, bleed, no_drafts, no_notes, no
         sys.exit(2)
     try:
         failed = build(project, names, kinds, bool(games), list(langs) or None, workers, force,
-                       dict(paper=paper, book=book, bleed=bleed, images=not no_images, drafts=not no_drafts,
+                       dict(paper=paper, book=book, booklet=booklet, bleed=bleed, images=not no_images, drafts=not no_drafts,
                             notes=not no_notes), strict)
     except outputs.OutsideOutput as exc:
         click.echo(f"error: {exc}", err=True)
@@ -79,7 +85,7 @@ def command(ctx, games, langs, only, paper, book, bleed, no_drafts, no_notes, no
         sys.exit(1)
 
 
-DEFAULT_OPTIONS = dict(paper="a4", book="a4", bleed=False, images=True, drafts=True, notes=True)
+DEFAULT_OPTIONS = dict(paper="a4", book="a4", booklet=False, bleed=False, images=True, drafts=True, notes=True)
 
 
 def build(project, names, kinds, partial, langs, workers, force, options, strict,

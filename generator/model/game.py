@@ -81,6 +81,9 @@ class StatDef(Frozen):
     max_values: int = Field(default=1, ge=1, description="how many values one record may give (a pair: 2)")
     note: Text | None = Field(default=None, description="what the stat means; what a second value means")
     enum: str | None = Field(default=None, description="for a text stat: the enumeration (game.yaml enums:) its values come from")
+    editor: tuple[str, ...] = Field(
+        default=(), description="text fields of this stat (name, abbr, note) that are the editor's words, not the "
+        "source's; each prints marked as the editor's text")
 
     @field_validator("applies_to")
     @classmethod

@@ -43,6 +43,8 @@ class Band(Record):
 
     name: Text
     min: OrUnstated[int | float | None] = None
+    above: bool = Field(default=False, description="true: the band starts past `min`, not at it "
+                                                   "(the source says 'more than 2 cm'): printed > 2")
     max: OrUnstated[int | float | None] = Field(default=None, description="omit for an open band (8+)")
     unit: DistanceUnit
     text: Text | None = None

@@ -19,6 +19,8 @@ class ColumnValue(Frozen):
 class Column(Frozen):
     id: str
     name: Text
+    signed: bool = Field(default=False, description="a modifier column: a positive number prints with its "
+                                                     "plus sign, as the source writes it (+2)")
     values: tuple[ColumnValue, ...] = Field(
         default=(),
         description="coded values: each cell holds one id (or several, comma-separated) and prints "

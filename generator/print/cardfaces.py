@@ -13,7 +13,8 @@ from ..diagnostics import Location
 from ..model import Card, Record
 from ..model.sizes import parse_size, size_key
 from ..text import blocks
-from ..text.editorial import field_html, legend_for, mark_if_editors
+from ..text.editorial import field_html, mark_if_editors
+from ..text.legend import legend_for
 from .context import BuildContext
 
 
@@ -143,8 +144,7 @@ def unit_body(ctx: BuildContext, unit, stats_in_row: int = 6, as_list: bool = Fa
     out = []
 
     def name(stat):
-        index = game.manifest.stats.index(stat)
-        return tr.manifest("stats", index, "abbr") or tr.manifest("stats", index, "name")
+        return blocks.stat_heading(game, tr, stat)
 
     if stats and len(stats) <= stats_in_row and not as_list:
         head = Markup("").join(Markup("<th>{}</th>").format(name(s)) for s in stats)
@@ -231,11 +231,14 @@ def all_faces(ctx: BuildContext) -> list[CardFace]:
 
 
 def with_legend(ctx: BuildContext, face: CardFace) -> CardFace:
-    """A card that shows the editor's-text mark says on itself what it means: a card is read
-    cut out, away from any other page."""
+    """A card that shows a mark (the editor's text, an erratum's †, ?‡, DRAFT) says on itself
+    what it means: a card is read cut out, away from any other page."""
     from dataclasses import replace
 
-    legend = legend_for(Markup("{}{}{}").format(face.title_mark, face.label, face.body), ctx.tr)
+    # a draft card's stamp is a watermark: why the card is a draft prints under its text
+    reason = Markup('<p class="incomplete-reason">{}: {}</p>').format(ctx.tr.ui("incomplete"), face.draft) \
+        if face.draft and 'class="incomplete-reason"' not in face.body else Markup("")
+    legend = reason + legend_for(Markup("{}{}{}{}").format(face.title_mark, face.label, face.body, reason), ctx.tr)
     if not legend:
         return face
     return replace(face, body=face.body + legend, parts=(*face.parts, legend) if face.parts else (),

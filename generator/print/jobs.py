@@ -27,6 +27,7 @@ class Job:
     kind: str
     paper: str = "a4"
     book: str = "a4"
+    booklet: bool = False  # also the A5 rulebook imposed for folding (booklet.py)
     bleed: bool = False
     images: bool = True
     drafts: bool = True  # False: card sheets leave DRAFT cards out

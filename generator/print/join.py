@@ -9,6 +9,8 @@ from pathlib import Path
 
 import pikepdf
 
+from .tagging import JoinedTree
+
 
 def join(parts: list[Path], path: Path) -> None:
     """One PDF of the part files, in order, with the first part's title, author and language.
@@ -20,18 +22,22 @@ def join(parts: list[Path], path: Path) -> None:
     pypdf 44 s and 450 MB)."""
     with pikepdf.Pdf.new() as pdf:
         bookmarks: list = []
+        tree = JoinedTree(pdf)  # the parts' structure tags (PDF/UA), joined
         for n, part in enumerate(parts):
             copied = len(pdf.objects)
             with pikepdf.Pdf.open(part) as source:
                 fold_forms(source)
                 bookmarks += _bookmarks(source, len(pdf.pages))
+                first_page = len(pdf.pages)
                 pdf.pages.extend(source.pages)
+                tree.add(source, first_page)
                 for number in range(copied + 1, len(pdf.objects) + 1):
                     _keep_stream(pdf.get_object(number, 0))
                 if n == 0:
                     pdf.docinfo = pdf.copy_foreign(source.docinfo)
                     if "/Lang" in source.Root:
                         pdf.Root.Lang = source.Root.Lang
+        tree.finish()
         if bookmarks:
             with pdf.open_outline() as outline:
                 outline.root.extend(bookmarks)

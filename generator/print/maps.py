@@ -132,10 +132,14 @@ def draw(ctx: BuildContext, m: Map, frame: float) -> DrawnMap:
     return DrawnMap(m, gw + 2 * frame, gh + 2 * frame, "".join(parts))
 
 
-def svg(drawn: DrawnMap, view: tuple[float, float, float, float] | None = None, extra: str = "") -> Markup:
+def svg(drawn: DrawnMap, view: tuple[float, float, float, float] | None = None, extra: str = "",
+        label: str = "") -> Markup:
+    """The map (or the `view` of it) as an <svg>; `label` names it for a screen reader (the
+    PDF's alternative text of the picture)."""
     x, y, w, h = view or (0, 0, drawn.width, drawn.height)
+    named = f' role="img" aria-label="{escape(label)}"' if label else ""
     return Markup(f'<svg xmlns="http://www.w3.org/2000/svg" class="map" width="{w:.3f}mm" height="{h:.3f}mm" '
-                  f'viewBox="{x:.3f} {y:.3f} {w:.3f} {h:.3f}">{drawn.body}{extra}</svg>')
+                  f'viewBox="{x:.3f} {y:.3f} {w:.3f} {h:.3f}"{named}>{drawn.body}{extra}</svg>')
 
 
 @dataclass(frozen=True)
@@ -237,7 +241,7 @@ def tiled_html(ctx: BuildContext, paper: str = "a4") -> tuple[str, list[dict]]:
                 n = row * t.cols + col + 1
                 caption = ctx.env.globals["ui"]("map-tile").format(map=ctx.tr.field(m, "name"), n=n, total=total,
                                                                    row=row + 1, col=col + 1)
-                view = svg(drawn, (ox, oy, t.window_w, t.window_h), marks)
+                view = svg(drawn, (ox, oy, t.window_w, t.window_h), marks, caption)
                 pages.append(f'<div class="sheet" style="width:{pw}mm;height:{ph}mm;page:{name}">'
                              f'<div class="tile" style="left:{margin}mm;top:{margin}mm;width:{t.window_w:.3f}mm;'
                              f'height:{t.window_h:.3f}mm">{view}</div>'
@@ -257,7 +261,7 @@ def large_html(ctx: BuildContext) -> str:
         drawn = draw(ctx, m, config["maps"]["frame"])
         rules.append(f"@page map-{m.id} {{ size: {drawn.width:.3f}mm {drawn.height:.3f}mm; margin: 0 }}")
         pages.append(f'<div class="sheet" style="width:{drawn.width:.3f}mm;height:{drawn.height:.3f}mm;page:map-{m.id}">'
-                     f"{svg(drawn)}</div>")
+                     f"{svg(drawn, label=ctx.tr.field(m, 'name'))}</div>")
     return _html(ctx, rules, "".join(pages))
 
 

@@ -16,6 +16,7 @@ from .. import outputs
 from ..diagnostics import Diagnostic, Severity
 from .fetcher import ConfinedFetcher
 from .fonts import font_dirs, with_shipped_glyphs
+from .tagging import honest, variant
 from .verify import LayoutRules, verify_layout
 
 # fontTools stamps embedded font subsets with the current time unless SOURCE_DATE_EPOCH is
@@ -24,11 +25,6 @@ os.environ.setdefault("SOURCE_DATE_EPOCH", "946684800")
 
 logging.getLogger("weasyprint").setLevel(logging.ERROR)
 logging.getLogger("fontTools").setLevel(logging.ERROR)
-
-
-# Documents written as tagged PDF/UA-1 (structure tree, language, title, XMP metadata), for
-# screen readers: the ones people read. Card sheets are cut up, not read aloud.
-TAGGED = ("rulebook", "reference")
 
 
 @dataclass
@@ -72,6 +68,13 @@ def identifier(html: str) -> bytes:
     return hashlib.sha256(html.encode("utf-8")).hexdigest()[:32].encode("ascii")
 
 
+def write_tagged(document, path: Path, identifier_: bytes) -> None:
+    """Write a laid-out document as tagged PDF/UA-1 (structure tree, language, title, XMP),
+    claiming conformance only where it conforms (tagging.py)."""
+    document.write_pdf(path, pdf_identifier=identifier_, **variant())
+    honest(path)
+
+
 def write_pdf(html: str, out: Path, base_url: Path, roots: list[Path], document=None) -> PdfResult:
     """Render (unless `document` is the layout of `html` already), verify the layout, and
     write atomically: a failed build never leaves a half-written PDF. A document whose
@@ -88,8 +91,7 @@ def write_pdf(html: str, out: Path, base_url: Path, roots: list[Path], document=
     target = out.with_name(out.stem + ".layout-errors.pdf") if broken else out
     stale = out if broken else out.with_name(out.stem + ".layout-errors.pdf")
     identifier_ = identifier(html)
-    variant = {"pdf_variant": "pdf/ua-1"} if out.stem in TAGGED else {}
-    outputs.write_with(target, lambda tmp: document.write_pdf(tmp, pdf_identifier=identifier_, **variant))
+    outputs.write_with(target, lambda tmp: write_tagged(document, tmp, identifier_))
     outputs.check_inside(stale)
     stale.unlink(missing_ok=True)
     return PdfResult(target, len(document.pages), refused, findings, read)

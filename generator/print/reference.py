@@ -8,7 +8,8 @@ from markupsafe import Markup
 
 from ..model.printing import REFERENCE_SECTIONS
 from ..text import blocks
-from ..text.editorial import legend_for
+from ..text.legend import legend_for
+from . import notes as unstated
 from .context import BuildContext, print_config, print_linker, section_mark
 from .decisions import decided, strings
 from .pdf import render_document
@@ -50,13 +51,16 @@ def reference_html(ctx: BuildContext) -> str:
     sheet's HTML stays the same, see decisions.py). A fresh fitting's layout is kept for
     write_pdf."""
     def fit() -> tuple[list, set]:
-        wide, moved, read = fit_reference(ctx)
-        return [sorted(wide), sorted(moved)], read
+        wide, moved, repeats, read = fit_reference(ctx)
+        return [sorted(wide), sorted(moved), sorted(repeats, key=int)], read
 
     html = sheet_html(ctx)
-    wide, moved = decided(ctx, "reference", html, fit,
-                          lambda d: len(d) == 2 and all(isinstance(part, list) and strings(part) for part in d))
-    return sheet_html(ctx, frozenset(wide), frozenset(moved)) if wide or moved else html
+    # a decision kept before notes were left out has two parts: it leaves none out
+    wide, moved, *repeats = decided(ctx, "reference", html, fit,
+                                    lambda d: len(d) in (2, 3) and all(isinstance(part, list) and strings(part)
+                                                                       for part in d))
+    fitted = sheet_html(ctx, frozenset(wide), frozenset(moved)) if wide or moved else html
+    return unstated.left_out(fitted, frozenset(repeats[0]) if repeats else frozenset())
 
 
 def sheet_html(ctx: BuildContext, wide: frozenset[str] = frozenset(), moved: frozenset[str] = frozenset()) -> str:
@@ -71,7 +75,7 @@ def sheet_html(ctx: BuildContext, wide: frozenset[str] = frozenset(), moved: fro
         if section == "parameters":
             if not game.manifest.parameters:
                 continue
-            html = blocks.parameters_html(game, tr)
+            html = blocks.parameters_html(game, tr, row_heads=True)
             sections.append({"title": ui("parameters"), "id": "parameters", "html": html, "src": "game.yaml:1"})
             continue
         if section == "probabilities":
@@ -92,15 +96,16 @@ def sheet_html(ctx: BuildContext, wide: frozenset[str] = frozenset(), moved: fro
         section["moved"] = section["id"] in moved
     template = ctx.env.get_template("reference.html.j2")
     legend = legend_for(Markup("").join(s["html"] for s in sections), tr)
-    return template.render(title=ctx.title, sections=sections, editor_legend=legend,
-                           authors=ctx.authors, css=Markup(ctx.css("reference.css")))
+    return unstated.numbered(template.render(title=ctx.title, sections=sections, editor_legend=legend,
+                                             authors=ctx.authors, css=Markup(ctx.css("reference.css"))))
 
 
-def fit_reference(ctx: BuildContext) -> tuple[frozenset[str], frozenset[str], set]:
+def fit_reference(ctx: BuildContext) -> tuple[frozenset[str], frozenset[str], set[str], set]:
     """Lay the sheet out; a section too wide for its column spans the whole sheet instead,
     a section whose heading is left alone at a column bottom starts the next column, and the
-    sheet is laid out again. Returns the sections spread and moved, and the files the layout
-    read; the last layout is kept for write_pdf."""
+    sheet is laid out again; then the notes a page repeats are left out (notes.py). Returns
+    the sections spread and moved, the notes left out, and the files the layout read; the
+    last layout is kept for write_pdf."""
     wide: frozenset[str] = frozenset()
     moved: frozenset[str] = frozenset()
     read = None
@@ -113,7 +118,8 @@ def fit_reference(ctx: BuildContext) -> tuple[frozenset[str], frozenset[str], se
         if not more and not alone:
             break
         wide, moved = wide | more, moved | (alone if not more else frozenset())
-    return wide, moved, read
+    repeats = unstated.settle(document, html, lambda h: render_document(h, ctx.game.folder, ctx.roots, keep=True)[0])
+    return wide, moved, repeats, read
 
 
 def _too_wide(document) -> set[str]:

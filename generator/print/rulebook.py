@@ -9,9 +9,11 @@ from dataclasses import dataclass
 from markupsafe import Markup
 
 from ..text import blocks
-from ..text.editorial import legend_for, mark_if_editors
+from ..text.editorial import mark_if_editors
+from ..text.legend import legend_for
 from ..text.refs import printed_by_reference, printed_fields, shown_in
 from ..text.render import RenderContext, render_chapter, verified_mark
+from . import notes as unstated
 from .decisions import decided, strings
 from .pdf import render_document
 from .context import BuildContext, print_linker, section_mark
@@ -68,8 +70,9 @@ def errata_html(ctx: BuildContext) -> Markup:
                       tr.ui("source"), source_lang, erratum.source or "–"),
                   Markup('<p><span class="erratum-label">{}:</span> <span lang="{}">{}</span></p>').format(
                       tr.ui("reading"), *blocks.erratum_reading(tr, erratum))]
-        out.append(Markup('<dt id="{}">{}<span class="erratum-id">{}</span></dt><dd>{}</dd>').format(
-            blocks.anchor(erratum), tr.field(erratum, "summary"), erratum.id, Markup("").join(quoted)))
+        # the anchor is for links only: an id is a name of the content's, not the reader's
+        out.append(Markup('<dt id="{}">{}</dt><dd>{}</dd>').format(
+            blocks.anchor(erratum), tr.field(erratum, "summary"), Markup("").join(quoted)))
     out.append(Markup("</dl>"))
     return Markup("").join(out)
 
@@ -80,28 +83,39 @@ def anchors(ctx: BuildContext) -> set[str]:
 
 def rulebook_html(ctx: BuildContext, paper: str = "a4", notes: bool = True) -> str:
     """The book's HTML, fitted to its paper: a table wider than the page is printed on a
-    landscape page of the same paper (decided by laying the book out, remembered while its
-    HTML stays the same: see decisions.py). `notes=False` leaves the rules' notes out (and
-    the headings they alone filled)."""
+    landscape page of the same paper, and a note on a value the source does not give (‡)
+    that a page already prints is not printed on it again (decided by laying the book out,
+    remembered while its HTML stays the same: see decisions.py). `notes=False` leaves the
+    rules' notes out (and the headings they alone filled)."""
     html = book_html(ctx, paper, notes)
-    wide = decided(ctx, f"rulebook-{paper}", html, lambda: _landscape(ctx, html),
-                   lambda d: strings(d) and all(table.isascii() and table.isdigit() for table in d))
-    return _landscaped(html, wide)
+    decision = decided(ctx, f"rulebook-{paper}", html, lambda: _fit(ctx, html),
+                       lambda d: strings(d) and all(_DECIDED.fullmatch(item) for item in d))
+    return _fitted(html, decision)
 
 
-def _landscape(ctx: BuildContext, html: str) -> tuple[list[str], set]:
-    """The tables that reach past the margin, and the files the layout read. The layout of
-    the landscaped book is kept for write_pdf."""
+# A decision names the tables printed landscape ("3") and the notes left out ("note-12").
+_DECIDED = re.compile(r"\d+|note-\d+")
+
+
+def _fit(ctx: BuildContext, html: str) -> tuple[list[str], set]:
+    """The tables that reach past the margin, the notes a page repeats, and the files the
+    layout read. The layout of the fitted book is kept for write_pdf."""
     document, fetcher = render_document(html, ctx.game.folder, ctx.roots, keep=True)
-    wide = sorted(_wide_tables(document), key=int)
+    decision = sorted(_wide_tables(document), key=int)
+    if decision:
+        document, _ = render_document(_fitted(html, decision), ctx.game.folder, ctx.roots, keep=True)
+    landscaped = _fitted(html, decision)
+    repeats = unstated.settle(document, landscaped, lambda h: render_document(h, ctx.game.folder, ctx.roots,
+                                                                              keep=True)[0])
+    return decision + [f"note-{n}" for n in sorted(repeats, key=int)], fetcher.read
+
+
+def _fitted(html: str, decision: list[str]) -> str:
+    wide = {item for item in decision if item.isdigit()}
+    left_out = {item.removeprefix("note-") for item in decision if item.startswith("note-")}
     if wide:
-        render_document(_landscaped(html, wide), ctx.game.folder, ctx.roots, keep=True)
-    return wide, fetcher.read
-
-
-def _landscaped(html: str, wide: list[str]) -> str:
-    wide = set(wide)
-    return _TABLE.sub(lambda m: m.group(0) + (' data-landscape' if m.group(1) in wide else ""), html) if wide else html
+        html = _TABLE.sub(lambda m: m.group(0) + (' data-landscape' if m.group(1) in wide else ""), html)
+    return unstated.left_out(html, left_out)
 
 
 _TABLE = re.compile(r'<table data-table="(\d+)"')
@@ -150,4 +164,4 @@ def book_html(ctx: BuildContext, paper: str = "a4", notes: bool = True) -> str:
                                                   *(ch.html for ch in chapters), *(b.html for b in blocks_)]), ctx.tr),
     )
     count = iter(range(1_000_000))
-    return re.sub(r"<table(?=[\s>])", lambda m: f'<table data-table="{next(count)}"', html)
+    return unstated.numbered(re.sub(r"<table(?=[\s>])", lambda m: f'<table data-table="{next(count)}"', html))

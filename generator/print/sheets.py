@@ -19,7 +19,8 @@ from .. import outputs
 from ..diagnostics import Diagnostic, Severity
 from .chunkstore import ChunkStore
 from .join import join
-from .pdf import PdfResult, identifier, render_document, write_pdf
+from .pdf import PdfResult, identifier, render_document, write_pdf, write_tagged
+from .tagging import VERSION as TAGS
 from .verify import LayoutRules, verify_layout
 
 SHEETS_PER_CHUNK = 20  # pages (fronts and backs) laid out at once: about 55 MB of layout
@@ -124,7 +125,7 @@ def scratch_folder(out: Path) -> Path:
 
 
 def chunk_key(part: str, base_url: Path) -> str:
-    return hashlib.sha256(part.encode("utf-8") + str(base_url).encode("utf-8")).hexdigest()
+    return hashlib.sha256(part.encode("utf-8") + str(base_url).encode("utf-8") + TAGS.encode()).hexdigest()
 
 
 def lay_out_chunk(part: str, first_page: int, out: Path, base_url: Path, roots: list[Path],
@@ -136,7 +137,7 @@ def lay_out_chunk(part: str, first_page: int, out: Path, base_url: Path, roots: 
     findings = verify_layout(document, base_url, LayoutRules.load(roots), label=f"{out.parent.name}/{out.name}",
                              first_page=first_page)
     path = scratch_folder(out) / f"{first_page:06d}-{chunk_key(part, base_url)[:16]}.pdf"
-    outputs.write_with(path, lambda tmp: document.write_pdf(tmp, pdf_identifier=identifier(part)))
+    outputs.write_with(path, lambda tmp: write_tagged(document, tmp, identifier(part)))
     return Chunk(path, len(document.pages), list(fetcher.refused), findings, set(fetcher.read), found or [], out)
 
 

@@ -13,7 +13,7 @@ from ..i18n.translate import Translator
 from ..model import Record, Table, Unit
 from ..model.tables import coded_ids
 from ..values import DASH, StatType, Unstated, format_value, format_written, parse_value, unstated_note
-from .editorial import field_html, mark_if_editors
+from .editorial import field_html, mark_if_editors, trailing_mark
 
 Linker = Callable[[Record], str | None]
 ERRATUM_MARK = "†"  # after a word or value printed as the source writes it; not the marked blank's ‡
@@ -44,6 +44,11 @@ def _text(tr: Translator, record: Record, printed: Printed | None, *path) -> Mar
 
 def _cell(value) -> str:
     return "–" if value is None else str(value)
+
+
+def _signed(value) -> str:
+    """A modifier as the source writes it: +2, -2, 0."""
+    return f"+{value}" if isinstance(value, (int, float)) and not isinstance(value, bool) and value > 0 else _cell(value)
 
 
 def unstated_notes(game: Game, tr: Translator, record: Record) -> Markup:
@@ -119,11 +124,14 @@ def draft_badge(record: Record, tr: Translator) -> Markup:
     return Markup('<span class="draft" title="{}">{}</span>').format(reason, tr.ui("draft"))
 
 
-def incomplete_reason(record: Record, tr: Translator) -> Markup:
-    """Why a record is a draft, said where readers see it (the badge's tooltip does not print)."""
+def incomplete_reason(record: Record, tr: Translator, game: Game | None = None, link: Linker | None = None) -> Markup:
+    """Why a record is a draft, said where readers see it (the badge's tooltip does not print);
+    with `game`, followed by the marks of the errata whose wording it repeats."""
     if not record.incomplete:
         return Markup("")
-    return Markup('<p class="incomplete-reason">{}: {}</p>').format(tr.ui("incomplete"), tr.field(record, "incomplete"))
+    marks = field_marks(game, tr, record, "incomplete", link) if game is not None else Markup("")
+    return Markup('<p class="incomplete-reason">{}: {}{}</p>').format(tr.ui("incomplete"), tr.field(record, "incomplete"),
+                                                                      marks)
 
 
 def _no_link(record: Record) -> None:
@@ -182,6 +190,7 @@ def table_html(table: Table, tr: Translator, link: Linker | None = None) -> Mark
     out.append(Markup("<thead><tr>") + Markup("").join(Markup("<th scope=\"col\">{}</th>").format(n) for _, n in columns)
                + Markup("</tr></thead><tbody>"))
     coded = {c.id: (table.columns.index(c), c) for c in table.columns if c.values}
+    signed = {c.id for c in table.columns if c.signed}
     for i, row in enumerate(table.rows):
         cells = []
         for key, _ in columns:
@@ -192,7 +201,7 @@ def table_html(table: Table, tr: Translator, link: Linker | None = None) -> Mark
                 text = inline_refs_html(tr.game, tr, tr.field(table, "rows", i, key), link or _no_link) \
                     + mark_if_editors(table, ("rows", i, key), tr)
             else:
-                text = _cell(value)
+                text = _signed(value) if key in signed else _cell(value)
             cells.append(Markup("<td>{}</td>").format(text))
         out.append(Markup("<tr>") + Markup("").join(cells) + Markup("</tr>"))
     out.append(Markup("</tbody></table>"))
@@ -216,7 +225,8 @@ def computed_table_html(game: Game, declared, tr: Translator) -> Markup:
     table = compute(game, declared)
     source = game.manifest.source_language
     out = [Markup('<table class="data-table computed-table" id="table-{}">').format(table.id),
-           Markup("<caption>{}</caption>").format(_in_lang(table.title, tr.lang, source)),
+           # the checker computes the table and the edition titles it: the editor's words
+           Markup("<caption>{}{}</caption>").format(_in_lang(table.title, tr.lang, source), trailing_mark(tr)),
            Markup("<thead><tr>")]
     out += [Markup('<th scope="col">{}</th>').format(_in_lang(c["name"], tr.lang, source)) for c in table.columns]
     out.append(Markup("</tr></thead><tbody>"))
@@ -290,23 +300,36 @@ def _value_erratum(game: Game, record: Record, stat_id: str):
 def field_errata(game: Game, record: Record, field: str) -> list:
     """The errata read at one text field of a record (its name, its text): an erratum that names
     the record and field (record:/field:), or one the record cites (errata: [...]) that names the
-    same field and whose quote the field holds (a veteran's name repeating its unit's misspelling)."""
+    same field and whose quote the field holds (a veteran's name repeating its unit's misspelling),
+    or a misspelt name (an erratum on a name) that the field repeats as the source writes it."""
     where = f"{record.section}/{record.id}"
     text = getattr(record, field, None)
     found = []
     for erratum in game.errata.values():
-        if erratum.field != field:
-            continue
         quote = erratum.source.strip()
-        if erratum.record == where or (erratum.id in record.errata and isinstance(text, str) and quote
-                                       and quote in text):
+        holds = isinstance(text, str) and bool(quote) and quote in text
+        if erratum.field == field and (erratum.record == where or (erratum.id in record.errata and holds)):
             found.append(erratum)
+        elif erratum.field == "name" and erratum.record and len(quote) >= 3 and holds:
+            found.append(erratum)  # a misspelt name, repeated in another text («из разделов Mai и С hi»)
     return found
 
 
 def field_marks(game: Game, tr: Translator, record: Record, field: str, link: Linker | None = None) -> Markup:
-    """The erratum marks that follow a text field printed as the source writes it («С hi»†)."""
-    return Markup("").join(erratum_mark(game, tr, e.id, link or _no_link) for e in field_errata(game, record, field))
+    """The erratum marks that follow a text field printed as the source writes it («С hi»†);
+    in a translation only those whose quote the translated text still shows (a misspelt
+    Russian name translated into English shows no misspelling to mark)."""
+    return Markup("").join(erratum_mark(game, tr, e.id, link or _no_link)
+                           for e in shown_errata(game, tr, record, field))
+
+
+def shown_errata(game: Game, tr: Translator, record: Record, field: str) -> list:
+    """The errata of a text field the reader of `tr`'s language can see in the printed text."""
+    found = field_errata(game, record, field)
+    if tr.is_source or not found:
+        return found
+    printed = spaced(str(tr.field(record, field) or ""))
+    return [e for e in found if not e.source.strip() or spaced(e.source) in printed]
 
 
 def title_errata(game: Game, tr: Translator, record: Record | None, link: Linker) -> Markup:
@@ -315,7 +338,7 @@ def title_errata(game: Game, tr: Translator, record: Record | None, link: Linker
     if record is None or not hasattr(record, "name"):
         return Markup("")
     return Markup("").join(Markup('<p class="title-erratum">{}{}</p>').format(
-        tr.field(e, "summary"), erratum_mark(game, tr, e.id, link)) for e in field_errata(game, record, "name"))
+        tr.field(e, "summary"), erratum_mark(game, tr, e.id, link)) for e in shown_errata(game, tr, record, "name"))
 
 
 def spaced(text: str) -> str:
@@ -358,6 +381,10 @@ def stat_html(game: Game, tr: Translator, record: Record, stat_id: str, link: Li
             shown = (format_written(written, stat.type, stat.unit, tr.lang) if stat else None) or canonical
         return Markup("{}{}").format(shown, erratum_mark(game, tr, erratum.id, link or _no_link))
     written = getattr(record, "as_written", {}).get(stat_id)
+    short = None if tr.is_source or stat is None else _abbreviated(
+        game, tr, stat, written or _as_written(getattr(record, "stats", {}).get(stat_id)))
+    if short:
+        return Markup("{}").format(short)
     if written is None and tr.is_source:
         written = _as_written(getattr(record, "stats", {}).get(stat_id))
     if written is None or stat is None or (record.section, record.id, stat_id) not in game.values:
@@ -366,6 +393,19 @@ def stat_html(game: Game, tr: Translator, record: Record, stat_id: str, link: Li
     if shown is None or _same_print(shown, canonical):
         return Markup("{}").format(canonical)
     return Markup("{}").format(shown)
+
+
+def _abbreviated(game: Game, tr: Translator, stat, written: str) -> str | None:
+    """A value the source writes behind the stat's abbreviation («Н3»: range 3), in the same
+    form with the abbreviation of the reader's language ("R3"), as the rules' own formula
+    writes it; None for any other form."""
+    if not stat.abbr or not isinstance(written, str):
+        return None
+    source_abbr = str(stat.abbr)
+    number = written.strip()[len(source_abbr):]
+    if not written.strip().startswith(source_abbr) or not re.fullmatch(r"\d+(?:[.,]\d+)?", number):
+        return None
+    return f"{tr.manifest('stats', game.manifest.stats.index(stat), 'abbr')}{number}"
 
 
 def erratum_mark(game: Game, tr: Translator, erratum_id: str, link: Linker) -> Markup:
@@ -402,11 +442,17 @@ def record_stats_html(game: Game, tr: Translator, record: Record, link: Linker |
     return Markup('<p class="record-stats">{}</p>').format(Markup(" · ").join(parts)) if parts else Markup("")
 
 
+def stat_heading(game: Game, tr: Translator, stat) -> Markup:
+    """A stat's column heading: its abbreviation, else its name, marked where it is the editor's."""
+    index = game.manifest.stats.index(stat)
+    field = "abbr" if tr.manifest("stats", index, "abbr") else "name"
+    return Markup("{}{}").format(tr.manifest("stats", index, field), mark_if_editors(stat, field, tr))
+
+
 def roster_html(game: Game, tr: Translator, link: Linker, printed: Printed | None = None) -> Markup:
     units = list(game.units.values())
     stats = stat_columns(game, "unit", units)
-    head = [tr.ui("name"), *(tr.manifest("stats", game.manifest.stats.index(s), "abbr")
-                                   or tr.manifest("stats", game.manifest.stats.index(s), "name") for s in stats)]
+    head = [tr.ui("name"), *(stat_heading(game, tr, s) for s in stats)]
     out = [Markup('<table class="data-table roster"><thead><tr>'),
            Markup("").join(Markup('<th scope="col">{}</th>').format(h) for h in head),
            Markup("</tr></thead><tbody>")]
@@ -523,7 +569,7 @@ def unit_details(game: Game, tr: Translator, unit: Unit, link: Linker, printed: 
             field_html(unit, tr, "abilities", i, "name"), _text(tr, unit, printed, "abilities", i, "text")))
     if unit.text:
         out.append(Markup('<p class="flavour">{}</p>').format(_text(tr, unit, printed, "text")))
-    out.append(incomplete_reason(unit, tr))
+    out.append(incomplete_reason(unit, tr, game, link))
     out.append(unstated_notes(game, tr, unit))
     return Markup("").join(out)
 
@@ -613,7 +659,7 @@ def records_html(game: Game, section: str, tr: Translator, link: Linker, printed
             unit = format_value(parse_value(1, StatType.DISTANCE, record.unit), tr.lang).split("\u00a0")[1]
             body.insert(0, Markup("<p>{}\u00a0{}</p>").format(band_span(record), unit))
         body.append(unstated_notes(game, tr, record))
-        body.append(incomplete_reason(record, tr))
+        body.append(incomplete_reason(record, tr, game, link))
         out.append(Markup('<dt id="{}">{}{}{}</dt><dd>{}</dd>').format(
             anchor(record), name, field_marks(game, tr, record, "name", link) if hasattr(record, "name") else "",
             draft_badge(record, tr), Markup("").join(body)))
@@ -656,8 +702,11 @@ def _record_facts(game: Game, tr: Translator, record: Record) -> list[Markup]:
 
 
 def band_span(band) -> str:
-    """0–1, 8+, ≤ 1 or ≥ 2 for a distance band."""
+    """0–1, 8+, ≤ 1 or ≥ 2 for a distance band; > 2 for one that starts past its `min`
+    (`above`: "more than 2 cm" is not "2 cm or more")."""
     low, high = band.min, band.max
+    if band.above and low is not None:
+        return f"> {format_value(low)}" + (f", ≤ {format_value(high)}" if high is not None else "")
     if low is not None and high is not None:
         return f"{format_value(low)}–{format_value(high)}"
     if high is None and low is not None:

@@ -117,7 +117,7 @@ def _ref_html(ctx: RenderContext, text: str) -> Markup:
     return Markup('<a class="ref ref-{}" href="{}">{}</a>{}').format(record.kind, href, label, marks)
 
 
-_TICK = ('<svg viewBox="0 0 10 10" width="0.8em" height="0.8em" aria-hidden="true">'
+_TICK = ('<svg viewBox="0 0 10 10" width="0.8em" height="0.8em" aria-hidden="true"><title>{title}</title>'
          '<path d="M1.5 5.5 4 8 8.5 2" fill="none" stroke="currentColor" stroke-width="1.4" '
          'stroke-linecap="round" stroke-linejoin="round"/></svg>')
 
@@ -126,7 +126,7 @@ def verified_mark(title: str) -> str:
     """The discreet mark of text the rules checker verified (a drawn tick: no font needed);
     `title` is the interface word 'verified' in the reader's language."""
     title = escape(title)
-    return f' <span class="verified" title="{title}" role="img" aria-label="{title}" data-overlay>{_TICK}</span>'
+    return f' <span class="verified" title="{title}" role="img" aria-label="{title}" data-overlay>{_TICK.format(title=title)}</span>'
 
 
 def _prints_inline(ctx: RenderContext, text: str) -> bool:

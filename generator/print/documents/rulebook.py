@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from ..booklet import impose
 from ..rulebook import rulebook_html
 from . import Document
 
@@ -13,7 +14,14 @@ class Rulebook(Document):
     reads_examples = True
 
     def options(self, job) -> dict:
-        return {"book": job.book, "notes": job.notes}
+        return {"book": job.book, "notes": job.notes, "booklet": job.booklet}
 
     def render(self, ctx, job, report, previous):
-        return self.single_pdf(ctx, rulebook_html(ctx, job.book, notes=job.notes), report, previous)
+        rendered = self.single_pdf(ctx, rulebook_html(ctx, job.book, notes=job.notes), report, previous)
+        if job.booklet:
+            book = ctx.output_dir() / "rulebook.pdf"
+            out = ctx.output_dir() / "rulebook-booklet.pdf"
+            if book.exists() and (not rendered.unchanged or not out.exists()):
+                impose(ctx, book, out)
+            rendered.files.append(out)
+        return rendered

@@ -1,0 +1,121 @@
+"""Every PDF Rulesmith writes passes the external PDF/UA-1 checker (`pdfua` on PyPI, the
+machine-checkable subset of ISO 14289-1): one shipped game's rulebook, reference sheet and
+cards, a small game's counters and maps. A PDF that breaks a checkable rule does not claim
+conformance; card sheets joined from parts keep their parts' tags."""
+
+from __future__ import annotations
+
+import pikepdf
+import pytest
+from pdfua import Severity, validate
+
+from generator.print.fonts import font_face_css
+from generator.print.jobs import Job, run_job
+from generator.print.join import join
+from generator.print.pdf import write_pdf
+
+from .test_components_counters import make_project
+
+PAGE = ("<!DOCTYPE html><html lang='en'><head><title>Demo</title><style>{fonts} html {{ font-family: 'PT Serif'; }}"
+        "</style></head><body><h1>Rules</h1><p>Text <span lang='ru'>Текст</span>.</p>{extra}</body></html>")
+
+
+@pytest.fixture(autouse=True)
+def _release_output_confinement():
+    """Builds run in-process confine writes to their project's output/; later tests write elsewhere."""
+    yield
+    from generator import outputs
+    outputs.confine_to(None)
+
+
+@pytest.fixture(scope="module")
+def pdfs(shipped, tmp_path_factory):
+    """nuclear's English rulebook, deadzone's reference sheet and cards; river-line's counters and maps."""
+    river = make_project(tmp_path_factory.mktemp("river"))
+    built = {}
+    for root, game, kind in [(shipped, "nuclear", "rulebook"), (shipped, "deadzone", "reference"),
+                             (shipped, "deadzone", "cards"), (river, "river-line", "counters"),
+                             (river, "river-line", "maps")]:
+        result = run_job(Job(root, game, "en", kind, images=False))
+        assert result.error is None, result.error
+        built[kind] = [f for f in result.files if f.suffix == ".pdf"]
+    from generator import outputs
+    outputs.confine_to(None)
+    return built
+
+
+def _errors(path) -> list[str]:
+    return [f"{f.rule_id} p.{f.location.page}: {f.message}" for f in validate(str(path)).findings
+            if f.severity is Severity.ERROR]
+
+
+@pytest.mark.parametrize("kind", ["rulebook", "reference", "cards", "counters", "maps"])
+def test_the_external_checker_finds_no_error(pdfs, kind):
+    assert pdfs[kind]
+    for path in pdfs[kind]:
+        assert _errors(path) == [], path.name
+        with pikepdf.open(path) as pdf:
+            assert b"pdfuaid:part" in pdf.Root.Metadata.read_bytes()
+            assert str(pdf.docinfo.Title) and str(pdf.Root.Lang) == "en"
+
+
+def test_header_cells_have_a_scope_and_quotations_their_language(pdfs):
+    """The reference sheet's header cells say what they head; the rulebook's Russian
+    quotations (the errata's source text) are tagged Russian."""
+    with pikepdf.open(pdfs["reference"][0]) as pdf:
+        scopes = {str(e.A.Scope) for e in _all(pdf) if e.get("/S") == "/TH"}
+    assert scopes and scopes <= {"/Column", "/Row"} and "/Row" in scopes
+    with pikepdf.open(pdfs["rulebook"][0]) as pdf:
+        assert any(str(e.get("/Lang", "")) == "ru" for e in _all(pdf))
+    assert not [f for f in validate(str(pdfs["reference"][0])).findings if f.rule_id == "UA-15-003"]
+
+
+def _all(pdf):
+    from generator.print.tagging import _elements
+
+    return list(_elements(pdf.Root.StructTreeRoot))
+
+
+def test_a_pdf_that_breaks_a_rule_does_not_claim_conformance(tmp_path):
+    fonts = font_face_css()
+    (tmp_path / "dot.svg").write_text('<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10">'
+                                      '<circle cx="5" cy="5" r="4"/></svg>')
+    good = write_pdf(PAGE.format(fonts=fonts, extra="<img src='dot.svg' alt='A dot'>"), tmp_path / "good.pdf",
+                     tmp_path, [tmp_path]).path
+    bad = write_pdf(PAGE.format(fonts=fonts, extra="<img src='dot.svg'>"), tmp_path / "bad.pdf",
+                    tmp_path, [tmp_path]).path
+    decorative = write_pdf(PAGE.format(fonts=fonts, extra="<img src='dot.svg' alt=''>"), tmp_path / "deco.pdf",
+                           tmp_path, [tmp_path]).path
+    for path, claims in ((good, True), (bad, False), (decorative, True)):
+        with pikepdf.open(path) as pdf:
+            assert (b"pdfuaid:part" in pdf.Root.Metadata.read_bytes()) is claims, path.name
+    assert _errors(good) == [] and _errors(decorative) == []
+    assert [e.split()[0] for e in _errors(bad)] == ["UA-13-004"]
+
+
+def test_joined_parts_keep_their_tags(tmp_path):
+    fonts = font_face_css()
+    parts = [write_pdf(PAGE.format(fonts=fonts, extra=f"<p><a href='#x{n}'>Part {n}</a></p><p id='x{n}'>x</p>"),
+                       tmp_path / f"part{n}.pdf", tmp_path, [tmp_path]).path for n in (1, 2)]
+    join(parts, tmp_path / "joined.pdf")
+    assert _errors(tmp_path / "joined.pdf") == []
+    with pikepdf.open(tmp_path / "joined.pdf") as pdf:
+        assert b"pdfuaid:part" in pdf.Root.Metadata.read_bytes()
+        pages = [p.obj.StructParents for p in pdf.pages]
+        nums = pdf.Root.StructTreeRoot.ParentTree.Nums
+        keys = [int(nums[i]) for i in range(0, len(nums), 2)]
+        assert len(set(pages)) == 2 and set(pages) <= set(keys) and keys == sorted(set(keys))
+        annotations = [a.StructParent for p in pdf.pages for a in p.obj.get("/Annots", ())]
+        assert len(set(annotations)) == 2 and set(annotations) <= set(keys)
+        texts = [e for e in _all(pdf) if e.get("/S") == "/H1"]
+        assert len(texts) == 2
+
+
+def test_every_link_can_be_clicked(pdfs):
+    """Each link of the rulebook (the erratum marks among them) has a rectangle with height."""
+    with pikepdf.open(pdfs["rulebook"][0]) as pdf:
+        heights = [abs(float(a.Rect[3]) - float(a.Rect[1])) for page in pdf.pages for a in page.obj.get("/Annots", ())
+                   if a.get("/Subtype") == "/Link"]
+        marks = [e for e in _all(pdf) if e.get("/S") == "/Link"]
+    assert len(heights) > 20 and marks
+    assert min(heights) > 3, sorted(heights)[:5]
