@@ -154,7 +154,7 @@ def card_text(ctx: BuildContext, record, *path, link=_link) -> Markup:
     """A text field of a card in this language: its references printed (a unit's translated
     name, a value; linked where `link` gives a page), its :dice: icons drawn, the editor's
     mark after it where it is the editor's."""
-    text = blocks.inline_refs_html(ctx.game, ctx.tr, ctx.tr.field(record, *path), link)
+    text = blocks.inline_refs_html(ctx.game, ctx.tr, ctx.tr.field(record, *path, refs=False), link)
     return Markup("{}{}").format(icons_in(text), mark_if_editors(record, path, ctx.tr))
 
 

@@ -8,7 +8,7 @@ from markupsafe import Markup
 from ..print.cardfaces import BackOf, CardFace, card_text
 from ..print.context import BuildContext
 from ..text import blocks
-from ..text.editorial import field_html, mark_if_editors
+from ..text.editorial import field_html
 
 
 def stats_table(ctx: BuildContext, unit, link=None) -> Markup:

@@ -18,7 +18,6 @@ from .editorial import field_html, mark_if_editors
 Linker = Callable[[Record], str | None]
 ERRATUM_MARK = "†"  # after a word or value printed as the source writes it; not the marked blank's ‡
 _LETTER = re.compile(r"[^\W\d_]")
-_CELL_REF = re.compile(r"\{\{\s*(.*?)\s*\}\}")
 
 
 def anchor(record: Record) -> str:
@@ -189,7 +188,7 @@ def table_html(table: Table, tr: Translator, link: Linker | None = None) -> Mark
             if key in coded and isinstance(value, str) and value != "-":
                 text = coded_names(table, *coded[key], value, tr, marked=True)
             elif isinstance(value, str) and key != "roll":
-                text = inline_refs_html(tr.game, tr, tr.field(table, "rows", i, key), link or _no_link) \
+                text = inline_refs_html(tr.game, tr, tr.field(table, "rows", i, key, refs=False), link or _no_link) \
                     + mark_if_editors(table, ("rows", i, key), tr)
             else:
                 text = _cell(value)
@@ -230,10 +229,10 @@ def computed_table_html(game: Game, declared, tr: Translator) -> Markup:
 
 def inline_refs_html(game: Game, tr: Translator, text: str, link: Linker) -> Markup:
     """Text with its {{ kind:id }} references printed inline (a record's name, a value)."""
-    from .refs import Ref, RefError, is_block, resolve
+    from .refs import REFERENCE, Ref, RefError, is_block, resolve
 
     out, at = [], 0
-    for match in _CELL_REF.finditer(text):
+    for match in REFERENCE.finditer(text):
         out.append(escape(text[at:match.start()]))
         at = match.end()
         try:

@@ -131,6 +131,31 @@ def resolve(game: Game, ref: Ref) -> Resolved:
     return Resolved(ref, record=record, value=_field(game, record, ref.field))
 
 
+REFERENCE = re.compile(r"\{\{\s*(.*?)\s*\}\}")
+
+
+def reference_words(tr: Any, text: str) -> str:
+    """Text with its {{ kind:id }} references printed as plain words of tr's language (a
+    record's translated name, a stat's name, a value); a block or broken one stays as written."""
+    game = tr.game
+
+    def words(match: re.Match) -> str:
+        try:
+            resolved = resolve(game, Ref.parse(match.group(1)))
+        except RefError:
+            return match.group(0)
+        if is_block(resolved):
+            return match.group(0)
+        if resolved.record is not None and resolved.ref.field is None:
+            record = resolved.record
+            return tr.field(record, "name") if getattr(record, "name", None) else record.id
+        if resolved.ref.kind == "stat":
+            return tr.manifest("stats", game.manifest.stats.index(resolved.value), "name")
+        return resolved.text(tr.lang)
+
+    return REFERENCE.sub(words, text)
+
+
 def is_block(resolved: "Resolved") -> bool:
     """True for a reference that prints a block (a whole table, every record of a section)."""
     from ..checker.procedures import Declared

@@ -1,0 +1,96 @@
+"""Every field of a card is content: backs written as faces (translated, printed at the mirrored
+slot, on the site, per card in PNG and Tabletop Simulator), card stats and references printed.
+One build of the `bridgehead` fixture (English source, German edition) serves every test."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pypdfium2 as pdfium
+import pytest
+from PIL import Image, ImageChops
+
+from generator.diagnostics import Report
+from generator.i18n.messages import data_messages
+from generator.print.jobs import Job, run_job
+from generator.project import Project
+from generator.site.build import build_site
+
+REPO = Path(__file__).resolve().parents[1]
+FIXTURE = REPO / "tests/fixtures/bridgehead"
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory) -> Path:
+    from generator import outputs
+
+    root = tmp_path_factory.mktemp("bridgehead")
+    shutil.copytree(FIXTURE, root / "content" / "bridgehead")
+    for lang in ("en", "de"):
+        result = run_job(Job(root, "bridgehead", lang, "cards", images=(lang == "de")))
+        assert result.error is None, result.error
+    build_site(Project(root), ["bridgehead"], Report(), search=False)
+    outputs.confine_to(None)
+    return root
+
+
+def page_text(pdf: Path, index: int) -> str:
+    document = pdfium.PdfDocument(str(pdf))
+    try:
+        text = document[index].get_textpage().get_text_range()
+        return text.replace("\ufffe\r\n", "").replace("\ufffe", "").replace("\r\n", " ")  # words hyphenated
+    finally:
+        document.close()
+
+
+
+
+def test_back_strings_are_messages(tmp_path):
+    shutil.copytree(FIXTURE, tmp_path / "content" / "bridgehead")
+    game = Project(tmp_path).load("bridgehead", Report())
+    places = {m.place: m.msgid for m in data_messages(game)}
+    assert places["card:flank-march.back.title"] == "Flank march spent"
+    assert places["card:barrage.back.text"] == "No {{ unit:gun }} fires next turn."
+
+
+def test_german_backs_print_translated_at_the_mirrored_slot(built):
+    out = built / "output/bridgehead/de"
+    placements = {p["card"]: p for p in json.loads((out / "cards.json").read_text())}
+    front, back = placements["flank-march"]["front"], placements["flank-march"]["back"]
+    size, paper = placements["flank-march"]["size"], placements["flank-march"]["paper"]
+    assert back[0] == pytest.approx(paper[0] - front[0] - size[0], abs=0.01)  # long-edge duplex: mirrored
+    backs = page_text(out / "cards.pdf", 1)
+    assert "Flankenmarsch verbraucht" in backs and "Rohre kühlen ab" in backs
+    assert "Kavallerie" in backs and "Feldgeschütz" in backs  # the references, in German
+    assert "{{" not in backs and "Flank march" not in backs and "cavalry" not in backs
+    assert "Brückenkopf" in backs  # the deck's own back (title design) still prints for the third card
+
+
+def test_card_stats_and_references_print_on_the_front(built):
+    fronts = page_text(built / "output/bridgehead/de/cards.pdf", 0)
+    assert "Kosten" in fronts and "Reichweite" in fronts  # the stats' German names
+    assert "Eine Einheit Kavallerie zieht erneut" in fronts
+    assert "{{" not in fronts
+
+
+def test_each_back_written_as_content_has_its_png_and_the_deck_its_back_sheet(built):
+    out = built / "output/bridgehead/de"
+    own = out / "cards/events-flank-march-back.png"
+    assert own.is_file() and not (out / "cards/events-bridge-holds-back.png").exists()
+    with Image.open(out / "tts/events-back-1.png") as sheet, Image.open(own) as card:
+        assert sheet.size[0] > sheet.size[1] > 0 and card.size[1] > card.size[0]  # one row of three upright backs
+        w = sheet.size[0] // 3
+        cells = [sheet.crop((k * w, 0, (k + 1) * w, sheet.size[1])).convert("RGB") for k in range(3)]
+    assert all(ImageChops.difference(cells[a], cells[b]).getbbox() for a, b in ((0, 1), (1, 2), (0, 2)))
+
+
+def test_card_page_shows_back_stats_and_linked_references(built):
+    page = (built / "output/site/bridgehead/de/cards/flank-march.html").read_text(encoding="utf-8")
+    sheet = page[page.index('<section class="datasheet">'):page.index('<div class="card-preview"')]
+    assert "Rückseite" in sheet and "Flankenmarsch verbraucht" in sheet
+    assert 'href="../units/cavalry.html"' in sheet and "Kavallerie" in sheet
+    assert "Befehlskosten" in sheet or "Kosten" in sheet
+    assert "{{" not in page
+    assert page.count('class="card-figure"') == 2  # the front and its back
