@@ -46,6 +46,16 @@ class Side(Frozen):
         return value.lower()
 
 
+def _check_range(model):
+    """min and max, where given, in order, and only on a number or a distance."""
+    if model.min is not None and model.max is not None and model.min > model.max:
+        raise ValueError(f"min {model.min:g} is above max {model.max:g}")
+    kind = getattr(model, "type", None)
+    if kind not in (None, StatType.NUMBER, StatType.DISTANCE) and (model.min, model.max) != (None, None):
+        raise ValueError(f"min/max bound a number or a distance, not a {kind.value} stat")
+    return model
+
+
 class Parameter(Frozen):
     """A number the rules refer to by name: victory points, map size, limits."""
 
@@ -53,12 +63,16 @@ class Parameter(Frozen):
     name: Text
     value: Scalar
     unit: str | None = Field(default=None, description="what the number counts: cm, hex, points, cards...")
+    min: float | None = Field(default=None, description="the smallest value the number may take (a count: 0)")
+    max: float | None = Field(default=None, description="the largest value the number may take")
     note: Text | None = None
     errata: tuple[str, ...] = Field(
         default=(), description="ids of the errata (errata.yaml) that concern this number, e.g. the reading it follows")
     editor: tuple[str, ...] = Field(
         default=(), description="text fields of this parameter (name, note) that are the editor's words, not the "
         "source's; each prints marked as the editor's text")
+
+    _range = model_validator(mode="after")(_check_range)
 
     @field_validator("value")
     @classmethod
@@ -81,6 +95,11 @@ class StatDef(Frozen):
     max_values: int = Field(default=1, ge=1, description="how many values one record may give (a pair: 2)")
     note: Text | None = Field(default=None, description="what the stat means; what a second value means")
     enum: str | None = Field(default=None, description="for a text stat: the enumeration (game.yaml enums:) its values come from")
+    min: float | None = Field(default=None, description="for a number or distance: the smallest value a record may "
+                              "give (a count: 0)")
+    max: float | None = Field(default=None, description="for a number or distance: the largest value a record may give")
+
+    _range = model_validator(mode="after")(_check_range)
 
     @field_validator("applies_to")
     @classmethod
