@@ -94,3 +94,9 @@ def test_card_page_shows_back_stats_and_linked_references(built):
     assert "Befehlskosten" in sheet or "Kosten" in sheet
     assert "{{" not in page
     assert page.count('class="card-figure"') == 2  # the front and its back
+
+
+def test_a_reference_prints_its_display_form_translated_with_its_message(built):
+    site = built / "output/site/bridgehead"
+    assert '<a class="ref ref-unit" href="units/gun.html">guns</a> fire last' in (site / "en/play.html").read_text()
+    assert '<a class="ref ref-unit" href="units/gun.html">Geschütze</a> feuern' in (site / "de/play.html").read_text()

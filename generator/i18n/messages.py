@@ -38,8 +38,9 @@ def normalize(text: str) -> str:
 
 
 def needs_translation(text: str) -> bool:
-    """Text with letters outside references; '4+' or '{{ unit:x }}' alone are not messages."""
-    return bool(_LETTER.search(_REF.sub("", text)))
+    """Text with letters outside references or in a reference's display text ({{ unit:gun | guns }});
+    '4+' or '{{ unit:x }}' alone are not messages."""
+    return bool(_LETTER.search(_REF.sub(lambda m: m.group().partition("|")[2], text)))
 
 
 def chapter_messages(chapter: Chapter) -> Iterator[Message]:

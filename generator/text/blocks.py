@@ -244,13 +244,13 @@ def inline_refs_html(game: Game, tr: Translator, text: str, link: Linker) -> Mar
             out.append(Markup('<span class="broken-ref">{}</span>').format(match.group(0)))
         elif resolved.record is not None and resolved.ref.field is None:
             record = resolved.record
-            label = field_html(record, tr, "name") if hasattr(record, "name") else record.id
+            label = resolved.ref.label or (field_html(record, tr, "name") if hasattr(record, "name") else record.id)
             href = link(record)
             out.append(Markup('<a class="ref ref-{}" href="{}">{}</a>').format(record.kind, href, label) if href
                        else Markup('<span class="ref ref-{}">{}</span>').format(record.kind, label))
         elif resolved.ref.kind == "stat":
             stat = resolved.value
-            out.append(escape(tr.manifest("stats", game.manifest.stats.index(stat), "name")))
+            out.append(escape(resolved.ref.label or tr.manifest("stats", game.manifest.stats.index(stat), "name")))
         else:
             out.append(escape(resolved.text(tr.lang)))
     out.append(escape(text[at:]))

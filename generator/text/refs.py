@@ -12,8 +12,10 @@ from ..model import SECTIONS, Record
 from ..values import Unstated, format_value, unstated_inline
 
 KIND_SECTIONS: dict[str, str] = {model.kind: section for section, model in SECTIONS.items()}
+# kinds whose reference prints a record's name (a table's prints the whole table)
 # calc: a number computed by the rules checker (checker/calc.py); stat: a stat's name (game.yaml stats)
 SPECIAL = ("param", "list", "calc", "stat")
+NAMED = tuple(kind for kind in KIND_SECTIONS if kind != "table")
 _REF = re.compile(r"^(?P<kind>[a-z]+)(?::(?P<id>[a-z0-9][a-z0-9-]*)(?:\.(?P<field>[a-z0-9_][a-z0-9_.-]*))?)?$")
 
 
@@ -30,6 +32,8 @@ class Ref:
     kind: str
     id: str | None
     field: str | None
+    # the words printed in place of the record's name: `{{ unit:gun | guns }}` (translated with its message)
+    label: str | None = None
 
     @classmethod
     def parse(cls, text: str) -> "Ref":
@@ -37,6 +41,17 @@ class Ref:
             from ..checker.calc import parse_calc
 
             return parse_calc(text)
+        text, bar, label = text.partition("|")
+        if bar:
+            ref = cls.parse(text)
+            if not label.strip():
+                raise RefError(f"'{{{{ {text.strip()} | }}}}' gives no display text after '|'",
+                               f"write the words to print, e.g. {{{{ {text.strip()} | plural form }}}}, or leave out '|'",
+                               "E019")
+            if ref.field is not None or ref.kind not in (*NAMED, "stat"):
+                raise RefError(f"'{{{{ {text.strip()} | {label.strip()} }}}}': only a record's or a stat's name takes "
+                               "display text", f"write {{{{ {text.strip()} }}}} alone", "E019")
+            return cls(ref.kind, ref.id, ref.field, " ".join(label.split()))
         match = _REF.match(text.strip())
         if not match:
             raise RefError(f"'{{{{ {text} }}}}' is not a reference",
@@ -71,6 +86,8 @@ class Resolved:
             from ..checker.calc import format_computed
 
             return format_computed(self.value, lang)
+        if self.ref.label is not None:
+            return self.ref.label
         if self.ref.kind == "stat":
             return self.value.name
         if self.ref.kind == "table" and self.record is None:
@@ -146,6 +163,8 @@ def reference_words(tr: Any, text: str) -> str:
             return match.group(0)
         if is_block(resolved):
             return match.group(0)
+        if resolved.ref.label is not None:
+            return resolved.ref.label
         if resolved.record is not None and resolved.ref.field is None:
             record = resolved.record
             return tr.field(record, "name") if getattr(record, "name", None) else record.id
