@@ -38,7 +38,7 @@ class DistanceUnit(str, Enum):
 # Words that name each unit, in both languages and in the sources' abbreviations.
 UNIT_WORDS: dict[str, DistanceUnit] = {
     "cm": DistanceUnit.CM, "см": DistanceUnit.CM,
-    "in": DistanceUnit.INCH, "inch": DistanceUnit.INCH, '"': DistanceUnit.INCH,
+    "in": DistanceUnit.INCH, "inch": DistanceUnit.INCH, '"': DistanceUnit.INCH, "zoll": DistanceUnit.INCH,
     "hex": DistanceUnit.HEX, "гекс": DistanceUnit.HEX, "гекса": DistanceUnit.HEX,
     "гексов": DistanceUnit.HEX, "h": DistanceUnit.HEX, "н": DistanceUnit.HEX,
     "cube": DistanceUnit.CUBE, "cubes": DistanceUnit.CUBE, "куб": DistanceUnit.CUBE,
@@ -285,11 +285,21 @@ def parse_value(raw: object, kind: StatType, unit: DistanceUnit | None = None) -
     raise ValueError(f"unknown stat type {kind}")  # pragma: no cover
 
 
+# The units' words in every shipped interface language (generator/locale/ui): a value prints in
+# its edition's words ("12 Zoll", not "12 in").
 UNIT_NAMES: dict[str, dict[DistanceUnit, str]] = {
     "ru": {DistanceUnit.CM: "см", DistanceUnit.INCH: "дюйм.", DistanceUnit.HEX: "гекс.",
            DistanceUnit.CUBE: "куб.", DistanceUnit.UE: "УЕ"},
     "en": {DistanceUnit.CM: "cm", DistanceUnit.INCH: "in", DistanceUnit.HEX: "hex",
            DistanceUnit.CUBE: "cube", DistanceUnit.UE: "UE"},
+    "de": {DistanceUnit.CM: "cm", DistanceUnit.INCH: "Zoll", DistanceUnit.HEX: "Hex",
+           DistanceUnit.CUBE: "Würfel", DistanceUnit.UE: "UE"},
+    "fr": {DistanceUnit.CM: "cm", DistanceUnit.INCH: "po", DistanceUnit.HEX: "hex",
+           DistanceUnit.CUBE: "cube", DistanceUnit.UE: "UE"},
+    "es": {DistanceUnit.CM: "cm", DistanceUnit.INCH: "pulg.", DistanceUnit.HEX: "hex.",
+           DistanceUnit.CUBE: "cubo", DistanceUnit.UE: "UE"},
+    "pl": {DistanceUnit.CM: "cm", DistanceUnit.INCH: "cal", DistanceUnit.HEX: "heks.",
+           DistanceUnit.CUBE: "kost.", DistanceUnit.UE: "UE"},
 }
 
 

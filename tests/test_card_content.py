@@ -71,6 +71,8 @@ def test_german_backs_print_translated_at_the_mirrored_slot(built):
 def test_card_stats_and_references_print_on_the_front(built):
     fronts = page_text(built / "output/bridgehead/de/cards.pdf", 0)
     assert "Kosten" in fronts and "Reichweite" in fronts  # the stats' German names
+    words = fronts.replace("\xa0", " ")
+    assert "12 Zoll" in words and "12 in" not in words  # the edition's unit word
     assert "Eine Einheit Kavallerie zieht erneut" in fronts
     assert "{{" not in fronts
 
