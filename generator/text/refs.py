@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field as dataclass_field
 from typing import Any
 
 from ..diagnostics import did_you_mean
@@ -32,8 +32,9 @@ class Ref:
     kind: str
     id: str | None
     field: str | None
-    # the words printed in place of the record's name: `{{ unit:gun | guns }}` (translated with its message)
-    label: str | None = None
+    # the words printed in place of the record's name: `{{ unit:gun | guns }}` (translated with its
+    # message); keyword-only, so that a Ref's kinds (checker.calc.CalcRef) keep their positions
+    label: str | None = dataclass_field(default=None, kw_only=True)
 
     @classmethod
     def parse(cls, text: str) -> "Ref":
@@ -51,7 +52,7 @@ class Ref:
             if ref.field is not None or ref.kind not in (*NAMED, "stat"):
                 raise RefError(f"'{{{{ {text.strip()} | {label.strip()} }}}}': only a record's or a stat's name takes "
                                "display text", f"write {{{{ {text.strip()} }}}} alone", "E019")
-            return cls(ref.kind, ref.id, ref.field, " ".join(label.split()))
+            return cls(ref.kind, ref.id, ref.field, label=" ".join(label.split()))
         match = _REF.match(text.strip())
         if not match:
             raise RefError(f"'{{{{ {text} }}}}' is not a reference",
