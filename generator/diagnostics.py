@@ -88,6 +88,7 @@ CODES: dict[str, str] = {
     "W010": "no interface catalog for a language: interface words print in English",
     "W011": "interface catalog override of a word that does not exist",
     "W012": "message context for a place that holds no translatable text",
+    "W013": "catalog that does not yet translate every message of the game (validate)",
     "W019": "probability table does not say what it assumes in a language of the game",
     "W020": "erratum summary or reading not written in the source language",
     "W031": "number in an example's prose neither bound to its check nor marked free",
