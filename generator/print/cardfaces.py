@@ -53,6 +53,8 @@ class CardFace:
     title_mark: Markup = Markup("")
     # the back written as content (card.back: {title:, text:, ...}); None: the back is the design `back` alone
     reverse: BackFace | None = None
+    # the card's texts this language's catalog does not translate yet: they print in the source language
+    fallback: tuple[str, ...] = ()
 
     @property
     def mm(self) -> tuple[float, float]:
@@ -83,6 +85,7 @@ def deck_cards(ctx: BuildContext) -> list[CardFace]:
     faces = []
     for card in game.cards.values():
         deck = game.decks[card.deck]
+        before = len(tr.missing)
         faces.append(CardFace(
             id=card.id, deck=deck.id, deck_name=tr.field(deck, "name"),
             back=card.back_design or ("" if card.back_face else deck.print_back), reverse=back_face(ctx, card),
@@ -92,6 +95,7 @@ def deck_cards(ctx: BuildContext) -> list[CardFace]:
             body=card_body(ctx, card), draft=tr.field(card, "incomplete") if card.incomplete else None,
             location=_location(ctx, card), copies=card.quantity or 1,
         ))
+        faces[-1].fallback = tuple(dict.fromkeys(text for _context, text in tr.missing[before:]))
     return faces
 
 
