@@ -102,3 +102,36 @@ def test_a_reference_prints_its_display_form_translated_with_its_message(built):
     site = built / "output/site/bridgehead"
     assert '<a class="ref ref-unit" href="units/gun.html">guns</a> fire last' in (site / "en/play.html").read_text()
     assert '<a class="ref ref-unit" href="units/gun.html">Geschütze</a> feuern' in (site / "de/play.html").read_text()
+
+
+BACK = """    back:
+      title: Spent
+      text: Turn it over.
+      stats: {{{stats}}}
+      image: {image}
+      template: {template}
+"""
+
+
+def _back(ws, stats="", image="images/none.svg", template="stars"):
+    path = ws.edit("data/cards.yaml", "    text: One unit moves and then attacks.\n",
+                   "    text: One unit moves and then attacks.\n"
+                   + BACK.format(stats=stats, image=image, template=template))
+    return path
+
+
+def test_a_back_written_as_content_is_checked_where_it_is_written(ws):
+    from .conftest import line_of
+
+    path = _back(ws, stats="rang: 2", template="starz")
+    found = {d.code: d for d in ws.validate().diagnostics if d.code in ("E007", "E013", "E061")}
+    assert found["E007"].location.line == line_of(path, "template: starz") and "did you mean 'stars'" in found["E007"].hint
+    assert found["E013"].location.line == line_of(path, "rang: 2") and "unknown card stat 'rang'" in found["E013"].message
+    assert found["E061"].location.line == line_of(path, "image: images/none.svg")
+
+
+def test_a_back_without_errors_validates(ws):
+    ws.edit("game.yaml", "    applies_to: [weapon]\n", "    applies_to: [weapon, card]\n")
+    ws.write("images/spent.svg", '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10"><circle cx="5" cy="5" r="4"/></svg>')
+    _back(ws, stats="range: 12 cm", image="images/spent.svg")
+    assert [d.format_text() for d in ws.validate().diagnostics if d.severity.value == "error"] == []
