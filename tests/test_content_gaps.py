@@ -67,3 +67,22 @@ def test_a_card_page_in_the_source_language_in_part_says_so(tmp_path):
     assert note in page and "Barrels cooling" in page
     assert note not in (site / "de/cards/flank-march.html").read_text(encoding="utf-8")
     assert "fallback-note" not in (site / "en/cards/barrage.html").read_text(encoding="utf-8")
+
+
+def test_build_lang_en_leaves_the_german_site_as_it_was(tmp_path):
+    shutil.copytree(FIXTURE, tmp_path / "content" / "bridgehead")
+
+    def site(*args):
+        result = run_cli("--root", str(tmp_path), "build", "--only", "site", "--jobs", "1", *args)
+        assert result.returncode == 0, result.stderr
+        return result.stdout + result.stderr
+
+    site()
+    catalog = tmp_path / "content/bridgehead/locale/de.po"
+    catalog.write_text(catalog.read_text(encoding="utf-8").replace('msgstr "Flankenmarsch"', 'msgstr "Flankenzug"'),
+                       encoding="utf-8")
+    page = tmp_path / "output/site/bridgehead/de/cards/flank-march.html"
+    said = site("--lang", "en")
+    assert "bridgehead/de/site" not in said and "Flankenmarsch" in page.read_text(encoding="utf-8")
+    assert (tmp_path / "output/site/bridgehead/en/cards/flank-march.html").is_file()
+    assert "bridgehead/de/site" in site("--lang", "de") and "Flankenzug" in page.read_text(encoding="utf-8")
