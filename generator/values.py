@@ -326,16 +326,17 @@ def unstated_inline(lang: str = "en") -> str:
     return f"? ({UNSTATED_NOTE.get(lang, UNSTATED_NOTE['en'])})"
 
 
-def format_value(value: Value, lang: str = "en") -> str:
+def format_value(value: Value, lang: str = "en", words: dict | None = None) -> str:
     """The value as a reader sees it; the source's dash for a value that does not apply,
-    a marked blank (?‡) for one the source does not give."""
+    a marked blank (?‡) for one the source does not give. `words`: the game's own words for
+    units of measure in this language (game.yaml measures:), over the built-in ones."""
     if value is None:
         return "–"
     if isinstance(value, Unstated):
         return UNSTATED_MARK
     if isinstance(value, Distance):
         amount = int(value.amount) if float(value.amount).is_integer() else value.amount
-        names = UNIT_NAMES.get(lang, UNIT_NAMES["en"])
+        names = {**UNIT_NAMES.get(lang, UNIT_NAMES["en"]), **(words or {})}
         return f"{amount}\u00a0{names[value.unit]}"
     if isinstance(value, float) and lang == "ru":
         return str(value).replace(".", ",")
@@ -362,7 +363,8 @@ def written_values(text: str, kind: StatType, unit: DistanceUnit | None = None) 
     return [parse_value(part.strip(), kind, unit) for part in written_parts(text) if not is_separator(part)]
 
 
-def format_written(text: str, kind: StatType, unit: DistanceUnit | None, lang: str) -> str | None:
+def format_written(text: str, kind: StatType, unit: DistanceUnit | None, lang: str,
+                   words: dict | None = None) -> str | None:
     """The written form in another language: each value printed for `lang`, the source's
     separators kept ('40 см (60 см)' -> '40 cm (60 cm)'); None if a part is not a value."""
     out = []
@@ -371,7 +373,7 @@ def format_written(text: str, kind: StatType, unit: DistanceUnit | None, lang: s
             out.append(part)
             continue
         try:
-            out.append(format_value(parse_value(part.strip(), kind, unit), lang))
+            out.append(format_value(parse_value(part.strip(), kind, unit), lang, words))
         except ValueError:
             return None
     return "".join(out)

@@ -135,3 +135,25 @@ def test_a_back_without_errors_validates(ws):
     ws.write("images/spent.svg", '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10"><circle cx="5" cy="5" r="4"/></svg>')
     _back(ws, stats="range: 12 cm", image="images/spent.svg")
     assert [d.format_text() for d in ws.validate().diagnostics if d.severity.value == "error"] == []
+
+
+def test_a_unit_of_measure_prints_in_the_words_the_catalog_gives(tmp_path):
+    from generator.i18n.translate import Translator
+    from generator.text.blocks import stat_html
+
+    game_dir = tmp_path / "content" / "bridgehead"
+    shutil.copytree(FIXTURE, game_dir)
+
+    def reach(lang: str) -> str:
+        game = Project(tmp_path).load("bridgehead", Report())
+        return str(stat_html(game, Translator.load(game, lang), game.cards["flank-march"], "reach"))
+
+    assert reach("de") == "12\u00a0Zoll"
+    catalog = game_dir / "locale/de.po"
+    catalog.write_text(catalog.read_text(encoding="utf-8").replace('msgid "in"\nmsgstr "Zoll"',
+                                                                    'msgid "in"\nmsgstr "Zoll (2,54 cm)"'),
+                       encoding="utf-8")
+    assert reach("de") == "12\u00a0Zoll (2,54 cm)"  # the game's word, translated by its catalog
+    manifest = game_dir / "game.yaml"
+    manifest.write_text(manifest.read_text(encoding="utf-8").replace("abbr: in}", "abbr: inches}"), encoding="utf-8")
+    assert reach("de") == "12\u00a0Zoll" and reach("en") == "12 in"  # the source prints as written

@@ -85,6 +85,12 @@ class Translator:
 
         return reference_words(self, text)
 
+    def measure_words(self) -> dict:
+        """The game's own words for its units of measure in this language (game.yaml measures:,
+        translated through the catalog): unit -> what prints after a value."""
+        return {m.id: self.manifest("measures", i, "abbr" if m.abbr else "name")
+                for i, m in enumerate(self.game.manifest.measures)}
+
     def side_name(self, side_id: object) -> str | None:
         """A declared side's name in this language; None for no side, or one not declared."""
         for i, side in enumerate(self.game.manifest.sides):

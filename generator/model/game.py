@@ -82,6 +82,15 @@ class Parameter(Frozen):
         return value
 
 
+class Measure(Frozen):
+    """A unit of measure in the game's own words: what prints after a distance (`12 inches`,
+    `12 Zoll`), translated through the catalogs like any text."""
+
+    id: DistanceUnit = Field(description="the unit: cm, inch, hex, cube or UE")
+    name: Text = Field(description="its name, e.g. inches, paces")
+    abbr: Text | None = Field(default=None, description="what prints after a value (default: the name), e.g. in")
+
+
 class StatDef(Frozen):
     """One column of a profile: its name, its type and the unit of a distance."""
 
@@ -136,6 +145,8 @@ class GameManifest(Frozen):
     components: tuple[Component, ...] = ()
     parameters: tuple[Parameter, ...] = ()
     stats: tuple[StatDef, ...] = ()
+    measures: tuple[Measure, ...] = Field(default=(), description="the game's own words for its units of measure, "
+                                          "translated through the catalogs (default: the built-in words)")
     enums: dict[Id, tuple[Union[str, EnumValue], ...]] = Field(
         default={},
         description="closed sets of values: 'side' checks every record's side field, 'unit-type' the type "

@@ -252,7 +252,7 @@ def inline_refs_html(game: Game, tr: Translator, text: str, link: Linker) -> Mar
             stat = resolved.value
             out.append(escape(resolved.ref.label or tr.manifest("stats", game.manifest.stats.index(stat), "name")))
         else:
-            out.append(escape(resolved.text(tr.lang)))
+            out.append(escape(resolved.text(tr.lang, tr.measure_words())))
     out.append(escape(text[at:]))
     return Markup("").join(out)
 
@@ -271,14 +271,14 @@ def stat_columns(game: Game, kind: str, records) -> list:
     return [s for s in game.manifest.stats if kind in s.applies_to and s.id in used]
 
 
-def stat_text(game: Game, record: Record, stat_id: str, lang: str = "en") -> str:
+def stat_text(game: Game, record: Record, stat_id: str, lang: str = "en", words: dict | None = None) -> str:
     key = (record.section, record.id, stat_id)
     if key not in game.values:
         return "–"
     value = game.values[key]
     if isinstance(value, tuple):
-        return " / ".join(format_value(v, lang) for v in value)
-    return format_value(value, lang)
+        return " / ".join(format_value(v, lang, words) for v in value)
+    return format_value(value, lang, words)
 
 
 def _value_erratum(game: Game, record: Record, stat_id: str):
@@ -342,7 +342,8 @@ def stat_html(game: Game, tr: Translator, record: Record, stat_id: str, link: Li
     """A stat as the source writes it: in the source language its own wording ("Н3",
     "40 см (60 см)"), in a translation the same form with the values printed for the language.
     A value read through an erratum prints as written, then a mark that links to the erratum."""
-    canonical = stat_text(game, record, stat_id, tr.lang)
+    words = tr.measure_words()
+    canonical = stat_text(game, record, stat_id, tr.lang, words)
     stat = game.stat_def(stat_id)
     erratum = _value_erratum(game, record, stat_id)
     if erratum is not None:
@@ -354,14 +355,14 @@ def stat_html(game: Game, tr: Translator, record: Record, stat_id: str, link: Li
         elif stat is None or stat.type is StatType.TEXT:
             shown = canonical  # a code or name: the reading, as the translation writes it
         else:
-            shown = (format_written(written, stat.type, stat.unit, tr.lang) if stat else None) or canonical
+            shown = (format_written(written, stat.type, stat.unit, tr.lang, words) if stat else None) or canonical
         return Markup("{}{}").format(shown, erratum_mark(game, tr, erratum.id, link or _no_link))
     written = getattr(record, "as_written", {}).get(stat_id)
     if written is None and tr.is_source:
         written = _as_written(getattr(record, "stats", {}).get(stat_id))
     if written is None or stat is None or (record.section, record.id, stat_id) not in game.values:
         return Markup("{}").format(canonical)
-    shown = written if tr.is_source else format_written(written, stat.type, stat.unit, tr.lang)
+    shown = written if tr.is_source else format_written(written, stat.type, stat.unit, tr.lang, words)
     if shown is None or _same_print(shown, canonical):
         return Markup("{}").format(canonical)
     return Markup("{}").format(shown)

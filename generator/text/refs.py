@@ -79,8 +79,8 @@ class Resolved:
     value: Any = None
     section: str | None = None
 
-    def text(self, lang: str = "en") -> str:
-        """The plain text a reader sees in place of the reference."""
+    def text(self, lang: str = "en", words: dict | None = None) -> str:
+        """The plain text a reader sees in place of the reference (`words`: the game's own unit words)."""
         if self.section is not None:
             return ""
         if self.ref.kind == "calc":
@@ -97,8 +97,8 @@ class Resolved:
             if isinstance(self.value, Unstated):
                 return unstated_inline(lang)
             if isinstance(self.value, tuple):
-                return " / ".join(format_value(v, lang) for v in self.value)
-            return format_value(self.value, lang) if not isinstance(self.value, str) else self.value
+                return " / ".join(format_value(v, lang, words) for v in self.value)
+            return format_value(self.value, lang, words) if not isinstance(self.value, str) else self.value
         return getattr(self.record, "name", None) or getattr(self.record, "summary", self.record.id)
 
 
@@ -171,7 +171,7 @@ def reference_words(tr: Any, text: str) -> str:
             return tr.field(record, "name") if getattr(record, "name", None) else record.id
         if resolved.ref.kind == "stat":
             return tr.manifest("stats", game.manifest.stats.index(resolved.value), "name")
-        return resolved.text(tr.lang)
+        return resolved.text(tr.lang, tr.measure_words())
 
     return REFERENCE.sub(words, text)
 
