@@ -11,6 +11,7 @@ from markupsafe import Markup
 
 from ..diagnostics import Location
 from ..model import Card, Record
+from ..model.cards import back_key
 from ..model.sizes import parse_size, size_key
 from ..text import blocks
 from ..text.editorial import field_html, legend_for, mark_if_editors
@@ -143,8 +144,6 @@ class BackOf:
 
     @property
     def id(self) -> str:
-        from ..model.cards import back_key
-
         return back_key(self.card.id)
 
     @property
