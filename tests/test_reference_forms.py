@@ -44,3 +44,13 @@ def test_the_translator_writes_the_display_form():
     assert needs_translation("{{ unit:gun | guns }}") and not needs_translation("{{ unit:gun }}")
     assert mismatch("The {{ unit:gun | guns }} fire.", "Die {{ unit:gun | Geschütze }} feuern.") is None
     assert "drops" in mismatch("The {{ unit:gun | guns }} fire.", "Die {{ unit:cavalry | Reiter }} feuern.")
+
+
+def test_a_reference_in_a_data_text_that_is_never_closed_is_reported_at_its_braces(ws):
+    path = ws.edit("data/cards.yaml", "    text: One unit moves and then attacks.",
+                   "    text: One {{ unit:scouts }} moves, then {{ unit:scouts attacks.")
+    found = [d for d in ws.validate().diagnostics if d.code == "E019" and d.location.path == path]
+    line = next(n for n, text in enumerate(path.read_text().splitlines(), start=1) if "then {{" in text)
+    text = path.read_text().splitlines()[line - 1]
+    assert [(d.location.line, d.location.col) for d in found] == [(line, text.index("{{ unit:scouts attacks") + 1)]
+    assert "never closed" in found[0].message
