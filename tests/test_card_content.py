@@ -157,3 +157,11 @@ def test_a_unit_of_measure_prints_in_the_words_the_catalog_gives(tmp_path):
     manifest = game_dir / "game.yaml"
     manifest.write_text(manifest.read_text(encoding="utf-8").replace("abbr: in}", "abbr: inches}"), encoding="utf-8")
     assert reach("de") == "12\u00a0Zoll" and reach("en") == "12 in"  # the source prints as written
+
+
+def test_a_back_face_with_an_unknown_field_gets_one_error_naming_the_back_fields(ws):
+    _back(ws, image="images/none.svg")
+    ws.edit("data/cards.yaml", "      template: stars\n", "      template: stars\n      colour: red\n")
+    found = [d for d in ws.validate().diagnostics if d.code in ("E003", "E004") and "cards.yaml" in str(d.location.path)]
+    assert [(d.code, d.message) for d in found] == [("E003", "unknown field 'colour'")]
+    assert found[0].hint == "known fields: title, text, stats, image, template"

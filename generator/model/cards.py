@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import Field, StringConstraints, field_validator
+from pydantic import Discriminator, Field, StringConstraints, Tag, field_validator
 
 from .base import Frozen, OrUnstated, Record, StatEntry, Text, as_written_field
 from .sizes import PRESETS, check_size
@@ -80,6 +80,15 @@ class CardBack(Frozen):
                                         + ", ".join(BUILTIN_BACKS) + ", or a templates/backs/NAME.svg.j2 of the game")
 
 
+def _back_kind(value) -> str:
+    """A back written as a mapping is a face; anything else names a design (one branch's errors only)."""
+    return "face" if isinstance(value, (dict, CardBack)) else "design"
+
+
+CardBackField = Annotated[Annotated[BackDesign, Tag("design")] | Annotated[CardBack, Tag("face")],
+                          Discriminator(_back_kind)]
+
+
 class Card(Record):
     kind = "card"
     section = "cards"
@@ -90,7 +99,7 @@ class Card(Record):
     quantity: OrUnstated[Annotated[int, Field(ge=0)] | None] = Field(
         default=1, description="copies in the deck; `unstated` (or null) if the source does not say")
     side: OrUnstated[str | None] = Field(default=None, description="id of a side declared in game.yaml")
-    back: BackDesign | CardBack | None = Field(
+    back: CardBackField | None = Field(
         default=None, description="this card's own back: a back design's name, or a face of its own "
         "(title, text, stats, image, template); default: the deck's back")
     unit: str | None = Field(default=None, description="id of the unit this card fields")
