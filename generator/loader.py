@@ -135,7 +135,8 @@ def _model_at(model: type[BaseModel], loc: tuple[Any, ...]) -> type[BaseModel] |
         while typing.get_origin(current) in (tuple, list, typing.Union, type(None)) or (
             typing.get_args(current) and not (isinstance(current, type) and issubclass(current, BaseModel))
         ):
-            args = [a for a in typing.get_args(current) if a is not Ellipsis and a is not type(None)]
+            args = [typing.get_args(a)[0] if typing.get_origin(a) is typing.Annotated else a  # a tagged member
+                    for a in typing.get_args(current) if a is not Ellipsis and a is not type(None)]
             models = [a for a in args if isinstance(a, type) and issubclass(a, BaseModel)]
             if models:
                 current = models[0]

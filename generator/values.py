@@ -38,7 +38,7 @@ class DistanceUnit(str, Enum):
 # Words that name each unit, in both languages and in the sources' abbreviations.
 UNIT_WORDS: dict[str, DistanceUnit] = {
     "cm": DistanceUnit.CM, "см": DistanceUnit.CM,
-    "in": DistanceUnit.INCH, "inch": DistanceUnit.INCH, '"': DistanceUnit.INCH,
+    "in": DistanceUnit.INCH, "inch": DistanceUnit.INCH, '"': DistanceUnit.INCH, "zoll": DistanceUnit.INCH,
     "hex": DistanceUnit.HEX, "гекс": DistanceUnit.HEX, "гекса": DistanceUnit.HEX,
     "гексов": DistanceUnit.HEX, "h": DistanceUnit.HEX, "н": DistanceUnit.HEX,
     "cube": DistanceUnit.CUBE, "cubes": DistanceUnit.CUBE, "куб": DistanceUnit.CUBE,
@@ -285,11 +285,21 @@ def parse_value(raw: object, kind: StatType, unit: DistanceUnit | None = None) -
     raise ValueError(f"unknown stat type {kind}")  # pragma: no cover
 
 
+# The units' words in every shipped interface language (generator/locale/ui): a value prints in
+# its edition's words ("12 Zoll", not "12 in").
 UNIT_NAMES: dict[str, dict[DistanceUnit, str]] = {
     "ru": {DistanceUnit.CM: "см", DistanceUnit.INCH: "дюйм.", DistanceUnit.HEX: "гекс.",
            DistanceUnit.CUBE: "куб.", DistanceUnit.UE: "УЕ"},
     "en": {DistanceUnit.CM: "cm", DistanceUnit.INCH: "in", DistanceUnit.HEX: "hex",
            DistanceUnit.CUBE: "cube", DistanceUnit.UE: "UE"},
+    "de": {DistanceUnit.CM: "cm", DistanceUnit.INCH: "Zoll", DistanceUnit.HEX: "Hex",
+           DistanceUnit.CUBE: "Würfel", DistanceUnit.UE: "UE"},
+    "fr": {DistanceUnit.CM: "cm", DistanceUnit.INCH: "po", DistanceUnit.HEX: "hex",
+           DistanceUnit.CUBE: "cube", DistanceUnit.UE: "UE"},
+    "es": {DistanceUnit.CM: "cm", DistanceUnit.INCH: "pulg.", DistanceUnit.HEX: "hex.",
+           DistanceUnit.CUBE: "cubo", DistanceUnit.UE: "UE"},
+    "pl": {DistanceUnit.CM: "cm", DistanceUnit.INCH: "cal", DistanceUnit.HEX: "heks.",
+           DistanceUnit.CUBE: "kost.", DistanceUnit.UE: "UE"},
 }
 
 
@@ -316,16 +326,17 @@ def unstated_inline(lang: str = "en") -> str:
     return f"? ({UNSTATED_NOTE.get(lang, UNSTATED_NOTE['en'])})"
 
 
-def format_value(value: Value, lang: str = "en") -> str:
+def format_value(value: Value, lang: str = "en", words: dict | None = None) -> str:
     """The value as a reader sees it; the source's dash for a value that does not apply,
-    a marked blank (?‡) for one the source does not give."""
+    a marked blank (?‡) for one the source does not give. `words`: the game's own words for
+    units of measure in this language (game.yaml measures:), over the built-in ones."""
     if value is None:
         return "–"
     if isinstance(value, Unstated):
         return UNSTATED_MARK
     if isinstance(value, Distance):
         amount = int(value.amount) if float(value.amount).is_integer() else value.amount
-        names = UNIT_NAMES.get(lang, UNIT_NAMES["en"])
+        names = {**UNIT_NAMES.get(lang, UNIT_NAMES["en"]), **(words or {})}
         return f"{amount}\u00a0{names[value.unit]}"
     if isinstance(value, float) and lang == "ru":
         return str(value).replace(".", ",")
@@ -352,7 +363,8 @@ def written_values(text: str, kind: StatType, unit: DistanceUnit | None = None) 
     return [parse_value(part.strip(), kind, unit) for part in written_parts(text) if not is_separator(part)]
 
 
-def format_written(text: str, kind: StatType, unit: DistanceUnit | None, lang: str) -> str | None:
+def format_written(text: str, kind: StatType, unit: DistanceUnit | None, lang: str,
+                   words: dict | None = None) -> str | None:
     """The written form in another language: each value printed for `lang`, the source's
     separators kept ('40 см (60 см)' -> '40 cm (60 cm)'); None if a part is not a value."""
     out = []
@@ -361,7 +373,7 @@ def format_written(text: str, kind: StatType, unit: DistanceUnit | None, lang: s
             out.append(part)
             continue
         try:
-            out.append(format_value(parse_value(part.strip(), kind, unit), lang))
+            out.append(format_value(parse_value(part.strip(), kind, unit), lang, words))
         except ValueError:
             return None
     return "".join(out)

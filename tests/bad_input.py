@@ -363,6 +363,11 @@ def _po_cases() -> list[Case]:
              "W012", "locale/contexts.yaml", 2),
         Case("contexts-bad-place", steps(with_ru(PO_HEAD), write("locale/contexts.yaml", "contexts:\n  just words: x\n")),
              "E004", "locale/contexts.yaml", 2),
+        Case("catalog-untranslated", with_ru(PO_HEAD), "W013", "locale/ru.po", None),
+        Case("stat-below-its-minimum", steps(edit("game.yaml", "    name: Cost\n    type: number\n",
+                                                  "    name: Cost\n    type: number\n    min: 0\n"),
+                                             edit("data/units.yaml", "cost: 50", "cost: -10")),
+             "E071", "data/units.yaml", "cost: -10"),
     ]
 
 

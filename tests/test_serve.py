@@ -12,7 +12,8 @@ import urllib.error
 import urllib.request
 from pathlib import Path
 
-from generator.commands.serve import changed_games
+from generator.commands.serve import changed_games, documents_to_refresh, sources_of
+from generator.project import Project
 
 from .conftest import Workspace
 
@@ -45,6 +46,43 @@ def test_changed_games_maps_paths_to_games(tmp_path: Path):
     changes = {(1, str(content / "alpha/data/units.yaml")), (2, str(content / "beta/rules/01.md")),
                (1, str(tmp_path / "templates/site/site.css"))}
     assert changed_games(changes, content) == {"alpha", "beta"}
+
+
+def test_serve_refreshes_the_documents_an_earlier_build_wrote(ws: Workspace):
+    project = Project(ws.root)
+    assert documents_to_refresh(project) == []
+    for name in ("cards.pdf", "rulebook.pdf", "cards.json"):
+        (ws.root / "output/demo/en").mkdir(parents=True, exist_ok=True)
+        (ws.root / "output/demo/en" / name).write_bytes(b"%PDF-1.7")
+    assert documents_to_refresh(project) == ["rulebook", "cards"]
+
+
+def test_serve_keeps_watching_a_content_folder_replaced_whole(ws: Workspace):
+    from watchfiles import watch
+
+    folder, is_source = sources_of(Project(ws.root))
+    (ws.root / "output/site").mkdir(parents=True)
+    seen: list[str] = []
+    stop = threading.Event()
+
+    def watcher():
+        for changes in watch(folder, watch_filter=is_source, stop_event=stop, rust_timeout=200):
+            seen.extend(path for _change, path in changes)
+
+    thread = threading.Thread(target=watcher, daemon=True)
+    thread.start()
+    time.sleep(1)  # the watch is set up
+    (ws.root / "content").rename(ws.root / "old-content")
+    (ws.root / "content/demo").mkdir(parents=True)
+    time.sleep(0.5)
+    (ws.root / "output/site/index.html").write_text("built", encoding="utf-8")
+    (ws.root / "content/demo/game.yaml").write_text("id: demo\n", encoding="utf-8")
+    try:
+        assert _wait(lambda: any(p.endswith("content/demo/game.yaml") for p in seen), 20), seen
+    finally:
+        stop.set()
+        thread.join(5)
+    assert not [p for p in seen if "/output/" in p or "old-content" in p]
 
 
 def test_serve_rebuilds_on_change_and_reloads(ws: Workspace):

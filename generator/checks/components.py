@@ -153,6 +153,9 @@ def check_backs(game: Game, report: Report) -> None:
         for record in game.section(section).values():
             if isinstance(record.back, str) and record.back not in backs:
                 _missing(report, game.origin(record).location("back"), "card back design", record.back, backs)
+            elif getattr(record.back, "template", None) and record.back.template not in backs:
+                _missing(report, game.origin(record).location("back", "template"), "card back design",
+                         record.back.template, backs)
 
 
 def check(game: Game, report: Report) -> None:
@@ -161,6 +164,8 @@ def check(game: Game, report: Report) -> None:
     for card in game.cards.values():
         if getattr(card, "image", None):
             check_image(game, report, game.origin(card).location("image"), card.image)
+        if card.back_face is not None and card.back_face.image:
+            check_image(game, report, game.origin(card).location("back", "image"), card.back_face.image)
     check_counters(game, report)
     for m in game.section("maps").values():
         check_map(game, m, game.origin(m), report)

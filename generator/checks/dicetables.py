@@ -1,18 +1,13 @@
 """Tables: each face of a dice table's roll covered exactly once; every row gives every declared
-column, and no undeclared one; references inside cells resolve."""
+column, and no undeclared one (references inside cells: fieldrefs.py)."""
 
 from __future__ import annotations
-
-import re
 
 from ..diagnostics import Report, did_you_mean
 from ..game import Game
 from ..model import Table
 from ..model.tables import coded_ids
-from ..text.refs import Ref, RefError, is_block, resolve
 from ..values import Span, StatType, parse_value
-
-CELL_REF = re.compile(r"\{\{\s*(.*?)\s*\}\}")
 
 
 def _runs(numbers: list[int]) -> str:
@@ -54,9 +49,7 @@ def _check_columns(game: Game, table: Table, report: Report) -> None:
         for key, cell in row.items():
             column = next((c for c in table.columns if c.id == key), None)
             if column is not None and column.values:
-                _check_coded(game, table, i, column, cell, report)
-            elif isinstance(cell, str):
-                _check_cell_refs(game, table, i, key, cell, report)
+                _check_coded(game, table, i, column, cell, report)  # other cells' references: fieldrefs.py
 
 
 def _check_coded(game: Game, table: Table, row: int, column, cell, report: Report) -> None:
@@ -69,21 +62,6 @@ def _check_coded(game: Game, table: Table, row: int, column, cell, report: Repor
             report.add("E055", f"table '{table.id}', row {row + 1}, {column.id}: '{part}' is not one of the "
                        f"column's values", game.origin(table).location("rows", row, column.id),
                        did_you_mean(part, known) or f"values: {', '.join(known)}")
-
-
-def _check_cell_refs(game: Game, table: Table, row: int, key: str, cell: str, report: Report) -> None:
-    where = game.origin(table).location("rows", row, key)
-    for match in CELL_REF.finditer(cell):
-        try:
-            resolved = resolve(game, Ref.parse(match.group(1)))
-        except RefError as exc:
-            if not exc.follows:
-                report.add(exc.code, f"table '{table.id}', row {row + 1}, {key}: {exc}", where, exc.hint)
-            continue
-        if is_block(resolved):
-            report.add("E052", f"table '{table.id}', row {row + 1}, {key}: '{{{{ {match.group(1)} }}}}' prints "
-                       "a whole table or list, which cannot stand inside a cell", where,
-                       "refer to one record or value here ({{ kind:id }}, {{ kind:id.field }})")
 
 
 def _check_coverage(game: Game, table: Table, report: Report) -> None:

@@ -37,19 +37,32 @@ def check(game: Game, report: Report) -> None:
 
 
 def _check_record(game: Game, record: Record, errata: dict, report: Report) -> None:
+    _check_stats(game, record, getattr(record, "stats"), record.id, (), errata, report)
+    back = getattr(record, "back_face", None)
+    if back is not None and back.stats:  # a card's back written as content: its own stats, none required
+        from ..model.cards import back_key
+
+        _check_stats(game, record, back.stats, back_key(record.id), ("back",), errata, report)
+
+
+def _check_stats(game: Game, record: Record, stats: dict, key_id: str, prefix: tuple, errata: dict,
+                 report: Report) -> None:
+    """The stats `stats` written at `prefix` of a record, kept in game.values under `key_id`."""
     origin = game.origin(record)
     applicable = {s.id: s for s in game.manifest.stats if record.kind in s.applies_to}
-    stats: dict = getattr(record, "stats")
     for stat_id, raw in stats.items():
         if stat_id not in applicable:
-            report.add("E013", f"unknown {record.kind} stat '{stat_id}'", origin.location("stats", stat_id, key=True),
+            report.add("E013", f"unknown {record.kind} stat '{stat_id}'",
+                       origin.location(*prefix, "stats", stat_id, key=True),
                        did_you_mean(stat_id, applicable) or
                        f"declare it under 'stats:' in game.yaml (declared: {', '.join(applicable) or 'none'})")
     for stat_id, stat in applicable.items():
-        key = (record.section, record.id, stat_id)
+        key = (record.section, key_id, stat_id)
         erratum = errata.get(key)
         raw = stats.get(stat_id)
-        where = origin.location("stats", stat_id) if stat_id in stats else origin.location("stats")
+        where = origin.location(*prefix, "stats", stat_id) if stat_id in stats else origin.location(*prefix, "stats")
+        if prefix and stat_id not in stats:  # a back prints only the stats it gives
+            continue
         if erratum is not None:
             if erratum.source.strip() != _written(raw).strip():
                 report.add("E018", f"erratum '{erratum.id}' says the source writes '{erratum.source}', "

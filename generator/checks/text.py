@@ -68,16 +68,16 @@ def _check_chapter(game: Game, chapter: Chapter, seen: dict[str, Location], repo
                    "put the chapter title on the first line as '# Title'")
     blocks = {(token.content, token.map[0] + 1) for token in chapter.tokens
               if token.type == "substitution_block" and token.map}
-    for text, line in chapter.references():
+    for text, line, col in chapter.placed_references():
         try:
             resolved = resolve(game, Ref.parse(text))
         except RefError as exc:
             if not exc.follows:
-                report.add(exc.code, str(exc), Location(chapter.path, line, 1), exc.hint)
+                report.add(exc.code, str(exc), Location(chapter.path, line, col), exc.hint)
             continue
         if (text, line) not in blocks and is_block(resolved):
             report.add("E052", f"'{{{{ {text.strip()} }}}}' prints a whole table or list, but stands inside a sentence",
-                       Location(chapter.path, line, 1),
+                       Location(chapter.path, line, col),
                        "put it alone in its own paragraph (a blank line before and after), or refer to one "
                        "record ({{ kind:id }}) in the sentence")
     for token in chapter.tokens:

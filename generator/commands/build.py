@@ -177,7 +177,7 @@ def build(project, names, kinds, partial, langs, workers, force, options, strict
 
             site = build_site(project, project.game_ids() if partial else names, report,
                               only=set(names) if partial else None, manifest=manifest, inputs=inputs,
-                              verified=verified, on_page=page_done)
+                              verified=verified, on_page=page_done, langs=langs)
             progress.advance(task)
             say(f"site: {page_count(site.pages)} ({len(site.rebuilt or [])} folders rebuilt) in {site.seconds:.1f} s"
                 f" -> {site.root.relative_to(project.root)}")

@@ -30,6 +30,28 @@ def changed_games(changes, content: Path) -> set[str]:
     return games
 
 
+def sources_of(project):
+    """What `serve` watches: the project folder, for edits under content/ and templates/ only.
+    The folder above them is watched, so that a content folder replaced whole (a checkout, a
+    sync that writes a new folder) is still seen; the output it writes itself is not an edit."""
+    roots = [project.content.resolve(), project.templates.resolve()]
+
+    def is_source(_change, path: str) -> bool:
+        where = Path(path).resolve()
+        return any(where == root or root in where.parents for root in roots)
+
+    return project.root, is_source
+
+
+def documents_to_refresh(project) -> list[str]:
+    """The documents an earlier build wrote (their PDFs are the site's downloads): rebuilt with
+    the site, so that a download never lags behind the page that offers it."""
+    from ..site.build import DOWNLOADS
+    from .build import KINDS
+
+    return [kind for kind in DOWNLOADS if kind in KINDS and next(project.output.glob(f"*/*/{kind}.pdf"), None)]
+
+
 def rebuild(project, state: LiveState) -> None:
     """Validate every game (unchanged ones cost nothing: the manifest remembers them), build the
     site of the valid ones, print the diagnostics, and tell the browser."""
@@ -42,8 +64,8 @@ def rebuild(project, state: LiveState) -> None:
     report = Report()
     try:
         with outputs.BuildLock(project.output, wait=True):
-            build(project, project.game_ids(), ["site"], False, None, 1, False, DEFAULT_OPTIONS, False,
-                  report=report, skip_invalid=True)
+            build(project, project.game_ids(), [*documents_to_refresh(project), "site"], False, None, 1, False,
+                  DEFAULT_OPTIONS, False, report=report, skip_invalid=True)
     except (OSError, faults.Fault) as exc:  # the machine's (a full disk): said as the CLI says it; serving goes on
         state.error = faults.message(exc)
         click.echo(f"error: {state.error}", err=True)
@@ -88,8 +110,8 @@ def command(ctx, port: int, host: str) -> None:
     stop = threading.Event()
 
     def watcher() -> None:  # watching starts before the first build: no edit is missed
-        watched = [p for p in (project.content, project.templates) if p.is_dir()]
-        for changes in watch(*watched, stop_event=stop):
+        folder, is_source = sources_of(project)
+        for changes in watch(folder, watch_filter=is_source, stop_event=stop):
             changed.put(changes)
 
     threading.Thread(target=watcher, daemon=True).start()

@@ -18,7 +18,8 @@ def signature(text: str) -> dict[str, Counter]:
     links = Counter(c.attrs.get("href", "") for c in children if c.type == "link_open")
     leftovers = Counter(ch for c in children if c.type == "text" for ch in c.content if ch in "*`")
     return {
-        "references": Counter(" ".join(m.split()) for m in _REF.findall(text)),
+        # a reference's display text (`{{ unit:gun | guns }}`) is the translator's to write
+        "references": Counter(" ".join(m.split("|")[0].split()) for m in _REF.findall(text)),
         "markup": shape,
         "links": links,
         "stray": leftovers,

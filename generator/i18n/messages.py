@@ -38,8 +38,9 @@ def normalize(text: str) -> str:
 
 
 def needs_translation(text: str) -> bool:
-    """Text with letters outside references; '4+' or '{{ unit:x }}' alone are not messages."""
-    return bool(_LETTER.search(_REF.sub("", text)))
+    """Text with letters outside references or in a reference's display text ({{ unit:gun | guns }});
+    '4+' or '{{ unit:x }}' alone are not messages."""
+    return bool(_LETTER.search(_REF.sub(lambda m: m.group().partition("|")[2], text)))
 
 
 def chapter_messages(chapter: Chapter) -> Iterator[Message]:
@@ -89,28 +90,36 @@ def place_of(owner: str, path: tuple) -> str:
     return owner + "." + ".".join(str(p) for p in path)
 
 
-def data_messages(game: Game, contexts: Contexts | None = None) -> Iterator[Message]:
-    contexts = load_contexts(game.folder / "locale") if contexts is None else contexts
-    manifest = game.manifest
-    for path, text in _walk(manifest, None, ()):
-        if needs_translation(text):
-            loc = game.manifest_doc.location(path)
-            place = place_of("game", path)
-            editors = (path[0] in ("parameters", "components") and len(path) == 3
-                       and path[2] in getattr(manifest, path[0])[path[1]].editor) \
-                or ".".join(map(str, path)) in manifest.editor
-            yield Message(text, contexts.context_of(place), loc.path, loc.line, place, editors)
+def data_strings(game: Game) -> Iterator[tuple[Any, tuple, str, Any]]:
+    """Every player-facing YAML string of the game, the manifest's first: (record or None for
+    game.yaml, path in it, text, where the string starts). Card faces and backs, counters,
+    map labels, table cells, parameters, sides: what a translator sees is what this walks."""
+    for path, text in _walk(game.manifest, None, ()):
+        yield None, path, text, game.manifest_doc.location(path)
     for record in game.all_records():
         origin = game.origin(record)
         strings = list(_walk(record, None, ()))
         if record.kind == "table":
             strings += list(_table_cells(record))
         for path, text in strings:
-            if needs_translation(text):
-                loc = origin.location(*path)
-                place = place_of(f"{record.kind}:{record.id}", path)
-                editors = ".".join(map(str, path)) in record.editor
-                yield Message(text, contexts.context_of(place), loc.path, loc.line, place, editors)
+            yield record, path, text, origin.location(*path)
+
+
+def data_messages(game: Game, contexts: Contexts | None = None) -> Iterator[Message]:
+    contexts = load_contexts(game.folder / "locale") if contexts is None else contexts
+    manifest = game.manifest
+    for record, path, text, loc in data_strings(game):
+        if not needs_translation(text):
+            continue
+        if record is None:
+            place = place_of("game", path)
+            editors = (path[0] in ("parameters", "components") and len(path) == 3
+                       and path[2] in getattr(manifest, path[0])[path[1]].editor) \
+                or ".".join(map(str, path)) in manifest.editor
+        else:
+            place = place_of(f"{record.kind}:{record.id}", path)
+            editors = ".".join(map(str, path)) in record.editor
+        yield Message(text, contexts.context_of(place), loc.path, loc.line, place, editors)
 
 
 def game_messages(game: Game, chapters: list[Chapter] | None = None,

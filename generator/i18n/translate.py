@@ -55,21 +55,41 @@ class Translator:
     def text(self, text: str | None, context: str | None = None) -> str:
         return "" if text is None else self.lookup(text, context)[0]
 
-    def field(self, record: Record, *path: Any) -> str:
-        """A record's translatable field, e.g. field(unit, 'name') or field(card, 'sections', 0, 'text')."""
+    def field(self, record: Record, *path: Any, refs: bool = True) -> str:
+        """A record's translatable field, e.g. field(unit, 'name') or field(card, 'sections', 0, 'text'),
+        its {{ kind:id }} references printed as words of this language (refs=False: as written,
+        for a renderer that links them)."""
         value: Any = record
         path = tuple(int(p) if isinstance(p, str) and p.isdigit() else p for p in path)
         for part in path:
             value = value[part] if isinstance(part, int) or isinstance(value, dict) else getattr(value, part)
         if value is None:
             return ""
-        return self._placed(str(value), place_of(f"{record.kind}:{record.id}", path))
+        text = self._placed(str(value), place_of(f"{record.kind}:{record.id}", path))
+        return self.references(text) if refs else text
 
     def manifest(self, *path: Any) -> str:
+        """A translatable string of game.yaml (a parameter's or a side's name), references printed."""
         value: Any = self.game.manifest
         for part in path:
             value = value[part] if isinstance(part, int) else getattr(value, part)
-        return "" if value is None else self._placed(str(value), place_of("game", path))
+        return "" if value is None else self.references(self._placed(str(value), place_of("game", path)))
+
+    def references(self, text: str) -> str:
+        """Text with each {{ kind:id }} it holds printed as a reader sees it in this language: a
+        record's translated name, a stat's name, a value. One that names nothing stays as
+        written (validation reports it at its line and column)."""
+        if "{{" not in text:
+            return text
+        from ..text.refs import reference_words
+
+        return reference_words(self, text)
+
+    def measure_words(self) -> dict:
+        """The game's own words for its units of measure in this language (game.yaml measures:,
+        translated through the catalog): unit -> what prints after a value."""
+        return {m.id: self.manifest("measures", i, "abbr" if m.abbr else "name")
+                for i, m in enumerate(self.game.manifest.measures)}
 
     def side_name(self, side_id: object) -> str | None:
         """A declared side's name in this language; None for no side, or one not declared."""

@@ -1,7 +1,7 @@
 """The content model: immutable records loaded from a game's YAML files."""
 
 from .base import Record, Text, Translatable
-from .cards import CARD_SIZES_MM, Card, CardSection, Deck
+from .cards import CARD_SIZES_MM, Card, CardBack, CardSection, Deck
 from .components import Counter, CounterFace, CounterSheet
 from .maps import Map
 from .game import Component, EnumValue, GameManifest, Parameter, Side, StatDef
@@ -17,7 +17,7 @@ RECORD_TYPES: tuple[type[Record], ...] = (
 SECTIONS: dict[str, type[Record]] = {t.section: t for t in RECORD_TYPES}
 
 __all__ = [
-    "Ability", "Action", "Alias", "Band", "CARD_SIZES_MM", "Card", "CardSection", "Column",
+    "Ability", "Action", "Alias", "Band", "CARD_SIZES_MM", "Card", "CardBack", "CardSection", "Column",
     "Component", "Counter", "CounterFace", "CounterSheet", "Deck", "Die", "EnumValue", "Erratum", "Face", "GameManifest",
     "Keyword", "Map", "Parameter", "RECORD_TYPES", "Record", "Rule", "SECTIONS", "Side", "StatDef", "Table", "Terrain", "Text",
     "Translatable", "Unit", "Weapon", "WeaponEntry",

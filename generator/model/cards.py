@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import Field, StringConstraints, field_validator
+from pydantic import Discriminator, Field, StringConstraints, Tag, field_validator
 
 from .base import Frozen, OrUnstated, Record, StatEntry, Text, as_written_field
 from .sizes import PRESETS, check_size
@@ -20,6 +20,11 @@ Corners = Literal["square", "rounded"]
 
 # Trimmed size in millimetres for each named size (any other size is written with its unit).
 CARD_SIZES_MM: dict[str, tuple[float, float]] = PRESETS
+
+
+def back_key(card_id: str) -> str:
+    """The id a card's back face keeps its parsed stats under (game.values): ids hold no dot."""
+    return f"{card_id}.back"
 
 
 PRINT_SIZE = "poker"  # the size cards print at where the source does not give one
@@ -62,6 +67,28 @@ class CardSection(Frozen):
     text: Text
 
 
+class CardBack(Frozen):
+    """A card's back written as content: printed in the card's layout (or over a back design),
+    translated through the catalogs like the front. Every part is optional."""
+
+    title: Text | None = Field(default=None, description="the back's heading")
+    text: Text | None = Field(default=None, description="the back's text; may hold {{ kind:id }} references")
+    stats: dict[str, StatEntry] = Field(default={}, description="typed values printed on the back: stats with "
+                                        "applies_to: [card]")
+    image: str | None = Field(default=None, description="a picture from the game folder (PNG, SVG, JPEG) above the text")
+    template: BackDesign | None = Field(default=None, description="a back design drawn under the back's text: "
+                                        + ", ".join(BUILTIN_BACKS) + ", or a templates/backs/NAME.svg.j2 of the game")
+
+
+def _back_kind(value) -> str:
+    """A back written as a mapping is a face; anything else names a design (one branch's errors only)."""
+    return "face" if isinstance(value, (dict, CardBack)) else "design"
+
+
+CardBackField = Annotated[Annotated[BackDesign, Tag("design")] | Annotated[CardBack, Tag("face")],
+                          Discriminator(_back_kind)]
+
+
 class Card(Record):
     kind = "card"
     section = "cards"
@@ -72,7 +99,9 @@ class Card(Record):
     quantity: OrUnstated[Annotated[int, Field(ge=0)] | None] = Field(
         default=1, description="copies in the deck; `unstated` (or null) if the source does not say")
     side: OrUnstated[str | None] = Field(default=None, description="id of a side declared in game.yaml")
-    back: BackDesign | None = Field(default=None, description="this card's own back design (default: the deck's)")
+    back: CardBackField | None = Field(
+        default=None, description="this card's own back: a back design's name, or a face of its own "
+        "(title, text, stats, image, template); default: the deck's back")
     unit: str | None = Field(default=None, description="id of the unit this card fields")
     stats: dict[str, StatEntry] = Field(default={}, description="typed values: stats with applies_to: [card]")
     as_written: dict[str, str] = as_written_field()
@@ -81,3 +110,13 @@ class Card(Record):
     image: str | None = Field(default=None, description="a picture from the game folder (PNG, SVG, JPEG) above the text")
     text: Text | None = None
     sections: tuple[CardSection, ...] = ()
+
+    @property
+    def back_face(self) -> CardBack | None:
+        """The back written as content, or None where the back is a design's name (or the deck's)."""
+        return self.back if isinstance(self.back, CardBack) else None
+
+    @property
+    def back_design(self) -> str | None:
+        """The back design this card names: `back: NAME`, or the template of its back face."""
+        return self.back if isinstance(self.back, str) else (self.back.template if self.back else None)

@@ -46,6 +46,16 @@ class Side(Frozen):
         return value.lower()
 
 
+def _check_range(model):
+    """min and max, where given, in order, and only on a number or a distance."""
+    if model.min is not None and model.max is not None and model.min > model.max:
+        raise ValueError(f"min {model.min:g} is above max {model.max:g}")
+    kind = getattr(model, "type", None)
+    if kind not in (None, StatType.NUMBER, StatType.DISTANCE) and (model.min, model.max) != (None, None):
+        raise ValueError(f"min/max bound a number or a distance, not a {kind.value} stat")
+    return model
+
+
 class Parameter(Frozen):
     """A number the rules refer to by name: victory points, map size, limits."""
 
@@ -53,6 +63,8 @@ class Parameter(Frozen):
     name: Text
     value: Scalar
     unit: str | None = Field(default=None, description="what the number counts: cm, hex, points, cards...")
+    min: float | None = Field(default=None, description="the smallest value the number may take (a count: 0)")
+    max: float | None = Field(default=None, description="the largest value the number may take")
     note: Text | None = None
     errata: tuple[str, ...] = Field(
         default=(), description="ids of the errata (errata.yaml) that concern this number, e.g. the reading it follows")
@@ -60,12 +72,23 @@ class Parameter(Frozen):
         default=(), description="text fields of this parameter (name, note) that are the editor's words, not the "
         "source's; each prints marked as the editor's text")
 
+    _range = model_validator(mode="after")(_check_range)
+
     @field_validator("value")
     @classmethod
     def _finite(cls, value: Scalar) -> Scalar:
         if isinstance(value, float) and not math.isfinite(value):
             raise ValueError("a parameter's value is a finite number or text")
         return value
+
+
+class Measure(Frozen):
+    """A unit of measure in the game's own words: what prints after a distance (`12 inches`,
+    `12 Zoll`), translated through the catalogs like any text."""
+
+    id: DistanceUnit = Field(description="the unit: cm, inch, hex, cube or UE")
+    name: Text = Field(description="its name, e.g. inches, paces")
+    abbr: Text | None = Field(default=None, description="what prints after a value (default: the name), e.g. in")
 
 
 class StatDef(Frozen):
@@ -84,6 +107,11 @@ class StatDef(Frozen):
     editor: tuple[str, ...] = Field(
         default=(), description="text fields of this stat (name, abbr, note) that are the editor's words, not the "
         "source's; each prints marked as the editor's text")
+    min: float | None = Field(default=None, description="for a number or distance: the smallest value a record may "
+                              "give (a count: 0)")
+    max: float | None = Field(default=None, description="for a number or distance: the largest value a record may give")
+
+    _range = model_validator(mode="after")(_check_range)
 
     @field_validator("applies_to")
     @classmethod
@@ -120,6 +148,8 @@ class GameManifest(Frozen):
     components: tuple[Component, ...] = ()
     parameters: tuple[Parameter, ...] = ()
     stats: tuple[StatDef, ...] = ()
+    measures: tuple[Measure, ...] = Field(default=(), description="the game's own words for its units of measure, "
+                                          "translated through the catalogs (default: the built-in words)")
     enums: dict[Id, tuple[Union[str, EnumValue], ...]] = Field(
         default={},
         description="closed sets of values: 'side' checks every record's side field, 'unit-type' the type "

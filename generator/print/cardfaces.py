@@ -11,11 +11,22 @@ from markupsafe import Markup
 
 from ..diagnostics import Location
 from ..model import Card, Record
+from ..model.cards import back_key
 from ..model.sizes import parse_size, size_key
 from ..text import blocks
 from ..text.editorial import field_html, mark_if_editors
 from ..text.legend import legend_for
 from .context import BuildContext
+
+
+@dataclass(frozen=True)
+class BackFace:
+    """A card's back written as content, in this language: its heading and its body."""
+
+    title: str
+    title_mark: Markup
+    body: Markup
+    text: str = ""  # the back's text as plain words, for a back design of the game's own (backs/NAME.svg.j2)
 
 
 @dataclass
@@ -42,6 +53,10 @@ class CardFace:
     narrow: Markup | None = None
     # after the title: the editor's-text mark, where the record's name is the editor's (editorial.py)
     title_mark: Markup = Markup("")
+    # the back written as content (card.back: {title:, text:, ...}); None: the back is the design `back` alone
+    reverse: BackFace | None = None
+    # the card's texts this language's catalog does not translate yet: they print in the source language
+    fallback: tuple[str, ...] = ()
 
     @property
     def mm(self) -> tuple[float, float]:
@@ -72,14 +87,17 @@ def deck_cards(ctx: BuildContext) -> list[CardFace]:
     faces = []
     for card in game.cards.values():
         deck = game.decks[card.deck]
+        before = len(tr.missing)
         faces.append(CardFace(
-            id=card.id, deck=deck.id, deck_name=tr.field(deck, "name"), back=card.back or deck.print_back,
+            id=card.id, deck=deck.id, deck_name=tr.field(deck, "name"),
+            back=card.back_design or ("" if card.back_face else deck.print_back), reverse=back_face(ctx, card),
             size=deck.print_size, corners=deck.corners,
             extra=_side_colours(ctx, next((s for s in (card.side, deck.side) if isinstance(s, str)), None)),
             title=tr.field(card, "name"), title_mark=mark_if_editors(card, "name", tr), label=_label(ctx, card.card_kind),
             body=card_body(ctx, card), draft=tr.field(card, "incomplete") if card.incomplete else None,
             location=_location(ctx, card), copies=card.quantity or 1,
         ))
+        faces[-1].fallback = tuple(dict.fromkeys(text for _context, text in tr.missing[before:]))
     return faces
 
 
@@ -90,25 +108,68 @@ def _side_colours(ctx: BuildContext, side_id: str | None) -> dict:
 
 
 def card_body(ctx: BuildContext, card: Card) -> Markup:
-    game, tr = ctx.game, ctx.tr
-    parts = []
-    if card.image:
-        from .pictures import data_uri
-
-        src = data_uri(game.folder, card.image)
-        if src:
-            parts.append(Markup('<p class="art"><img src="{}" alt=""></p>').format(src))
+    game = ctx.game
+    parts = [_art(ctx, card.image)]
     if card.icons:
         parts.append(Markup('<p class="icons">{}</p>').format(Markup(" ").join(icon(name) for name in card.icons)))
     if card.unit and card.unit in game.units:
         parts.append(unit_body(ctx, game.units[card.unit], _stats_in_row(ctx)))
+    parts.append(stats_body(ctx, card))
     if card.text:
-        parts.append(Markup('<p>{}{}</p>').format(with_icons(tr.field(card, "text")), mark_if_editors(card, "text", tr)))
+        parts.append(Markup("<p>{}</p>").format(card_text(ctx, card, "text")))
     for i, _section in enumerate(card.sections):
-        parts.append(Markup('<p><strong>{}.</strong> {}{}</p>').format(
-            field_html(card, tr, "sections", i, "title"), with_icons(tr.field(card, "sections", i, "text")),
-            mark_if_editors(card, ("sections", i, "text"), tr)))
+        parts.append(Markup("<p><strong>{}.</strong> {}</p>").format(
+            field_html(card, ctx.tr, "sections", i, "title"), card_text(ctx, card, "sections", i, "text")))
     return Markup("").join(parts)
+
+
+def back_face(ctx: BuildContext, card: Card) -> BackFace | None:
+    """The card's back written as content, in this language; None for a back that is a design alone."""
+    back, tr = card.back_face, ctx.tr
+    if back is None or not (back.title or back.text or back.stats or back.image):
+        return None
+    body = [_art(ctx, back.image), stats_body(ctx, BackOf(card))]
+    if back.text:
+        body.append(Markup("<p>{}</p>").format(card_text(ctx, card, "back", "text")))
+    return BackFace(title=tr.field(card, "back", "title"), title_mark=mark_if_editors(card, "back.title", tr),
+                    body=Markup("").join(body), text=tr.field(card, "back", "text"))
+
+
+@dataclass(frozen=True)
+class BackOf:
+    """A card's back face seen as a record with stats: its values are kept under back_key."""
+
+    card: Card
+    kind = "card"
+    section = "cards"
+
+    @property
+    def id(self) -> str:
+        return back_key(self.card.id)
+
+    @property
+    def stats(self) -> dict:
+        return self.card.back_face.stats if self.card.back_face else {}
+
+    as_written: dict = field(default_factory=dict)
+
+
+def card_text(ctx: BuildContext, record, *path, link=_link) -> Markup:
+    """A text field of a card in this language: its references printed (a unit's translated
+    name, a value; linked where `link` gives a page), its :dice: icons drawn, the editor's
+    mark after it where it is the editor's."""
+    text = blocks.inline_refs_html(ctx.game, ctx.tr, ctx.tr.field(record, *path, refs=False), link)
+    return Markup("{}{}").format(icons_in(text), mark_if_editors(record, path, ctx.tr))
+
+
+def _art(ctx: BuildContext, image: str | None) -> Markup:
+    """A card's picture above its text (nothing where there is none or it cannot be read)."""
+    if not image:
+        return Markup("")
+    from .pictures import data_uri
+
+    src = data_uri(ctx.game.folder, image)
+    return Markup('<p class="art"><img src="{}" alt=""></p>').format(src) if src else Markup("")
 
 
 # Quick-reference cards carry whole tables: tarot size keeps them readable.
@@ -129,33 +190,37 @@ def icon(name: str) -> Markup:
     return Markup(ICONS[name].format(label=name)) if name in ICONS else Markup("{}").format(name)
 
 
-def with_icons(text: str) -> Markup:
-    """Escaped text with :dice:-style tokens turned into icons."""
-    escaped = str(Markup.escape(text))
-    return Markup(_INLINE_ICON.sub(lambda m: str(icon(m.group(1))), escaped))
+def icons_in(html: Markup) -> Markup:
+    """HTML with :dice:-style tokens turned into icons."""
+    return Markup(_INLINE_ICON.sub(lambda m: str(icon(m.group(1))), str(html)))
 
 
 def unit_body(ctx: BuildContext, unit, stats_in_row: int = 6, as_list: bool = False) -> Markup:
-    """A unit's stats and details. Up to `stats_in_row` stats print as one table row (name
-    over value); a game with more prints them as a stat list (name beside value), which fits
-    a card's width whatever their number."""
+    """A unit's stats and details."""
+    return stats_body(ctx, unit, stats_in_row, as_list) + blocks.unit_details(ctx.game, ctx.tr, unit, _link)
+
+
+def stats_body(ctx: BuildContext, record, stats_in_row: int = 6, as_list: bool = False) -> Markup:
+    """The stats a record (a unit, a card, a card's back) gives, named in this language. Up to
+    `stats_in_row` stats print as one table row (name over value); more print as a stat list
+    (name beside value), which fits a card's width whatever their number."""
     game, tr = ctx.game, ctx.tr
-    stats = [s for s in game.manifest.stats if "unit" in s.applies_to and ("units", unit.id, s.id) in game.values]
-    out = []
+    stats = [s for s in game.manifest.stats
+             if record.kind in s.applies_to and (record.section, record.id, s.id) in game.values]
 
     def name(stat):
         return blocks.stat_heading(game, tr, stat)
 
     if stats and len(stats) <= stats_in_row and not as_list:
         head = Markup("").join(Markup("<th>{}</th>").format(name(s)) for s in stats)
-        cells = Markup("").join(Markup("<td>{}</td>").format(blocks.stat_html(game, tr, unit, s.id, _link)) for s in stats)
-        out.append(Markup('<table class="stats"><tr>{}</tr><tr>{}</tr></table>').format(head, cells))
-    elif stats:
+        cells = Markup("").join(Markup("<td>{}</td>").format(blocks.stat_html(game, tr, record, s.id, _link))
+                                for s in stats)
+        return Markup('<table class="stats"><tr>{}</tr><tr>{}</tr></table>').format(head, cells)
+    if stats:
         rows = Markup("").join(Markup('<tr><th scope="row">{}</th><td>{}</td></tr>').format(
-            name(s), blocks.stat_html(game, tr, unit, s.id, _link)) for s in stats)
-        out.append(Markup('<table class="stats stat-list">{}</table>').format(rows))
-    out.append(blocks.unit_details(game, tr, unit, _link))
-    return Markup("").join(out)
+            name(s), blocks.stat_html(game, tr, record, s.id, _link)) for s in stats)
+        return Markup('<table class="stats stat-list">{}</table>').format(rows)
+    return Markup("")
 
 
 def datasheets(ctx: BuildContext) -> list[CardFace]:

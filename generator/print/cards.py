@@ -68,6 +68,9 @@ def overflows(document) -> dict[int, tuple[float, float]]:
 
 
 def back_svg(ctx: BuildContext, face: CardFace) -> Markup:
+    """The art of the card's back design; nothing for a back written as content with no design."""
+    if not face.back:
+        return Markup("")
     template = ctx.env.get_template(f"backs/{face.back}.svg.j2")
     w, h = face.mm
     return Markup(template.render(title=ctx.title, deck=face.deck_name, w=w, h=h, fit=fit_text, card=face))

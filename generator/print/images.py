@@ -105,10 +105,12 @@ def _state(entry: object) -> bool:
 
 
 def write_back_images(ctx: BuildContext, faces: list[CardFace], tts_dir: Path) -> list[Path]:
-    """The deck's back (tts/DECK-back.png); a deck whose cards have backs of their own gets
-    sheets of its backs in card order instead (tts/DECK-back-N.png)."""
+    """The deck's back (tts/DECK-back.png); a deck whose cards have backs of their own (another
+    design, or a back written as content) gets sheets of its backs in card order instead
+    (tts/DECK-back-N.png), and each back written as content its own PNG (cards/DECK-CARD-back.png)."""
     decks = list(dict.fromkeys(f.deck for f in faces))
-    mixed = {d for d in decks if len({f.back for f in faces if f.deck == d}) > 1}
+    mixed = {d for d in decks if len({f.back for f in faces if f.deck == d}) > 1
+             or any(f.reverse is not None for f in faces if f.deck == d)}
     backs = [f for f in faces if f.deck in mixed] + [next(f for f in faces if f.deck == d) for d in decks if d not in mixed]
     per_deck = {d: sum(1 for f in backs if f.deck == d) for d in decks}
     written: list[Path] = []
@@ -120,6 +122,10 @@ def write_back_images(ctx: BuildContext, faces: list[CardFace], tts_dir: Path) -
         del document
         for index, face in enumerate(chunk):
             image = pdf[index].render(scale=DPI / 72).to_pil().convert("RGB")
+            if face.reverse is not None:
+                path = tts_dir.parent / "cards" / f"{face.deck}-{face.id}-back.png"
+                outputs.write_if_changed(path, png(image))
+                written.append(path)
             if face.deck in mixed:
                 deck = sheets.setdefault(face.deck, TtsSheets(f"{face.deck}-back", per_deck[face.deck], tts_dir))
                 written += deck.add(image)

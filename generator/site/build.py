@@ -87,9 +87,11 @@ def counter_rules(css: str) -> str:
 
 def build_site(project: Project, games: list[str], report: Report, search: bool = True,
                only: set[str] | None = None, *, manifest: Manifest | None = None, inputs: Inputs | None = None,
-               verified: dict[str, dict[str, bool]] | None = None, on_page=None) -> SiteResult:
+               verified: dict[str, dict[str, bool]] | None = None, on_page=None,
+               langs: list[str] | None = None) -> SiteResult:
     """Build the site for `games`; with `only`, rebuild just those games and keep the others'
-    folders as they are (their content was not validated in this run)."""
+    folders as they are (their content was not validated in this run); with `langs` (build
+    --lang), rebuild only those languages and keep the other languages' pages as built."""
     start = time.perf_counter()
     final = project.output / SITE
     outputs.confine_to(project.output)
@@ -105,7 +107,7 @@ def build_site(project: Project, games: list[str], report: Report, search: bool 
             if entry and (final / name).is_dir():
                 catalogue.append(entry["catalogue"])
             continue
-        built = _build_game(project, name, final, report, manifest, inputs, verified, rebuilt, on_page)
+        built = _build_game(project, name, final, report, manifest, inputs, verified, rebuilt, on_page, langs)
         if built is None:
             continue
         pages, entry = built
@@ -136,7 +138,7 @@ def build_site(project: Project, games: list[str], report: Report, search: bool 
     return SiteResult(final, count, time.perf_counter() - start, searched, rebuilt)
 
 
-def _build_game(project, name, final, report, manifest, inputs, verified, rebuilt, on_page):
+def _build_game(project, name, final, report, manifest, inputs, verified, rebuilt, on_page, only_langs=None):
     from ..loader import load_manifest
 
     loaded = load_manifest(project.content / name, Report())
@@ -154,7 +156,8 @@ def _build_game(project, name, final, report, manifest, inputs, verified, rebuil
         state = digest(Inputs.common(), "site", inputs.game(name, lang), inputs.templates(name, TEMPLATES),
                        inputs.tables(name), sorted((verified.get(name) or {}).items()),
                        [file_hash(p) if p.is_file() else "-" for p in downloads], langs)
-        if manifest.fresh(key, state):
+        kept = only_langs and lang not in only_langs and folder.is_dir() and manifest.get(key)
+        if kept or manifest.fresh(key, state):  # not asked for (and built before), or unchanged
             entry = manifest.get(key)
             load_diagnostics(entry.get("diagnostics", []), report)
             titles[lang] = entry["title"]

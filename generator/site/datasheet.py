@@ -5,15 +5,17 @@ from __future__ import annotations
 
 from markupsafe import Markup
 
-from ..print.cardfaces import CardFace, with_icons
+from ..print.cardfaces import BackOf, CardFace, card_text
 from ..print.context import BuildContext
 from ..text import blocks
-from ..text.editorial import field_html, mark_if_editors
+from ..text.editorial import field_html
 
 
 def stats_table(ctx: BuildContext, unit, link=None) -> Markup:
+    """The stats a record gives (a unit, a card, a card's back), named in this language."""
     game, tr = ctx.game, ctx.tr
-    stats = [s for s in game.manifest.stats if "unit" in s.applies_to and ("units", unit.id, s.id) in game.values]
+    stats = [s for s in game.manifest.stats
+             if unit.kind in s.applies_to and (unit.section, unit.id, s.id) in game.values]
     if not stats:
         return Markup("")
     head = []
@@ -34,7 +36,7 @@ def unit_sheet(ctx: BuildContext, unit, link) -> Markup:
 
 
 def card_sheet(ctx: BuildContext, face: CardFace, link) -> Markup:
-    """A deck card's text as HTML; a unit card shows the unit's datasheet."""
+    """A deck card's text as HTML, its back's after it; a unit card shows the unit's datasheet."""
     game, tr = ctx.game, ctx.tr
     card = game.cards.get(face.id) if face.deck not in ("datasheets", "reference") else None
     if card is None:
@@ -44,14 +46,29 @@ def card_sheet(ctx: BuildContext, face: CardFace, link) -> Markup:
         parts.append(Markup('<p class="card-kind">{}</p>').format(face.label))
     if card.unit and card.unit in game.units:
         parts.append(unit_sheet(ctx, game.units[card.unit], link))
+    parts.append(stats_table(ctx, card, link))
     if card.text:
-        parts.append(Markup("<p>{}{}</p>").format(with_icons(tr.field(card, "text")), mark_if_editors(card, "text", tr)))
+        parts.append(Markup("<p>{}</p>").format(card_text(ctx, card, "text", link=link)))
     for i, _section in enumerate(card.sections):
-        parts.append(Markup("<p><strong>{}.</strong> {}{}</p>").format(
-            field_html(card, tr, "sections", i, "title"), with_icons(tr.field(card, "sections", i, "text")),
-            mark_if_editors(card, ("sections", i, "text"), tr)))
+        parts.append(Markup("<p><strong>{}.</strong> {}</p>").format(
+            field_html(card, tr, "sections", i, "title"), card_text(ctx, card, "sections", i, "text", link=link)))
     parts.append(blocks.unstated_notes(game, tr, card))  # what the source does not give, and why
+    if face.reverse is not None:
+        parts.append(back_sheet(ctx, card, face, link))
     return Markup('<section class="datasheet">{}</section>').format(Markup("").join(parts))
+
+
+def back_sheet(ctx: BuildContext, card, face: CardFace, link) -> Markup:
+    """The card's back written as content: its heading, stats and text, under a 'Back' heading."""
+    back = card.back_face
+    parts = [Markup("<h2>{}</h2>").format(ctx.env.globals["ui"]("back-side"))]
+    if face.reverse.title:
+        parts.append(Markup('<p class="card-back-title"><strong>{}</strong>{}</p>').format(
+            face.reverse.title, face.reverse.title_mark))
+    parts.append(stats_table(ctx, BackOf(card), link))
+    if back.text:
+        parts.append(Markup("<p>{}</p>").format(card_text(ctx, card, "back", "text", link=link)))
+    return Markup('<section class="card-back-sheet">{}</section>').format(Markup("").join(parts))
 
 
 def card_preview(ctx: BuildContext, faces: list[CardFace], caption: str) -> Markup:
@@ -59,8 +76,14 @@ def card_preview(ctx: BuildContext, faces: list[CardFace], caption: str) -> Mark
     so screen readers and search skip it. A card the sheets continue on a second card shows
     both, as printed (never one card with its text cut off)."""
     macros = ctx.env.get_template("card.html.j2").module
-    figures = Markup("").join(
-        Markup('<figure class="card-figure" aria-hidden="true" style="width:{}mm;height:{}mm">{}</figure>').format(
-            face.mm[0], face.mm[1], macros.front(face, ctx.title)) for face in faces)
+    from ..print.cards import back_svg
+
+    def figure(face, html):
+        return Markup('<figure class="card-figure" aria-hidden="true" style="width:{}mm;height:{}mm">{}</figure>'
+                      ).format(face.mm[0], face.mm[1], html)
+
+    figures = Markup("").join(figure(face, macros.front(face, ctx.title)) for face in faces)
+    if faces[-1].reverse is not None:  # a back written as content shows beside its front
+        figures += figure(faces[-1], macros.back(faces[-1], ctx.title, back_svg(ctx, faces[-1])))
     return Markup('<div class="card-preview" data-pagefind-ignore="all"><p class="preview-caption">{}</p>{}</div>'
                   ).format(caption, figures)

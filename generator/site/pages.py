@@ -139,6 +139,8 @@ def game_pages(ctx: BuildContext, report: Report) -> list[SitePage]:
             if face.draft:
                 body.append(Markup('<p class="draft-reason"><span class="draft">{}</span> {}</p>').format(
                     ui("draft"), face.draft))
+            if face.fallback:  # some of the card's words print in the source language: the page says so
+                body.append(Markup('<p class="fallback-note" role="note">{}</p>').format(ui("fallback-note")))
             body += [card_sheet(ctx, face, site_linker(1, overrides)), card_preview(ctx, printed.get(face.id, [face]), ui("card-preview"))]
             pages.append(SitePage(f"cards/{face.id}.html", face.title, Markup("").join(body), nav=False, kind="card",
                                   title_mark=face.title_mark))

@@ -18,7 +18,6 @@ from .editorial import field_html, mark_if_editors, trailing_mark
 Linker = Callable[[Record], str | None]
 ERRATUM_MARK = "†"  # after a word or value printed as the source writes it; not the marked blank's ‡
 _LETTER = re.compile(r"[^\W\d_]")
-_CELL_REF = re.compile(r"\{\{\s*(.*?)\s*\}\}")
 
 
 def anchor(record: Record) -> str:
@@ -198,7 +197,7 @@ def table_html(table: Table, tr: Translator, link: Linker | None = None) -> Mark
             if key in coded and isinstance(value, str) and value != "-":
                 text = coded_names(table, *coded[key], value, tr, marked=True)
             elif isinstance(value, str) and key != "roll":
-                text = inline_refs_html(tr.game, tr, tr.field(table, "rows", i, key), link or _no_link) \
+                text = inline_refs_html(tr.game, tr, tr.field(table, "rows", i, key, refs=False), link or _no_link) \
                     + mark_if_editors(table, ("rows", i, key), tr)
             else:
                 text = _signed(value) if key in signed else _cell(value)
@@ -240,10 +239,10 @@ def computed_table_html(game: Game, declared, tr: Translator) -> Markup:
 
 def inline_refs_html(game: Game, tr: Translator, text: str, link: Linker) -> Markup:
     """Text with its {{ kind:id }} references printed inline (a record's name, a value)."""
-    from .refs import Ref, RefError, is_block, resolve
+    from .refs import REFERENCE, Ref, RefError, is_block, resolve
 
     out, at = [], 0
-    for match in _CELL_REF.finditer(text):
+    for match in REFERENCE.finditer(text):
         out.append(escape(text[at:match.start()]))
         at = match.end()
         try:
@@ -255,15 +254,15 @@ def inline_refs_html(game: Game, tr: Translator, text: str, link: Linker) -> Mar
             out.append(Markup('<span class="broken-ref">{}</span>').format(match.group(0)))
         elif resolved.record is not None and resolved.ref.field is None:
             record = resolved.record
-            label = field_html(record, tr, "name") if hasattr(record, "name") else record.id
+            label = resolved.ref.label or (field_html(record, tr, "name") if hasattr(record, "name") else record.id)
             href = link(record)
             out.append(Markup('<a class="ref ref-{}" href="{}">{}</a>').format(record.kind, href, label) if href
                        else Markup('<span class="ref ref-{}">{}</span>').format(record.kind, label))
         elif resolved.ref.kind == "stat":
             stat = resolved.value
-            out.append(escape(tr.manifest("stats", game.manifest.stats.index(stat), "name")))
+            out.append(escape(resolved.ref.label or tr.manifest("stats", game.manifest.stats.index(stat), "name")))
         else:
-            out.append(escape(resolved.text(tr.lang)))
+            out.append(escape(resolved.text(tr.lang, tr.measure_words())))
     out.append(escape(text[at:]))
     return Markup("").join(out)
 
@@ -282,14 +281,14 @@ def stat_columns(game: Game, kind: str, records) -> list:
     return [s for s in game.manifest.stats if kind in s.applies_to and s.id in used]
 
 
-def stat_text(game: Game, record: Record, stat_id: str, lang: str = "en") -> str:
+def stat_text(game: Game, record: Record, stat_id: str, lang: str = "en", words: dict | None = None) -> str:
     key = (record.section, record.id, stat_id)
     if key not in game.values:
         return "–"
     value = game.values[key]
     if isinstance(value, tuple):
-        return " / ".join(format_value(v, lang) for v in value)
-    return format_value(value, lang)
+        return " / ".join(format_value(v, lang, words) for v in value)
+    return format_value(value, lang, words)
 
 
 def _value_erratum(game: Game, record: Record, stat_id: str):
@@ -366,7 +365,8 @@ def stat_html(game: Game, tr: Translator, record: Record, stat_id: str, link: Li
     """A stat as the source writes it: in the source language its own wording ("Н3",
     "40 см (60 см)"), in a translation the same form with the values printed for the language.
     A value read through an erratum prints as written, then a mark that links to the erratum."""
-    canonical = stat_text(game, record, stat_id, tr.lang)
+    words = tr.measure_words()
+    canonical = stat_text(game, record, stat_id, tr.lang, words)
     stat = game.stat_def(stat_id)
     erratum = _value_erratum(game, record, stat_id)
     if erratum is not None:
@@ -378,7 +378,7 @@ def stat_html(game: Game, tr: Translator, record: Record, stat_id: str, link: Li
         elif stat is None or stat.type is StatType.TEXT:
             shown = canonical  # a code or name: the reading, as the translation writes it
         else:
-            shown = (format_written(written, stat.type, stat.unit, tr.lang) if stat else None) or canonical
+            shown = (format_written(written, stat.type, stat.unit, tr.lang, words) if stat else None) or canonical
         return Markup("{}{}").format(shown, erratum_mark(game, tr, erratum.id, link or _no_link))
     written = getattr(record, "as_written", {}).get(stat_id)
     short = None if tr.is_source or stat is None else _abbreviated(
@@ -389,7 +389,7 @@ def stat_html(game: Game, tr: Translator, record: Record, stat_id: str, link: Li
         written = _as_written(getattr(record, "stats", {}).get(stat_id))
     if written is None or stat is None or (record.section, record.id, stat_id) not in game.values:
         return Markup("{}").format(canonical)
-    shown = written if tr.is_source else format_written(written, stat.type, stat.unit, tr.lang)
+    shown = written if tr.is_source else format_written(written, stat.type, stat.unit, tr.lang, words)
     if shown is None or _same_print(shown, canonical):
         return Markup("{}").format(canonical)
     return Markup("{}").format(shown)

@@ -35,9 +35,26 @@ class Chapter:
 
     def references(self) -> Iterator[tuple[str, int]]:
         """Every `{{ }}` in the chapter with its line: (text, line)."""
+        for text, line, _col in self.placed_references():
+            yield text, line
+
+    def placed_references(self) -> Iterator[tuple[str, int, int]]:
+        """Every `{{ }}` in the chapter with its line and the column of its `{{`: (text, line, col)."""
+        lines = self.source.splitlines()
+
+        def column(line: int, nth: int) -> int:
+            text = lines[line - 1] if 0 < line <= len(lines) else ""
+            at = -1
+            for _ in range(nth + 1):
+                found = text.find("{{", at + 1)
+                if found < 0:
+                    break
+                at = found
+            return at + 1 if at >= 0 else 1
+
         for token in self.tokens:
             if token.type == "substitution_block" and token.map:
-                yield token.content, token.map[0] + 1
+                yield token.content, token.map[0] + 1, column(token.map[0] + 1, 0)
             elif token.type == "inline" and token.map and token.children:
                 offset = 0
                 for child in token.children:
@@ -45,8 +62,10 @@ class Chapter:
                         continue
                     at = token.content.find("{{", offset)
                     line = token.map[0] + 1 + (token.content.count("\n", 0, at) if at >= 0 else 0)
+                    start = token.content.rfind("\n", 0, at) + 1 if at >= 0 else 0
+                    nth = token.content.count("{{", start, at) if at >= 0 else 0
                     offset = at + 2 if at >= 0 else offset
-                    yield child.content, line
+                    yield child.content, line, column(line, nth)
 
     def inline_tokens(self) -> Iterator[Token]:
         for token in self.tokens:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field as dataclass_field
 from typing import Any
 
 from ..diagnostics import did_you_mean
@@ -12,8 +12,10 @@ from ..model import SECTIONS, Record
 from ..values import Unstated, format_value, unstated_inline
 
 KIND_SECTIONS: dict[str, str] = {model.kind: section for section, model in SECTIONS.items()}
+# kinds whose reference prints a record's name (a table's prints the whole table)
 # calc: a number computed by the rules checker (checker/calc.py); stat: a stat's name (game.yaml stats)
 SPECIAL = ("param", "list", "calc", "stat")
+NAMED = tuple(kind for kind in KIND_SECTIONS if kind != "table")
 _REF = re.compile(r"^(?P<kind>[a-z]+)(?::(?P<id>[a-z0-9][a-z0-9-]*)(?:\.(?P<field>[a-z0-9_][a-z0-9_.-]*))?)?$")
 
 
@@ -30,6 +32,9 @@ class Ref:
     kind: str
     id: str | None
     field: str | None
+    # the words printed in place of the record's name: `{{ unit:gun | guns }}` (translated with its
+    # message); keyword-only, so that a Ref's kinds (checker.calc.CalcRef) keep their positions
+    label: str | None = dataclass_field(default=None, kw_only=True)
 
     @classmethod
     def parse(cls, text: str) -> "Ref":
@@ -37,6 +42,17 @@ class Ref:
             from ..checker.calc import parse_calc
 
             return parse_calc(text)
+        text, bar, label = text.partition("|")
+        if bar:
+            ref = cls.parse(text)
+            if not label.strip():
+                raise RefError(f"'{{{{ {text.strip()} | }}}}' gives no display text after '|'",
+                               f"write the words to print, e.g. {{{{ {text.strip()} | plural form }}}}, or leave out '|'",
+                               "E019")
+            if ref.field is not None or ref.kind not in (*NAMED, "stat"):
+                raise RefError(f"'{{{{ {text.strip()} | {label.strip()} }}}}': only a record's or a stat's name takes "
+                               "display text", f"write {{{{ {text.strip()} }}}} alone", "E019")
+            return cls(ref.kind, ref.id, ref.field, label=" ".join(label.split()))
         match = _REF.match(text.strip())
         if not match:
             raise RefError(f"'{{{{ {text} }}}}' is not a reference",
@@ -63,14 +79,16 @@ class Resolved:
     value: Any = None
     section: str | None = None
 
-    def text(self, lang: str = "en") -> str:
-        """The plain text a reader sees in place of the reference."""
+    def text(self, lang: str = "en", words: dict | None = None) -> str:
+        """The plain text a reader sees in place of the reference (`words`: the game's own unit words)."""
         if self.section is not None:
             return ""
         if self.ref.kind == "calc":
             from ..checker.calc import format_computed
 
             return format_computed(self.value, lang)
+        if self.ref.label is not None:
+            return self.ref.label
         if self.ref.kind == "stat":
             return self.value.name
         if self.ref.kind == "table" and self.record is None:
@@ -79,8 +97,8 @@ class Resolved:
             if isinstance(self.value, Unstated):
                 return unstated_inline(lang)
             if isinstance(self.value, tuple):
-                return " / ".join(format_value(v, lang) for v in self.value)
-            return format_value(self.value, lang) if not isinstance(self.value, str) else self.value
+                return " / ".join(format_value(v, lang, words) for v in self.value)
+            return format_value(self.value, lang, words) if not isinstance(self.value, str) else self.value
         return getattr(self.record, "name", None) or getattr(self.record, "summary", self.record.id)
 
 
@@ -129,6 +147,33 @@ def resolve(game: Game, ref: Ref) -> Resolved:
     if ref.field is None:
         return Resolved(ref, record=record)
     return Resolved(ref, record=record, value=_field(game, record, ref.field))
+
+
+REFERENCE = re.compile(r"\{\{\s*(.*?)\s*\}\}")
+
+
+def reference_words(tr: Any, text: str) -> str:
+    """Text with its {{ kind:id }} references printed as plain words of tr's language (a
+    record's translated name, a stat's name, a value); a block or broken one stays as written."""
+    game = tr.game
+
+    def words(match: re.Match) -> str:
+        try:
+            resolved = resolve(game, Ref.parse(match.group(1)))
+        except RefError:
+            return match.group(0)
+        if is_block(resolved):
+            return match.group(0)
+        if resolved.ref.label is not None:
+            return resolved.ref.label
+        if resolved.record is not None and resolved.ref.field is None:
+            record = resolved.record
+            return tr.field(record, "name") if getattr(record, "name", None) else record.id
+        if resolved.ref.kind == "stat":
+            return tr.manifest("stats", game.manifest.stats.index(resolved.value), "name")
+        return resolved.text(tr.lang, tr.measure_words())
+
+    return REFERENCE.sub(words, text)
 
 
 def is_block(resolved: "Resolved") -> bool:

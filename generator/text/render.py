@@ -87,7 +87,7 @@ def _ref_html(ctx: RenderContext, text: str) -> Markup:
     if resolved.ref.kind == "stat":
         stat = resolved.value
         return Markup('<span class="stat-name">{}</span>').format(
-            ctx.tr.manifest("stats", ctx.game.manifest.stats.index(stat), "name"))
+            resolved.ref.label or ctx.tr.manifest("stats", ctx.game.manifest.stats.index(stat), "name"))
     if record is None:  # a parameter
         return Markup('<span class="param">{}</span>').format(resolved.text(ctx.tr.lang))
     if resolved.ref.field is not None:
@@ -108,8 +108,10 @@ def _ref_html(ctx: RenderContext, text: str) -> Markup:
             return Markup('<span class="value" id="{}">{}</span>').format(anchor, value)
         return Markup('<span class="value">{}</span>').format(value)
     if record.kind == "keyword":
-        return blocks.keyword_ref_html(record, field_html(record, ctx.tr, "name"), ctx.tr, ctx.link)
-    label = field_html(record, ctx.tr, "name") if hasattr(record, "name") else field_html(record, ctx.tr, "summary")
+        return blocks.keyword_ref_html(record, resolved.ref.label or field_html(record, ctx.tr, "name"), ctx.tr,
+                                       ctx.link)
+    label = resolved.ref.label or (field_html(record, ctx.tr, "name") if hasattr(record, "name")
+                                   else field_html(record, ctx.tr, "summary"))
     marks = blocks.field_marks(ctx.game, ctx.tr, record, "name", ctx.link) if hasattr(record, "name") else ""
     href = ctx.link(record)
     if href is None:

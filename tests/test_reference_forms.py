@@ -1,0 +1,56 @@
+"""References: an error points at the reference's own column; a reference may give its display
+text (`{{ unit:gun | guns }}`), which the translator writes in the message."""
+
+from __future__ import annotations
+
+from generator.i18n.markup import mismatch
+from generator.i18n.messages import needs_translation
+
+
+def _chapter(ws, body: str):
+    return ws.write("rules/09-extra.md", f"# Extra\n\nThe scouts and {body} move.\n")
+
+
+def test_an_unknown_reference_in_a_chapter_is_reported_at_its_column(ws):
+    path = _chapter(ws, "the {{ unit:scuots }} and the {{ unit:nosuch }}")
+    found = sorted((d.location.line, d.location.col) for d in ws.validate().diagnostics
+                   if d.code == "E007" and d.location.path == path)
+    line = path.read_text().splitlines()[2]
+    assert found == [(3, line.index("{{ unit:scuots") + 1), (3, line.index("{{ unit:nosuch") + 1)]
+
+
+def test_a_display_form_prints_in_place_of_the_name(ws):
+    from generator.diagnostics import Report
+    from generator.project import Project
+    from generator.text.refs import Ref, reference_words
+    from generator.i18n.translate import Translator
+
+    _chapter(ws, "{{ unit:scouts | the outriders }}")
+    assert not [d for d in ws.validate().diagnostics if d.code in ("E007", "E019")]
+    game = Project(ws.root).load("demo", Report())
+    assert Ref.parse("unit:scouts | the  outriders").label == "the outriders"
+    assert reference_words(Translator(game, "en"), "Both {{ unit:scouts | outriders }} and {{ unit:scouts }}.") \
+        == "Both outriders and Scouts."
+
+
+def test_a_display_form_must_have_words_and_name_a_record(ws):
+    path = _chapter(ws, "{{ unit:scouts | }} or {{ param:victory-points | ten }}")
+    found = [d for d in ws.validate().diagnostics if d.code == "E019" and d.location.path == path]
+    assert [("no display text" in d.message, "only a record's" in d.message) for d in found] == \
+        [(True, False), (False, True)]
+
+
+def test_the_translator_writes_the_display_form():
+    assert needs_translation("{{ unit:gun | guns }}") and not needs_translation("{{ unit:gun }}")
+    assert mismatch("The {{ unit:gun | guns }} fire.", "Die {{ unit:gun | Geschütze }} feuern.") is None
+    assert "drops" in mismatch("The {{ unit:gun | guns }} fire.", "Die {{ unit:cavalry | Reiter }} feuern.")
+
+
+def test_a_reference_in_a_data_text_that_is_never_closed_is_reported_at_its_braces(ws):
+    path = ws.edit("data/cards.yaml", "    text: One unit moves and then attacks.",
+                   "    text: One {{ unit:scouts }} moves, then {{ unit:scouts attacks.")
+    found = [d for d in ws.validate().diagnostics if d.code == "E019" and d.location.path == path]
+    line = next(n for n, text in enumerate(path.read_text().splitlines(), start=1) if "then {{" in text)
+    text = path.read_text().splitlines()[line - 1]
+    assert [(d.location.line, d.location.col) for d in found] == [(line, text.index("{{ unit:scouts attacks") + 1)]
+    assert "never closed" in found[0].message
