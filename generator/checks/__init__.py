@@ -3,11 +3,11 @@
 from ..diagnostics import Report
 from ..game import Game
 from . import (as_written, components, dicetables, editor, enums, errata, examples, links, locale, names, pictures,
-               printing, quantities, readings, references, stats, text)
+               printing, quantities, readings, references, rosters, stats, text)
 
 CHECKS = (names.check, references.check, stats.check, enums.check, dicetables.check, errata.check, text.check,
           examples.check, readings.check, locale.check, quantities.check, components.check, as_written.check,
-          editor.check, pictures.check, links.check, printing.check)
+          editor.check, pictures.check, links.check, printing.check, rosters.check)
 
 
 def run_checks(game: Game, report: Report, catalogs: bool = True) -> None:
