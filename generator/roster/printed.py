@@ -38,16 +38,17 @@ def _unstated(ctx: BuildContext, roster, *path) -> Markup:
     return Markup('<span class="unstated">{}</span>').format(reason or ctx.tr.ui("army-unstated"))
 
 
-def rules_html(ctx: BuildContext, checked: Checked) -> Markup:
-    """The roster rules the list was checked against: each with the source's sentence, or why it is unstated."""
-    roster, tr, ui = checked.tally.roster, ctx.tr, ctx.env.globals["ui"]
+def rules_html(ctx: BuildContext, roster, counted: str | None = None) -> Markup:
+    """The roster rules: each with the source's sentence, or why it is unstated; `counted`: a list's
+    reading where the source leaves a cost's value open."""
+    tr, ui = ctx.tr, ctx.env.globals["ui"]
     game = ctx.game
     stat = game.stat_def(roster.cost.stat)
     stat_name = tr.manifest("stats", game.manifest.stats.index(stat), "name") if stat else roster.cost.stat
     items = [Markup("<li>{}: {} {}</li>").format(ui("army-cost"), stat_name, _quote(ctx, roster.cost.source))]
     if is_unstated(roster.cost.value):
-        items.append(Markup("<li>{} {}</li>").format(_unstated(ctx, roster, "cost", "value"),
-                                                   ui("army-counted").format(value={"first": 1, "second": 2}.get(checked.army.counted, "–"))))
+        reading = ui("army-counted").format(value={"first": 1, "second": 2}[counted]) if counted else ""
+        items.append(Markup("<li>{} {}</li>").format(_unstated(ctx, roster, "cost", "value"), reading))
     if is_unstated(roster.sizes):
         items.append(Markup("<li>{}: {}</li>").format(ui("army-sizes"), _unstated(ctx, roster, "sizes")))
     else:
@@ -111,7 +112,7 @@ def list_html(ctx: BuildContext, checked: Checked) -> str:
         totals=totals_html(ctx, checked),
         units=blocks.roster_html(ctx.game, ctx.tr, link, only=set(chosen)),
         glossary=blocks.glossary_html(ctx.game, ctx.tr, link, only=keyword_ids(ctx, chosen)),
-        rules=rules_html(ctx, checked),
+        rules=rules_html(ctx, checked.tally.roster, checked.army.counted),
         css=Markup(ctx.css("rulebook.css")),
     )
 

@@ -138,22 +138,36 @@ def _cost_value(roster: Roster, army: ArmyList, doc: YamlDocument, report: Repor
     return army.counted
 
 
+def cost_values(game: Game, roster: Roster, unit_id: str):
+    """A unit's cost as its data gives it: a number, a tuple of numbers (a pair), Unstated, or
+    None where the unit has no such stat."""
+    raw = game.values.get(("units", unit_id, roster.cost.stat))
+    if isinstance(raw, tuple):
+        return tuple(v if isinstance(v, (int, float)) or is_unstated(v) else None for v in raw)
+    return raw if isinstance(raw, (int, float)) or is_unstated(raw) else None
+
+
+def pick(values, value: str | None):
+    """The value that counts: the only one, or the first or second of a pair (None: not chosen)."""
+    if not isinstance(values, tuple):
+        return values
+    if value is None or not values:
+        return None
+    return values[0 if value in ("first", "only") else min(1, len(values) - 1)]
+
+
 def _unit_cost(game: Game, roster: Roster, unit, value: str | None, doc, path, report) -> int | float | None:
-    try:
-        raw = game.values[("units", unit.id, roster.cost.stat)]
-    except KeyError:
+    values = cost_values(game, roster, unit.id)
+    if values is None:
         report.add(CODE, f"unit '{unit.id}' has no '{roster.cost.stat}'", doc.location(path),
                    "choose a unit with a cost, or give this one its cost in the game's data")
         return None
-    if isinstance(raw, tuple):
-        if value is None:
-            return None
-        raw = raw[0 if value in ("first", "only") else min(1, len(raw) - 1)]
-    if is_unstated(raw):
+    cost = pick(values, value)
+    if is_unstated(cost):
         report.add(CODE, f"the source does not give the {roster.cost.stat} of unit '{unit.id}'", doc.location(path),
                    "choose another unit, or record a reading of its cost as an erratum")
         return None
-    return raw if isinstance(raw, (int, float)) else None
+    return cost
 
 
 def _options_cost(roster: Roster, entry) -> int:
