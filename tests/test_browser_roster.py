@@ -1,0 +1,107 @@
+"""The list builder in Chromium: a list built on the page is flagged over its limit, shared as a
+link, and downloaded as the YAML that `rulesmith roster check` passes and `roster print` prints."""
+
+from __future__ import annotations
+
+import pytest
+
+from generator.diagnostics import Report
+from generator.project import Project
+
+from .conftest import REPO, run_cli
+from .test_browser import ARGS, CHROMIUM, need, playwright
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory):
+    """battle-rules alone, its site built once."""
+    from generator import outputs
+    from generator.site.build import build_site
+
+    root = tmp_path_factory.mktemp("builder")
+    (root / "content").mkdir()
+    (root / "content" / "battle-rules").symlink_to(REPO / "content" / "battle-rules")
+    project = Project(root)
+    outputs.confine_to(project.output)
+    site = build_site(project, ["battle-rules"], Report(), search=False).root
+    outputs.confine_to(None)
+    return root, site
+
+
+@pytest.fixture(scope="module")
+def browser():
+    need("Chromium", CHROMIUM is not None, "apt-get install chromium (.ci/run does)")
+    with playwright.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield browser
+        browser.close()
+
+
+def open_builder(browser, site, width: int = 1280, lang: str = "en", hash_: str = ""):
+    context = browser.new_context(viewport={"width": width, "height": 900}, accept_downloads=True)
+    page = context.new_page()
+    page.errors = []
+    page.on("pageerror", lambda e: page.errors.append(str(e)))
+    page.goto((site / "battle-rules" / lang / "army-list.html").as_uri() + hash_)  # offline: from file://
+    return page
+
+
+def test_a_list_built_on_the_page_is_checked_live_and_its_download_passes_roster_check(browser, site, tmp_path):
+    root, folder = site
+    page = open_builder(browser, folder)
+    page.select_option("#army-size", "standard-battle")
+    assert "Choose which value of the cost counts" in page.inner_text("#army-breaches")
+    page.select_option("#army-counted", "second")
+    page.fill("#army-name", "Recon: in force")
+    page.fill("#army-count-scouts", "6")
+    page.fill("#army-count-snipers", "5")
+    assert page.inner_text("#army-total") == "Total: 17 / 16"
+    assert page.inner_text("#army-breaches") == "The list costs 17, over the limit of 16."
+    # keyboard: the count field takes the arrow keys, and the breach goes
+    page.focus("#army-count-snipers")
+    page.keyboard.press("ArrowDown")
+    assert page.inner_text("#army-total") == "Total: 16 / 16"
+    assert page.inner_text("#army-breaches") == "No breach of the roster rules."
+    with page.expect_download() as download:
+        page.click("#army-download")
+    path = tmp_path / "downloaded.yaml"
+    download.value.save_as(path)
+    text = path.read_text(encoding="utf-8")
+    assert text.startswith('game: battle-rules\nsize: standard-battle\ncounted: second\nname: "Recon: in force"\n')
+    result = run_cli("--root", str(root), "roster", "check", str(path))
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "battle-rules: total command-points 16 of 16 (standard-battle)" in result.stdout
+    printed = run_cli("--root", str(root), "roster", "print", str(path), "--lang", "en")
+    assert printed.returncode == 0 and (root / "output/battle-rules/en/lists/downloaded.pdf").is_file()
+    # the shared link opens the same list
+    shared = page.url
+    assert "#" in shared and page.errors == []
+    again = open_builder(browser, folder, hash_="#" + shared.split("#", 1)[1])
+    assert again.input_value("#army-count-scouts") == "6" and again.input_value("#army-count-snipers") == "4"
+    assert again.input_value("#army-name") == "Recon: in force" and again.input_value("#army-counted") == "second"
+    assert again.inner_text("#army-total") == "Total: 16 / 16"
+
+
+def test_an_over_limit_download_is_refused_by_roster_check_at_its_line(browser, site, tmp_path):
+    root, folder = site
+    page = open_builder(browser, folder, lang="ru", hash_="#size=standard-battle&counted=second&u=scouts*9")
+    assert page.inner_text("#army-breaches") == "Список стоит 18, больше предела 16."
+    with page.expect_download() as download:
+        page.click("#army-download")
+    path = tmp_path / "over.yaml"
+    download.value.save_as(path)
+    result = run_cli("--root", str(root), "roster", "check", str(path))
+    assert result.returncode == 1
+    assert "over.yaml:5:5: error[E081]: this takes the list to 18, over the limit of 16" in result.stdout
+
+
+def test_the_builder_fits_a_375_px_phone_and_labels_every_field(browser, site):
+    _root, folder = site
+    page = open_builder(browser, folder, width=375)
+    assert page.evaluate("document.documentElement.scrollWidth") <= 375
+    unlabelled = page.evaluate("""() => Array.from(document.querySelectorAll('#army-builder input, #army-builder select'))
+        .filter(el => !(el.labels && el.labels.length) && !el.getAttribute('aria-labelledby')).map(el => el.id)""")
+    assert unlabelled == []
+    # each count is named by its column and its unit: "Count Scouts"
+    assert page.evaluate("""() => document.getElementById('army-count-scouts').getAttribute('aria-labelledby')
+        .split(' ').map(id => document.getElementById(id).textContent.trim()).join(' ')""") == "Count Scouts"
