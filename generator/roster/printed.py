@@ -82,7 +82,8 @@ def totals_html(ctx: BuildContext, checked: Checked) -> Markup:
     """One row per line of the list: unit, how many, cost each, cost in all; then the total and limit."""
     game, tr, ui, out = ctx.game, ctx.tr, ctx.env.globals["ui"], checked.tally
     rows = []
-    for unit_id, count, each in out.lines:
+    for line in out.lines:
+        unit_id, count, each = line.unit, line.count, line.each
         cells = (tr.field(game.units[unit_id], "name"), str(count), "–" if each is None else format_value(each, tr.lang),
                  "–" if each is None else format_value(each * count, tr.lang))
         rows.append(Markup('<tr><th scope="row">{}</th><td>{}</td><td>{}</td><td>{}</td></tr>').format(*cells))
@@ -102,7 +103,7 @@ def totals_html(ctx: BuildContext, checked: Checked) -> Markup:
 
 def list_html(ctx: BuildContext, checked: Checked) -> str:
     link = print_linker({f"{r.kind}-{r.id}" for s in ("units", "keywords") for r in ctx.game.section(s).values()})
-    chosen = [line[0] for line in checked.tally.lines]
+    chosen = [line.unit for line in checked.tally.lines]
     size = checked.tally.size
     rule = ctx.game.rules.get(size.rule) if size else None
     return ctx.env.get_template("roster.html.j2").render(

@@ -13,6 +13,16 @@ from .armylist import ArmyList
 CODE = "E081"
 
 
+@dataclass(frozen=True)
+class Line:
+    """A line of the list the game knows: its place in `units:`, the unit, how many, one's cost."""
+
+    index: int
+    unit: str
+    count: int
+    each: int | float | None  # with its options; None: not computed (a cost the roster leaves unstated)
+
+
 @dataclass
 class Tally:
     """What the check found: the roster and size it used, the total, the limit."""
@@ -21,7 +31,7 @@ class Tally:
     size: GameSize | None = None
     total: int | float | None = None          # None: not computed (a cost the roster leaves unstated)
     limit: int | Unstated | str | None = None  # a number, 'free', or Unstated
-    lines: list[tuple[str, int, int | float | None]] = field(default_factory=list)  # unit id, count, cost each
+    lines: list[Line] = field(default_factory=list)
 
     @property
     def over(self) -> bool:
@@ -61,7 +71,7 @@ def tally(game: Game, army: ArmyList, doc: YamlDocument, report: Report) -> Tall
             continue  # reported: the total is that of the units the game has
         each = _unit_cost(game, roster, game.units[entry.unit], value, doc, ("units", i, "unit"), report)
         each = None if each is None else each + _options_cost(roster, entry)
-        out.lines.append((entry.unit, entry.count, each))
+        out.lines.append(Line(i, entry.unit, entry.count, each))
         before = running
         running = None if running is None or each is None else running + each * entry.count
         if (isinstance(out.limit, int) and running is not None and running > out.limit
