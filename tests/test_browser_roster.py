@@ -9,7 +9,7 @@ from generator.diagnostics import Report
 from generator.project import Project
 
 from .conftest import REPO, run_cli
-from .test_browser import ARGS, CHROMIUM, need, playwright
+from .test_browser import browser  # noqa: F401  (the module's Chromium)
 
 
 @pytest.fixture(scope="module")
@@ -26,15 +26,6 @@ def site(tmp_path_factory):
     site = build_site(project, ["battle-rules"], Report(), search=False).root
     outputs.confine_to(None)
     return root, site
-
-
-@pytest.fixture(scope="module")
-def browser():
-    need("Chromium", CHROMIUM is not None, "apt-get install chromium (.ci/run does)")
-    with playwright.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield browser
-        browser.close()
 
 
 def open_builder(browser, site, width: int = 1280, lang: str = "en", hash_: str = ""):

@@ -5,12 +5,12 @@ from __future__ import annotations
 from pathlib import Path
 from typing import ClassVar, Literal
 
-from pydantic import Field, ValidationError
+from pydantic import Field
 
 from ..diagnostics import Report
-from ..loader import report_validation_error
+from ..loader import load_mapping
 from ..model.base import Frozen
-from ..yamlsource import YamlDocument, load_yaml
+from ..yamlsource import YamlDocument
 
 
 class Entry(Frozen):
@@ -37,15 +37,5 @@ class ArmyList(Frozen):
 
 def read_list(path: Path, report: Report) -> tuple[ArmyList, YamlDocument] | None:
     """The list and its document; None (reported at file:line) where it cannot be read."""
-    doc = load_yaml(path, report)
-    if doc is None:
-        return None
-    if not isinstance(doc.data, dict):
-        report.add("E004", "an army list must be a mapping (game:, size:, units:)", doc.location(()),
-                   "start with 'game: ID' and list the units under 'units:'")
-        return None
-    try:
-        return ArmyList.model_validate(doc.data), doc
-    except ValidationError as exc:
-        report_validation_error(exc, ArmyList, doc, (), report)
-        return None
+    return load_mapping(path, ArmyList, report, ("an army list must be a mapping (game:, size:, units:)",
+                                                 "start with 'game: ID' and list the units under 'units:'"))
