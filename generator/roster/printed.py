@@ -58,10 +58,12 @@ def rules_html(ctx: BuildContext, roster, counted: str | None = None) -> Markup:
             limit = (game.parameter_as_written(size.parameter) if size.parameter else size.limit)
             shown = ui("army-free") if limit == "free" else format_value(limit, tr.lang)
             items.append(Markup("<li>{}: {} {}</li>").format(name, shown, _quote(ctx, size.source)))
-    for limit in roster.limits:
+    for i, limit in enumerate(roster.limits):
         who = tr.field(game.units[limit.unit], "name") if limit.unit in game.units else (limit.type or "")
         span = f"{format_value(limit.min, tr.lang)}–{format_value(limit.max, tr.lang)}"
-        items.append(Markup("<li>{}: {} {}</li>").format(who, span, _quote(ctx, limit.source)))
+        why = Markup(" ").join(_unstated(ctx, roster, "limits", i, end) for end in ("min", "max")
+                               if is_unstated(getattr(limit, end)))
+        items.append(Markup("<li>{}: {} {} {}</li>").format(who, span, _quote(ctx, limit.source), why))
     for choice in roster.choices:
         names = ", ".join(tr.field(game.units[u], "name") for u in choice.units if u in game.units)
         items.append(Markup("<li>{} {}</li>").format(names, _quote(ctx, choice.source)))

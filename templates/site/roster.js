@@ -132,6 +132,7 @@
       li.textContent = text;
       return li;
     }));
+    breachOut.classList.toggle("ok", result.breaches.length === 0);
     form.dataset.breaches = String(result.breaches.length);
     if (url) { URL.revokeObjectURL(url); }
     url = URL.createObjectURL(new Blob([yaml(list)], { type: "application/yaml" }));
