@@ -9,31 +9,32 @@ from generator.diagnostics import Report
 from generator.project import Project
 
 from .conftest import REPO, run_cli
+from .test_rosters import demo
 from .test_browser import browser  # noqa: F401  (the module's Chromium)
 
 
 @pytest.fixture(scope="module")
 def site(tmp_path_factory):
-    """battle-rules alone, its site built once."""
+    """battle-rules and a small game of the designer's, their site built once."""
     from generator import outputs
     from generator.site.build import build_site
 
     root = tmp_path_factory.mktemp("builder")
-    (root / "content").mkdir()
+    demo(root)  # the small game of docs/rosters.md: limits and an option
     (root / "content" / "battle-rules").symlink_to(REPO / "content" / "battle-rules")
     project = Project(root)
     outputs.confine_to(project.output)
-    site = build_site(project, ["battle-rules"], Report(), search=False).root
+    site = build_site(project, ["battle-rules", "demo"], Report(), search=False).root
     outputs.confine_to(None)
     return root, site
 
 
-def open_builder(browser, site, width: int = 1280, lang: str = "en", hash_: str = ""):
+def open_builder(browser, site, width: int = 1280, lang: str = "en", hash_: str = "", game: str = "battle-rules"):
     context = browser.new_context(viewport={"width": width, "height": 900}, accept_downloads=True)
     page = context.new_page()
     page.errors = []
     page.on("pageerror", lambda e: page.errors.append(str(e)))
-    page.goto((site / "battle-rules" / lang / "army-list.html").as_uri() + hash_)  # offline: from file://
+    page.goto((site / game / lang / "army-list.html").as_uri() + hash_)  # offline: from file://
     return page
 
 
@@ -96,3 +97,33 @@ def test_the_builder_fits_a_375_px_phone_and_labels_every_field(browser, site):
     # each count is named by its column and its unit: "Count Scouts"
     assert page.evaluate("""() => document.getElementById('army-count-scouts').getAttribute('aria-labelledby')
         .split(' ').map(id => document.getElementById(id).textContent.trim()).join(' ')""") == "Count Scouts"
+
+
+def test_unit_limits_and_options_are_breached_on_the_page_as_roster_check_finds_them(browser, site, tmp_path):
+    root, folder = site
+    page = open_builder(browser, folder, game="demo")
+    page.select_option("#army-size", "skirmish")
+    page.fill("#army-count-scouts", "1")
+    page.check("input[data-unit=scouts][data-option=long-rifles]")
+    page.fill("#army-count-sharpshooter", "3")
+    assert page.inner_text("#army-total") == "Total: 150 / 150"  # 60 + 3 × 30
+    breaches = page.inner_text("#army-breaches").splitlines()
+    assert breaches == ["leader: at least 1, the list takes 0.", "Sharpshooter: at most 2, the list takes 3."]
+    page.fill("#army-count-captain", "1")
+    assert page.inner_text("#army-total") == "Total: 190 / 150"
+    assert page.inner_text("#army-breaches").splitlines() == [
+        "The list costs 190, over the limit of 150.", "Sharpshooter: at most 2, the list takes 3."]
+    with page.expect_download() as download:
+        page.click("#army-download")
+    path = tmp_path / "patrol.yaml"
+    download.value.save_as(path)
+    assert "  - unit: scouts\n    options: [long-rifles]\n" in path.read_text(encoding="utf-8")
+    result = run_cli("--root", str(root), "roster", "check", str(path))
+    assert result.returncode == 1 and result.stdout.count("error[E081]") == 2
+    assert "over the limit of 150" in result.stdout and "the roster allows at most 2" in result.stdout
+    page.fill("#army-count-sharpshooter", "1")
+    assert page.inner_text("#army-breaches") == "No breach of the roster rules."
+    with page.expect_download() as download:
+        page.click("#army-download")
+    download.value.save_as(path)
+    assert run_cli("--root", str(root), "roster", "check", str(path)).returncode == 0
