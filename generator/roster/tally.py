@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+
 from ..diagnostics import Report, did_you_mean
 from ..game import Game
 from ..model.rosters import GameSize, Roster, UnitLimit
@@ -32,10 +33,6 @@ class Tally:
     total: int | float | None = None          # None: not computed (a cost the roster leaves unstated)
     limit: int | Unstated | str | None = None  # a number, 'free', or Unstated
     lines: list[Line] = field(default_factory=list)
-
-    @property
-    def over(self) -> bool:
-        return isinstance(self.limit, int) and self.total is not None and self.total > self.limit
 
 
 def roster_of(game: Game, wanted: str | None, doc: YamlDocument, report: Report) -> Roster | None:
@@ -68,7 +65,7 @@ def tally(game: Game, army: ArmyList, doc: YamlDocument, report: Report) -> Tall
     running: int | float | None = 0
     for i, entry in enumerate(army.units):
         if i not in known:
-            continue  # reported: the total is that of the units the game has
+            continue  # reported: the total is that of the lines the roster accepts
         each = _unit_cost(game, roster, game.units[entry.unit], value, doc, ("units", i, "unit"), report)
         each = None if each is None else each + _options_cost(roster, entry)
         out.lines.append(Line(i, entry.unit, entry.count, each))

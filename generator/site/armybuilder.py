@@ -103,7 +103,9 @@ def builder_page(ctx: BuildContext, roster: Roster, root: str) -> Markup:
                         '<a id="army-download" href="#" download="{}.yaml">{}</a> '
                         '<span id="army-shared" role="status" aria-live="polite"></span></p>').format(
         ui("army-print"), ui("army-share"), game.id, ui("army-download")))
-    json_text = json.dumps(data, ensure_ascii=False).replace("</", "<\\/")
+    # no markup in the embedded JSON: a unit named "<script>…" stays a string
+    json_text = json.dumps(data, ensure_ascii=False).replace("<", "\\u003c").replace(">", "\\u003e").replace(
+        "&", "\\u0026")
     form = Markup('<form class="army-builder" id="army-builder" action="#">{}'
                   '<script type="application/json" id="army-data">{}</script></form>').format(
         Markup("").join(parts), Markup(json_text))
