@@ -134,3 +134,11 @@ def test_unit_limits_and_options_are_breached_on_the_page_as_roster_check_finds_
         page.click("#army-download")
     download.value.save_as(path)
     assert run_cli("--root", str(root), "roster", "check", str(path)).returncode == 0
+
+
+def test_printing_the_page_shows_the_chosen_units_and_not_the_buttons(browser, site):
+    _root, folder = site
+    page = open_builder(browser, folder, hash_="#size=standard-battle&counted=second&u=scouts*2")
+    page.emulate_media(media="print")
+    assert page.is_visible("#army-count-scouts") and not page.is_visible("#army-count-snipers")
+    assert not page.is_visible("#army-print") and page.inner_text("#army-total") == "Total: 4 / 16"
