@@ -201,3 +201,17 @@ def test_battle_rules_list_over_16_command_points_is_refused_under_the_lists_rea
     path.write_text(BATTLE.replace("counted: second\n", ""), encoding="utf-8")
     result = run_cli("--root", str(shipped), "roster", "check", str(path))
     assert result.returncode == 1 and "the source does not say which value of 'command-points' counts" in result.stdout
+
+
+def test_required_and_exclusive_choices_are_checked(tmp_path):
+    choice = ("    choices:\n      - id: one-specialist\n        units: [scouts, sharpshooter]\n"
+              "        required: true\n        exclusive: true\n        source: \"Take one specialist unit.\"\n")
+    ws = demo(tmp_path, ROSTERS.replace("    choices: []\n", choice))
+    path = army(ws, "game: demo\nsize: skirmish\nunits:\n  - unit: captain\n")
+    out = ws.run("roster", "check", str(path)).stdout
+    assert f"army.yaml:{line_of(path, 'units:')}:1: error[E081]: the list takes none of scouts, sharpshooter" in out
+    path = army(ws, GOOD)
+    result = ws.run("roster", "check", str(path))
+    assert result.returncode == 1
+    assert (f"army.yaml:{line_of(path, 'unit: sharpshooter')}:5: error[E081]: the list takes 2 of scouts, "
+            f"sharpshooter; choice 'one-specialist' allows one") in result.stdout
