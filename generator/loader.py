@@ -235,22 +235,29 @@ def _load_section(game: Game, doc: YamlDocument, section: Any, items: Any, repor
         record.place_unstated()
 
 
-def load_settings(path: Path, model: type[BaseModel], report: Report) -> dict | None:
-    """A settings file (print.yaml, sheets.yaml) checked against its model; every problem goes
-    to `report`. Its data as read, or None if it is unusable."""
+def load_mapping(path: Path, model: type[BaseModel], report: Report, not_mapping: tuple[str, str]
+                 ) -> tuple[BaseModel, YamlDocument] | None:
+    """A YAML file that is one mapping checked against `model`: the model and its document, or
+    None with every problem in `report`; `not_mapping`: (message, hint) where it is no mapping."""
     doc = load_yaml(path, report)
     if doc is None:
         return None
     if not isinstance(doc.data, dict):
-        report.add("E004", f"{path.name} must be a mapping of settings ('name: value' lines)", doc.location(()),
-                   f"known settings: {', '.join(model.model_fields)}")
+        report.add("E004", not_mapping[0], doc.location(()), not_mapping[1])
         return None
     try:
-        model.model_validate(doc.data)
+        return model.model_validate(doc.data), doc
     except ValidationError as exc:
         report_validation_error(exc, model, doc, (), report)
         return None
-    return doc.data
+
+
+def load_settings(path: Path, model: type[BaseModel], report: Report) -> dict | None:
+    """A settings file (print.yaml, sheets.yaml) checked against its model; every problem goes
+    to `report`. Its data as read, or None if it is unusable."""
+    loaded = load_mapping(path, model, report, (f"{path.name} must be a mapping of settings ('name: value' lines)",
+                                                f"known settings: {', '.join(model.model_fields)}"))
+    return None if loaded is None else loaded[1].data
 
 
 def read_settings(path: Path, model: type[BaseModel]) -> dict:

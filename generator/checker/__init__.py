@@ -14,9 +14,10 @@ from .modes import Dice, ProcedureError, ScriptError, exact, sample, scripted, s
 from .procedures import Procedure, Procedures, consistency, load_procedures, procedure, table
 from .runner import CheckRun, GameResult, check_game, check_project, verified_examples
 from .tables import write_tables
+from ..roster.army import Army, ArmyLine
 
 __all__ = [
-    "CalcRef", "CheckRun", "Computed", "DEPTH", "Dice", "Distribution", "GameResult", "Outcome", "Procedure",
+    "Army", "ArmyLine", "CalcRef", "CheckRun", "Computed", "DEPTH", "Dice", "Distribution", "GameResult", "Outcome", "Procedure",
     "ProcedureError", "Procedures", "ScriptError", "check_game", "check_project", "consistency", "exact",
     "format_computed", "format_number", "load_procedures", "procedure", "sample", "scripted", "simulate",
     "table", "threshold", "verified_examples", "write_tables",

@@ -18,6 +18,7 @@ from typing import Any, Literal
 
 from ..diagnostics import did_you_mean
 from ..model import Record
+from ..roster.army import Army, read_army
 from ..values import Dice as DiceExpr
 from ..values import Distance, Span, StatType, Target, parse_value
 
@@ -54,6 +55,8 @@ def type_name(annotation: Any) -> str:
     if isinstance(annotation, type):
         if issubclass(annotation, Record):
             return f"{annotation.kind} id"
+        if annotation is Army:
+            return "army list"
         return {DiceExpr: "dice", Target: "target"}.get(annotation, annotation.__name__)
     origin = typing.get_origin(annotation)
     args = typing.get_args(annotation)
@@ -106,6 +109,11 @@ def coerce(game: Any, annotation: Any, raw: Any, name: str) -> Any:
         return {str(k): coerce(game, value_type, v, f"{name}.{k}") for k, v in raw.items()}
     if isinstance(annotation, type) and issubclass(annotation, Record):
         return _record(game, annotation, raw, name)
+    if annotation is Army:
+        army, message, hint = read_army(game, raw)
+        if army is None:
+            raise InputError(f"{name}: {message}", hint, code="E007", key=name)
+        return army
     if annotation in (Target, Span, DiceExpr, Distance):
         kind = {Target: StatType.TARGET, Span: StatType.RANGE, DiceExpr: StatType.DICE,
                 Distance: StatType.DISTANCE}[annotation]

@@ -58,7 +58,7 @@ def _write_assets(dirs: list[Path], out: Path) -> list[Path]:
             outputs.write_if_changed(target, (folder / f"{prefix}-{suffix}.ttf").read_bytes())
             written.append(target)
     css = [_font_css()]
-    for name in ("cards.css", "counters.css", "site/site.css"):  # the site's own rules win over the sheets'
+    for name in ("cards.css", "counters.css", "site/site.css", "site/roster.css"):  # the site's own rules win over the sheets'
         path = next(d / name for d in dirs if (d / name).exists())
         text = path.read_text(encoding="utf-8")
         if name == "cards.css":  # print-only rules are harmless in a browser, but keep the file clean
@@ -67,9 +67,10 @@ def _write_assets(dirs: list[Path], out: Path) -> list[Path]:
             text = counter_rules(text)
         css.append(text)
     outputs.write_if_changed(assets / "site.css", "\n".join(css))
-    js = next(d / "site/site.js" for d in dirs if (d / "site/site.js").exists())
-    outputs.write_if_changed(assets / "site.js", js.read_bytes())
-    return [*written, assets / "site.css", assets / "site.js"]
+    for name in ("site.js", "roster.js"):
+        js = next(d / "site" / name for d in dirs if (d / "site" / name).exists())
+        outputs.write_if_changed(assets / name, js.read_bytes())
+    return [*written, assets / "site.css", assets / "site.js", assets / "roster.js"]
 
 
 def counter_rules(css: str) -> str:

@@ -65,7 +65,7 @@ def write_offline(folder: Path, game_id: str, lang: str, title: str, summary: st
                   for size in ICON_SIZES],
     }
     write_if_changed(folder / "manifest.webmanifest", json.dumps(manifest, ensure_ascii=False, indent=1))
-    shared = ["../../assets/site.css", "../../assets/site.js",
+    shared = ["../../assets/site.css", "../../assets/site.js", "../../assets/roster.js",
               *(f"../../assets/fonts/{prefix}-{style}.ttf" for _folder, prefix in FAMILIES.values()
                 for style in ("Regular", "Bold", "Italic"))]
     prefix = f"rulesmith-{game_id}-{lang}-"

@@ -17,6 +17,7 @@ from ..diagnostics import Report
 from ..text import blocks
 from ..text.render import Heading, RenderContext, render_chapter
 from ..text.refs import KIND_SECTIONS, printed_by_reference, printed_fields, shown_in, text_references
+from .armybuilder import PAGE, builder_page
 from .components import map_pages, side_badge
 from .counters import counter_headings, counters_page
 from .datasheet import card_preview, card_sheet, unit_sheet
@@ -27,7 +28,7 @@ from .markup import for_search, label_marked_blanks, mark_quotations, scroll_tab
 
 
 # Page names the site generates itself; a chapter with one of these names gets a prefix.
-RESERVED = {"index", "glossary", "units", "cards", "tables", "reference", "errata", "counters"}
+RESERVED = {"index", "glossary", "units", "cards", "tables", "reference", "errata", "counters", "army-list"}
 
 
 @dataclass
@@ -175,6 +176,8 @@ def game_pages(ctx: BuildContext, report: Report) -> list[SitePage]:
                       '<th scope="col">{}</th></tr></thead><tbody>{}</tbody></table>').format(
             ui("errata"), ui("source"), ui("reading"), rows)
         pages.append(SitePage("errata.html", ui("errata"), body, kind="errata"))
+    for roster in list(game.section("rosters").values())[:1]:  # a page per game: its (first) roster
+        pages.append(SitePage(PAGE, ui("army-builder"), builder_page(ctx, roster, "../../"), kind="army-list"))
     counters = counters_page(ctx)
     if counters is not None:
         pages.append(SitePage("counters.html", ui("counters"), counters,

@@ -4,7 +4,7 @@ Shared by the rulebook, the reference sheet and the site, so they always agree."
 from __future__ import annotations
 
 import re
-from typing import Callable
+from typing import Callable, Collection
 
 from markupsafe import Markup, escape
 
@@ -449,8 +449,10 @@ def stat_heading(game: Game, tr: Translator, stat) -> Markup:
     return Markup("{}{}").format(tr.manifest("stats", index, field), mark_if_editors(stat, field, tr))
 
 
-def roster_html(game: Game, tr: Translator, link: Linker, printed: Printed | None = None) -> Markup:
-    units = list(game.units.values())
+def roster_html(game: Game, tr: Translator, link: Linker, printed: Printed | None = None,
+                only: Collection[str] | None = None) -> Markup:
+    """The units' table with each unit's details; `only`: the ids of the units to show (an army list's)."""
+    units = [u for u in game.units.values() if only is None or u.id in only]
     stats = stat_columns(game, "unit", units)
     head = [tr.ui("name"), *(stat_heading(game, tr, s) for s in stats)]
     out = [Markup('<table class="data-table roster"><thead><tr>'),
@@ -574,10 +576,13 @@ def unit_details(game: Game, tr: Translator, unit: Unit, link: Linker, printed: 
     return Markup("").join(out)
 
 
-def glossary_html(game: Game, tr: Translator, link: Linker, printed: Printed | None = None) -> Markup:
-    """Every keyword and its definition; `printed` as for records_html."""
+def glossary_html(game: Game, tr: Translator, link: Linker, printed: Printed | None = None,
+                  only: Collection[str] | None = None) -> Markup:
+    """Every keyword (`only`: those ids) and its definition; `printed` as for records_html."""
     out = [Markup('<dl class="glossary">')]
     for keyword in game.keywords.values():
+        if only is not None and keyword.id not in only:
+            continue
         out.append(Markup('<dt id="{}">{}{}</dt><dd>{}{}{}</dd>').format(
             anchor(keyword), keyword_label(game, tr, keyword), field_marks(game, tr, keyword, "name", link),
             _text(tr, keyword, printed, "definition"), field_marks(game, tr, keyword, "definition", link),

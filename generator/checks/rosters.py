@@ -1,0 +1,97 @@
+"""Roster rules name things that exist and do not contradict themselves."""
+
+from __future__ import annotations
+
+from ..diagnostics import Report
+from ..game import Game, Origin
+from ..model.rosters import Roster
+from ..values import StatType, is_unstated
+from .references import _missing
+
+
+def check(game: Game, report: Report) -> None:
+    for roster in game.section("rosters").values():
+        assert isinstance(roster, Roster)
+        origin = game.origin(roster)
+        _check_cost(game, roster, origin, report)
+        _check_sizes(game, roster, origin, report)
+        _check_limits(game, roster, origin, report)
+        for i, choice in enumerate(roster.choices):
+            _units(game, origin, ("choices", i, "units"), choice.units, report)
+            if not (choice.required or choice.exclusive):
+                report.add("E080", f"choice '{choice.id}' is neither required nor exclusive",
+                           origin.location("choices", i, "id"), "write 'required: true', 'exclusive: true' or both")
+        if not is_unstated(roster.options):
+            for i, option in enumerate(roster.options):
+                _units(game, origin, ("options", i, "units"), option.units, report)
+        if roster.reinforcement is not None:
+            _stat(game, origin, ("reinforcement", "stat"), roster.reinforcement.stat, report)
+
+
+def _check_cost(game: Game, roster: Roster, origin: Origin, report: Report) -> None:
+    stat = _stat(game, origin, ("cost", "stat"), roster.cost.stat, report)
+    if stat is None:
+        return
+    if stat.type is not StatType.NUMBER:
+        report.add("E080", f"cost stat '{stat.id}' is of type {stat.type.value}, not a number",
+                   origin.location("cost", "stat"), "name a stat declared with 'type: number'")
+    several = roster.cost.value != "only"
+    if several and stat.max_values < 2:
+        report.add("E080", f"cost value '{roster.cost.value}' names one of several values, but stat '{stat.id}' "
+                   f"takes one", origin.location("cost", "value"), "leave 'value:' out")
+
+
+def _check_sizes(game: Game, roster: Roster, origin: Origin, report: Report) -> None:
+    if is_unstated(roster.sizes):
+        return
+    seen: set[str] = set()
+    rules = game.section("rules")
+    parameters = [p.id for p in game.manifest.parameters]
+    for i, size in enumerate(roster.sizes):
+        if size.id in seen:
+            report.add("E006", f"duplicate game size '{size.id}'", origin.location("sizes", i, "id"),
+                       "give each size of game its own id")
+        seen.add(size.id)
+        if size.rule not in rules and not game.is_dropped("rules", size.rule):
+            _missing(report, origin.location("sizes", i, "rule"), "rule", size.rule, rules)
+        if size.parameter is not None:
+            if size.limit is not None:
+                report.add("E080", f"game size '{size.id}' gives both 'limit:' and 'parameter:'",
+                           origin.location("sizes", i, "parameter"), "keep one: the parameter holds the number")
+            elif size.parameter not in parameters:
+                _missing(report, origin.location("sizes", i, "parameter"), "parameter", size.parameter, parameters)
+        elif size.limit is None:
+            report.add("E005", f"game size '{size.id}' has no limit",
+                       origin.location("sizes", i, "id"),
+                       "add 'limit: N', 'parameter: ID', 'limit: free' or 'limit: unstated'")
+
+
+def _check_limits(game: Game, roster: Roster, origin: Origin, report: Report) -> None:
+    types = {u.type for u in game.units.values() if u.type}
+    for i, limit in enumerate(roster.limits):
+        where = ("limits", i)
+        if (limit.unit is None) == (limit.type is None):
+            report.add("E080", "a limit names either 'unit:' or 'type:'", origin.location(*where),
+                       "write 'unit: ID' for one unit, or 'type: NAME' for every unit of a type")
+        if limit.unit is not None:
+            _units(game, origin, where + ("unit",), (limit.unit,), report)
+        if limit.type is not None and types and limit.type not in types:
+            _missing(report, origin.location(*where, "type"), "unit type", limit.type, types)
+        low, high = limit.min, limit.max
+        if isinstance(low, int) and isinstance(high, int) and low > high:
+            report.add("E080", f"minimum {low} is above maximum {high}", origin.location(*where, "min"),
+                       "swap them, or check the source")
+
+
+def _units(game: Game, origin: Origin, field: tuple, ids, report: Report) -> None:
+    for j, unit in enumerate(ids):
+        if unit not in game.units and not game.is_dropped("units", unit):
+            place = field + (j,) if field[-1] != "unit" else field
+            _missing(report, origin.location(*place), "unit", unit, game.units)
+
+
+def _stat(game: Game, origin: Origin, field: tuple, stat_id: str, report: Report):
+    stat = game.stat_def(stat_id)
+    if stat is None:
+        _missing(report, origin.location(*field), "stat", stat_id, [s.id for s in game.manifest.stats])
+    return stat

@@ -1,0 +1,127 @@
+"""`roster print`: an army list as a PDF in one of its game's languages: the units chosen with
+their datasheets (the rulebook's rendering), the keywords they use explained once, the totals,
+and the roster rules the list was checked against, each with the source's sentence."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from markupsafe import Markup
+
+from ..checks.keywords import KeywordIndex, parse_use
+from ..print.context import BuildContext, print_linker
+from ..print.pdf import PdfResult, write_pdf
+from ..text import blocks
+from ..values import format_value, is_unstated
+from .session import Checked
+
+
+def keyword_ids(ctx: BuildContext, unit_ids) -> set[str]:
+    """The keywords the units use, their weapons' included."""
+    game = ctx.game
+    index = KeywordIndex.build(game.keywords)
+    uses = []
+    for unit_id in unit_ids:
+        unit = game.units[unit_id]
+        uses += unit.keywords
+        uses += [k for entry in unit.weapons if entry.weapon in game.weapons for k in game.weapons[entry.weapon].keywords]
+    found = (index.find(parse_use(text).name) for text in uses)
+    return {hit[0].id for hit in found if hit is not None}
+
+
+def _quote(ctx: BuildContext, text: str) -> Markup:
+    return Markup('<q lang="{}">{}</q>').format(ctx.game.manifest.source_language, " ".join(text.split()))
+
+
+def _unstated(ctx: BuildContext, roster, *path) -> Markup:
+    reason = ctx.tr.field(roster, *path, "reason")
+    return Markup('<span class="unstated">{}</span>').format(reason or ctx.tr.ui("army-unstated"))
+
+
+def rules_html(ctx: BuildContext, roster, counted: str | None = None) -> Markup:
+    """The roster rules: each with the source's sentence, or why it is unstated; `counted`: a list's
+    reading where the source leaves a cost's value open."""
+    tr, ui = ctx.tr, ctx.env.globals["ui"]
+    game = ctx.game
+    stat = game.stat_def(roster.cost.stat)
+    stat_name = tr.manifest("stats", game.manifest.stats.index(stat), "name") if stat else roster.cost.stat
+    items = [Markup("<li>{}: {} {}</li>").format(ui("army-cost"), stat_name, _quote(ctx, roster.cost.source))]
+    if is_unstated(roster.cost.value):
+        reading = ui("army-counted").format(value={"first": 1, "second": 2}[counted]) if counted else ""
+        items.append(Markup("<li>{} {}</li>").format(_unstated(ctx, roster, "cost", "value"), reading))
+    if is_unstated(roster.sizes):
+        items.append(Markup("<li>{}: {}</li>").format(ui("army-sizes"), _unstated(ctx, roster, "sizes")))
+    else:
+        for i, size in enumerate(roster.sizes):
+            rule = game.rules.get(size.rule)
+            name = tr.field(rule, "name") if rule else size.id
+            limit = (game.parameter_as_written(size.parameter) if size.parameter else size.limit)
+            shown = ui("army-free") if limit == "free" else format_value(limit, tr.lang)
+            items.append(Markup("<li>{}: {} {}</li>").format(name, shown, _quote(ctx, size.source)))
+    for i, limit in enumerate(roster.limits):
+        who = tr.field(game.units[limit.unit], "name") if limit.unit in game.units else (limit.type or "")
+        span = f"{format_value(limit.min, tr.lang)}–{format_value(limit.max, tr.lang)}"
+        why = Markup(" ").join(_unstated(ctx, roster, "limits", i, end) for end in ("min", "max")
+                               if is_unstated(getattr(limit, end)))
+        items.append(Markup("<li>{}: {} {} {}</li>").format(who, span, _quote(ctx, limit.source), why))
+    for choice in roster.choices:
+        names = ", ".join(tr.field(game.units[u], "name") for u in choice.units if u in game.units)
+        items.append(Markup("<li>{} {}</li>").format(names, _quote(ctx, choice.source)))
+    if is_unstated(roster.options):
+        items.append(Markup("<li>{}: {}</li>").format(ui("army-options"), _unstated(ctx, roster, "options")))
+    else:
+        for option in roster.options:
+            items.append(Markup("<li>{}: +{} {}</li>").format(option.name, format_value(option.cost, tr.lang),
+                                                            _quote(ctx, option.source)))
+    if roster.reinforcement is not None:
+        rstat = game.stat_def(roster.reinforcement.stat)
+        rname = tr.manifest("stats", game.manifest.stats.index(rstat), "name") if rstat else roster.reinforcement.stat
+        items.append(Markup("<li>{} {}</li>").format(rname, _quote(ctx, roster.reinforcement.source)))
+    return Markup('<ul class="roster-rules">{}</ul>').format(Markup("").join(items))
+
+
+def totals_html(ctx: BuildContext, checked: Checked) -> Markup:
+    """One row per line of the list: unit, how many, cost each, cost in all; then the total and limit."""
+    game, tr, ui, out = ctx.game, ctx.tr, ctx.env.globals["ui"], checked.tally
+    rows = []
+    for line in out.lines:
+        unit_id, count, each = line.unit, line.count, line.each
+        cells = (tr.field(game.units[unit_id], "name"), str(count), "–" if each is None else format_value(each, tr.lang),
+                 "–" if each is None else format_value(each * count, tr.lang))
+        rows.append(Markup('<tr><th scope="row">{}</th><td>{}</td><td>{}</td><td>{}</td></tr>').format(*cells))
+    if isinstance(out.limit, int):
+        limit = format_value(out.limit, tr.lang)
+    elif out.limit == "free":
+        limit = ui("army-free")
+    else:
+        limit = ui("army-no-limit")
+    total = "–" if out.total is None else format_value(out.total, tr.lang)
+    head = Markup("").join(Markup('<th scope="col">{}</th>').format(ui(k))
+                           for k in ("name", "army-count", "army-each", "army-subtotal"))
+    return Markup('<table class="data-table army-totals"><thead><tr>{}</tr></thead><tbody>{}</tbody>'
+                  '<tfoot><tr><th scope="row">{}</th><td colspan="3">{} / {}</td></tr></tfoot></table>').format(
+        head, Markup("").join(rows), ui("army-total"), total, limit)
+
+
+def list_html(ctx: BuildContext, checked: Checked) -> str:
+    link = print_linker({f"{r.kind}-{r.id}" for s in ("units", "keywords") for r in ctx.game.section(s).values()})
+    chosen = [line.unit for line in checked.tally.lines]
+    size = checked.tally.size
+    rule = ctx.game.rules.get(size.rule) if size else None
+    return ctx.env.get_template("roster.html.j2").render(
+        title=checked.army.name or ctx.title,
+        game_title=ctx.title,
+        size=ctx.tr.field(rule, "name") if rule else "",
+        totals=totals_html(ctx, checked),
+        units=blocks.roster_html(ctx.game, ctx.tr, link, only=set(chosen)),
+        glossary=blocks.glossary_html(ctx.game, ctx.tr, link, only=keyword_ids(ctx, chosen)),
+        rules=rules_html(ctx, checked.tally.roster, checked.army.counted),
+        css=Markup(ctx.css("rulebook.css")),
+    )
+
+
+def print_list(checked: Checked, lang: str, project_root: Path, list_path: Path) -> PdfResult:
+    """Write output/GAME/LANG/lists/NAME.pdf (NAME: the list file's name)."""
+    ctx = BuildContext(checked.game, lang, project_root)
+    out = ctx.output_dir() / "lists" / f"{list_path.stem}.pdf"
+    return write_pdf(list_html(ctx, checked), out, ctx.game.folder, ctx.roots)

@@ -1,0 +1,55 @@
+"""Read a list, load its game and check it: what `roster check` and `roster print` share."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..diagnostics import Report, did_you_mean
+from ..game import Game
+from ..project import Project, UsageError
+from ..yamlsource import YamlDocument
+from .armylist import ArmyList, read_list
+from .tally import CODE, Tally, tally
+
+
+@dataclass
+class Checked:
+    army: ArmyList
+    doc: YamlDocument
+    game: Game
+    tally: Tally
+
+
+def check_list(project: Project, path: Path, report: Report) -> Checked | None:
+    """The list checked against its game's roster rules, every problem in `report`; None where the
+    list or its game cannot be read at all (reported). UsageError where there is no such file."""
+    if not path.is_file():
+        raise UsageError(f"no army list '{path}'; give the path of a LIST.yaml (docs/rosters.md shows one)")
+    read = read_list(path, report)
+    if read is None:
+        return None
+    army, doc = read
+    known = project.game_ids()
+    if army.game not in known:
+        report.add(CODE, f"unknown game '{army.game}'", doc.location(("game",)),
+                   did_you_mean(army.game, known) or f"games here: {', '.join(known) or 'none'}")
+        return None
+    game = project.load(army.game, report, catalogs=False)
+    if game is None:
+        return None
+    return Checked(army, doc, game, tally(game, army, doc, report))
+
+
+def summary(checked: Checked) -> str:
+    """One line: the total against the limit."""
+    out = checked.tally
+    stat = out.roster.cost.stat if out.roster else "cost"
+    total = "not computed" if out.total is None else str(out.total)
+    if isinstance(out.limit, int):
+        limit = f" of {out.limit} ({out.size.id})" if out.size else f" of {out.limit}"
+    elif out.limit == "free":
+        limit = f" (no limit for {out.size.id})" if out.size else " (no limit)"
+    else:
+        limit = " (the source states no limit)"
+    return f"{checked.army.game}: total {stat} {total}{limit}"

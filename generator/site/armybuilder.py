@@ -1,0 +1,114 @@
+"""A game's list-builder page: pick units and options under the roster rules, see the total and
+breaches live, print, share as a link, and download the YAML `rulesmith roster check` reads.
+
+The page works from the static site with no server and no network: the roster rules and unit
+costs are embedded as JSON, and templates/site/roster.js (plain JS) reads them. What the script
+checks mirrors generator/roster/tally.py; the browser test runs `roster check` on its download."""
+
+from __future__ import annotations
+
+import json
+
+from markupsafe import Markup
+
+from ..model.rosters import Roster
+from ..print.context import BuildContext
+from ..roster.printed import rules_html
+from ..roster.tally import cost_values
+from ..values import is_unstated
+
+PAGE = "army-list.html"
+WORDS = ("army-over", "army-at-most", "army-at-least", "army-one-of", "army-only-one", "army-pick-counted",
+         "army-pick-size", "army-no-breach", "army-copied", "army-total", "army-free", "army-no-limit")
+
+
+def _number(value):
+    return value if isinstance(value, (int, float)) and not isinstance(value, bool) else None
+
+
+def builder_data(ctx: BuildContext, roster: Roster) -> dict:
+    """What the script needs: the roster rules and each unit's name and cost."""
+    game, tr, ui = ctx.game, ctx.tr, ctx.env.globals["ui"]
+    sizes = [] if is_unstated(roster.sizes) else roster.sizes
+    units = []
+    for unit in game.units.values():
+        cost = cost_values(game, roster, unit.id)
+        units.append({"id": unit.id, "name": tr.field(unit, "name"), "type": unit.type,
+                      "cost": [_number(v) for v in cost] if isinstance(cost, tuple) else _number(cost)})
+    return {
+        "game": game.id,
+        "roster": roster.id if len(game.section("rosters")) > 1 else None,
+        "counted": is_unstated(roster.cost.value),
+        "sizes": [{"id": s.id, "limit": _number(game.parameter_as_written(s.parameter) if s.parameter else s.limit),
+                   "free": s.limit == "free"} for s in sizes],
+        "units": units,
+        "limits": [{"unit": lim.unit, "type": lim.type, "min": _number(lim.min), "max": _number(lim.max),
+                    "name": tr.field(game.units[lim.unit], "name") if lim.unit in game.units else lim.type}
+                   for lim in roster.limits],
+        "choices": [{"units": list(c.units), "required": c.required, "exclusive": c.exclusive} for c in roster.choices],
+        "options": [] if is_unstated(roster.options) else [
+            {"id": o.id, "name": o.name, "units": list(o.units), "cost": _number(o.cost)} for o in roster.options],
+        "words": {w: ui(w) for w in WORDS},
+    }
+
+
+def _select(ident: str, label: str, choices: list[tuple[str, str]], ui) -> Markup:
+    options = Markup("").join(Markup('<option value="{}">{}</option>').format(v, t) for v, t in choices)
+    return Markup('<p class="army-field"><label for="{0}">{1}</label> <select id="{0}" name="{0}">'
+                  '<option value="">{2}</option>{3}</select></p>').format(ident, label, ui("army-choose"), options)
+
+
+def _unit_rows(ctx: BuildContext, data: dict) -> Markup:
+    ui = ctx.env.globals["ui"]
+    rows = []
+    for unit in data["units"]:
+        cost = unit["cost"]
+        shown = " / ".join("–" if c is None else str(c) for c in cost) if isinstance(cost, list) else (
+            "–" if cost is None else str(cost))
+        options = Markup("").join(
+            Markup('<label class="army-option"><input type="checkbox" data-unit="{0}" data-option="{1}"> {2} (+{3})'
+                   '</label>').format(unit["id"], o["id"], o["name"], o["cost"])
+            for o in data["options"] if unit["id"] in o["units"])
+        rows.append(Markup(
+            '<tr><th scope="row" id="army-unit-{0}"><a href="units/{0}.html">{1}</a></th><td>{2}</td>'
+            '<td><input type="number" class="army-count" inputmode="numeric" min="0" max="99" value="0" '
+            'data-unit="{0}" id="army-count-{0}" aria-labelledby="army-count-label army-unit-{0}"></td>{3}</tr>'
+        ).format(unit["id"], unit["name"], shown, Markup("<td>{}</td>").format(options) if data["options"] else ""))
+    head = Markup('<thead><tr><th scope="col">{}</th><th scope="col">{}</th><th scope="col" id="army-count-label">{}'
+                  '</th>{}</tr></thead>').format(ui("name"), ui("army-each"), ui("army-count"),
+                                                 Markup('<th scope="col">{}</th>').format(ui("army-options"))
+                                                 if data["options"] else "")
+    return Markup('<table class="data-table army-units">{}<tbody>{}</tbody></table>').format(head, Markup("").join(rows))
+
+
+def builder_page(ctx: BuildContext, roster: Roster, root: str) -> Markup:
+    """The page's body; `root`: the site's root from the page (for the script)."""
+    game, ui = ctx.game, ctx.env.globals["ui"]
+    data = builder_data(ctx, roster)
+    parts = []
+    if data["sizes"]:
+        names = [(s.id, ctx.tr.field(game.rules[s.rule], "name") if s.rule in game.rules else s.id)
+                 for s in roster.sizes]
+        parts.append(_select("army-size", ui("army-size"), names, ui))
+    if data["counted"]:
+        parts.append(_select("army-counted", ui("army-counted-label"), [("first", "1"), ("second", "2")], ui))
+    parts.append(Markup('<p class="army-field"><label for="army-name">{}</label> '
+                        '<input id="army-name" name="army-name" type="text" autocomplete="off"></p>').format(ui("army-name")))
+    parts.append(_unit_rows(ctx, data) if data["units"] else Markup("<p>{}</p>").format(ui("army-no-units")))
+    parts.append(Markup('<p class="army-total" id="army-total" role="status" aria-live="polite"></p>'
+                        '<h2 id="army-breaches-title">{}</h2><ul class="army-breaches" id="army-breaches" '
+                        'aria-live="polite" aria-labelledby="army-breaches-title"></ul>').format(ui("army-breaches")))
+    parts.append(Markup('<p class="army-actions"><button type="button" id="army-print">{}</button> '
+                        '<button type="button" id="army-share">{}</button> '
+                        '<a id="army-download" href="#" download="{}.yaml">{}</a> '
+                        '<span id="army-shared" role="status" aria-live="polite"></span></p>').format(
+        ui("army-print"), ui("army-share"), game.id, ui("army-download")))
+    # no markup in the embedded JSON: a unit named "<script>…" stays a string
+    json_text = json.dumps(data, ensure_ascii=False).replace("<", "\\u003c").replace(">", "\\u003e").replace(
+        "&", "\\u0026")
+    form = Markup('<form class="army-builder" id="army-builder" action="#">{}'
+                  '<script type="application/json" id="army-data">{}</script></form>').format(
+        Markup("").join(parts), Markup(json_text))
+    rules = Markup('<h2 id="roster-rules">{}</h2>{}').format(ui("roster-rules"), rules_html(ctx, roster))
+    script = Markup('<script src="{}assets/roster.js" defer></script>').format(root)
+    return form + rules + script

@@ -1,0 +1,144 @@
+"""The list builder in Chromium: a list built on the page is flagged over its limit, shared as a
+link, and downloaded as the YAML that `rulesmith roster check` passes and `roster print` prints."""
+
+from __future__ import annotations
+
+import pytest
+
+from generator.diagnostics import Report
+from generator.project import Project
+
+from .conftest import REPO, run_cli
+from .test_rosters import demo
+from .test_browser import browser  # noqa: F401  (the module's Chromium)
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory):
+    """battle-rules and a small game of the designer's, their site built once."""
+    from generator import outputs
+    from generator.site.build import build_site
+
+    root = tmp_path_factory.mktemp("builder")
+    demo(root)  # the small game of docs/rosters.md: limits and an option
+    (root / "content" / "battle-rules").symlink_to(REPO / "content" / "battle-rules")
+    project = Project(root)
+    outputs.confine_to(project.output)
+    site = build_site(project, ["battle-rules", "demo"], Report(), search=False).root
+    outputs.confine_to(None)
+    return root, site
+
+
+def open_builder(browser, site, width: int = 1280, lang: str = "en", hash_: str = "", game: str = "battle-rules"):
+    context = browser.new_context(viewport={"width": width, "height": 900}, accept_downloads=True)
+    page = context.new_page()
+    page.errors = []
+    page.on("pageerror", lambda e: page.errors.append(str(e)))
+    page.goto((site / game / lang / "army-list.html").as_uri() + hash_)  # offline: from file://
+    return page
+
+
+def test_a_list_built_on_the_page_is_checked_live_and_its_download_passes_roster_check(browser, site, tmp_path):
+    root, folder = site
+    page = open_builder(browser, folder)
+    page.select_option("#army-size", "standard-battle")
+    assert "Choose which value of the cost counts" in page.inner_text("#army-breaches")
+    page.select_option("#army-counted", "second")
+    page.fill("#army-name", "Recon: in force")
+    page.fill("#army-count-scouts", "6")
+    page.fill("#army-count-snipers", "5")
+    assert page.inner_text("#army-total") == "Total: 17 / 16"
+    assert page.inner_text("#army-breaches") == "The list costs 17, over the limit of 16."
+    # keyboard: the count field takes the arrow keys, and the breach goes
+    page.focus("#army-count-snipers")
+    page.keyboard.press("ArrowDown")
+    assert page.inner_text("#army-total") == "Total: 16 / 16"
+    assert page.inner_text("#army-breaches") == "No breach of the roster rules."
+    with page.expect_download() as download:
+        page.click("#army-download")
+    path = tmp_path / "downloaded.yaml"
+    download.value.save_as(path)
+    text = path.read_text(encoding="utf-8")
+    assert text.startswith('game: battle-rules\nsize: standard-battle\ncounted: second\nname: "Recon: in force"\n')
+    result = run_cli("--root", str(root), "roster", "check", str(path))
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "battle-rules: total command-points 16 of 16 (standard-battle)" in result.stdout
+    printed = run_cli("--root", str(root), "roster", "print", str(path), "--lang", "en")
+    assert printed.returncode == 0, printed.stdout + printed.stderr
+    # the same list written by hand prints the same PDF, byte for byte
+    by_hand = tmp_path / "by-hand.yaml"
+    by_hand.write_text("game: battle-rules\nsize: standard-battle\ncounted: second\nname: 'Recon: in force'\n"
+                       "units: [{unit: scouts, count: 6}, {unit: snipers, count: 4}]\n", encoding="utf-8")
+    assert run_cli("--root", str(root), "roster", "print", str(by_hand), "--lang", "en").returncode == 0
+    lists = root / "output" / "battle-rules" / "en" / "lists"
+    assert (lists / "downloaded.pdf").read_bytes() == (lists / "by-hand.pdf").read_bytes()
+    # the shared link opens the same list
+    shared = page.url
+    assert "#" in shared and page.errors == []
+    again = open_builder(browser, folder, hash_="#" + shared.split("#", 1)[1])
+    assert again.input_value("#army-count-scouts") == "6" and again.input_value("#army-count-snipers") == "4"
+    assert again.input_value("#army-name") == "Recon: in force" and again.input_value("#army-counted") == "second"
+    assert again.inner_text("#army-total") == "Total: 16 / 16"
+
+
+def test_an_over_limit_download_is_refused_by_roster_check_at_its_line(browser, site, tmp_path):
+    root, folder = site
+    page = open_builder(browser, folder, lang="ru", hash_="#size=standard-battle&counted=second&u=scouts*9")
+    assert page.inner_text("#army-breaches") == "Список стоит 18, больше предела 16."
+    with page.expect_download() as download:
+        page.click("#army-download")
+    path = tmp_path / "over.yaml"
+    download.value.save_as(path)
+    result = run_cli("--root", str(root), "roster", "check", str(path))
+    assert result.returncode == 1
+    assert "over.yaml:5:5: error[E081]: this takes the list to 18, over the limit of 16" in result.stdout
+
+
+def test_the_builder_fits_a_375_px_phone_and_labels_every_field(browser, site):
+    _root, folder = site
+    page = open_builder(browser, folder, width=375)
+    assert page.evaluate("document.documentElement.scrollWidth") <= 375
+    unlabelled = page.evaluate("""() => Array.from(document.querySelectorAll('#army-builder input, #army-builder select'))
+        .filter(el => !(el.labels && el.labels.length) && !el.getAttribute('aria-labelledby')).map(el => el.id)""")
+    assert unlabelled == []
+    # each count is named by its column and its unit: "Count Scouts"
+    assert page.evaluate("""() => document.getElementById('army-count-scouts').getAttribute('aria-labelledby')
+        .split(' ').map(id => document.getElementById(id).textContent.trim()).join(' ')""") == "Count Scouts"
+
+
+def test_unit_limits_and_options_are_breached_on_the_page_as_roster_check_finds_them(browser, site, tmp_path):
+    root, folder = site
+    page = open_builder(browser, folder, game="demo")
+    page.select_option("#army-size", "skirmish")
+    page.fill("#army-count-scouts", "1")
+    page.check("input[data-unit=scouts][data-option=long-rifles]")
+    page.fill("#army-count-sharpshooter", "3")
+    assert page.inner_text("#army-total") == "Total: 150 / 150"  # 60 + 3 × 30
+    breaches = page.inner_text("#army-breaches").splitlines()
+    assert breaches == ["leader: at least 1, the list takes 0.", "Sharpshooter: at most 2, the list takes 3."]
+    page.fill("#army-count-captain", "1")
+    assert page.inner_text("#army-total") == "Total: 190 / 150"
+    assert page.inner_text("#army-breaches").splitlines() == [
+        "The list costs 190, over the limit of 150.", "Sharpshooter: at most 2, the list takes 3."]
+    with page.expect_download() as download:
+        page.click("#army-download")
+    path = tmp_path / "patrol.yaml"
+    download.value.save_as(path)
+    assert "  - unit: scouts\n    options: [long-rifles]\n" in path.read_text(encoding="utf-8")
+    result = run_cli("--root", str(root), "roster", "check", str(path))
+    assert result.returncode == 1 and result.stdout.count("error[E081]") == 2
+    assert "over the limit of 150" in result.stdout and "the roster allows at most 2" in result.stdout
+    page.fill("#army-count-sharpshooter", "1")
+    assert page.inner_text("#army-breaches") == "No breach of the roster rules."
+    with page.expect_download() as download:
+        page.click("#army-download")
+    download.value.save_as(path)
+    assert run_cli("--root", str(root), "roster", "check", str(path)).returncode == 0
+
+
+def test_printing_the_page_shows_the_chosen_units_and_not_the_buttons(browser, site):
+    _root, folder = site
+    page = open_builder(browser, folder, hash_="#size=standard-battle&counted=second&u=scouts*2")
+    page.emulate_media(media="print")
+    assert page.is_visible("#army-count-scouts") and not page.is_visible("#army-count-snipers")
+    assert not page.is_visible("#army-print") and page.inner_text("#army-total") == "Total: 4 / 16"
