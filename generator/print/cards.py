@@ -14,6 +14,7 @@ from .cardfaces import CardFace, all_faces
 from .context import BuildContext, source_mark
 from .decisions import decided
 from .fonts import fit_text
+from .bleed import CLOSE_BOX, OPEN_BOX, bleed_rules, crop_marks, grown_art
 from .layout import SheetSpec, load_sheets, sheet_spec
 from .pdf import render_document
 from .sheets import SheetsHtml
@@ -79,8 +80,13 @@ def _slot(x: float, y: float, w: float, h: float, inner: Markup) -> Markup:
 
 
 def _marks(spec: SheetSpec, count: int | None = None, mirrored: bool = False) -> Markup:
+    return draw_marks(spec.cut_marks(count, mirrored))
+
+
+def draw_marks(lines) -> Markup:
+    """Cut mark lines (x1, y1, x2, y2 in mm, each horizontal or vertical) as 0.2 mm rules."""
     out = []
-    for x1, y1, x2, y2 in spec.cut_marks(count, mirrored):
+    for x1, y1, x2, y2 in lines:
         if x1 == x2:
             out.append(f'<div class="cut" style="left:{x1 - 0.1:.3f}mm;top:{y1:.3f}mm;width:0.2mm;height:{y2 - y1:.3f}mm"></div>')
         else:
@@ -96,11 +102,13 @@ class _Backs:
     back art, and the closing tags. The art is one string for every card whose art is the
     same, so a large deck holds each distinct back once."""
 
-    def __init__(self, ctx: BuildContext, macros):
-        self.ctx, self.macros, self.art = ctx, macros, {}
+    def __init__(self, ctx: BuildContext, macros, bleed: float = 0.0):
+        self.ctx, self.macros, self.art, self.bleed = ctx, macros, {}, bleed
 
     def pieces(self, face: CardFace, wrap) -> tuple[str, ...]:
         art = str(back_svg(self.ctx, face))
+        if self.bleed:
+            art = grown_art(art, *face.mm, self.bleed)
         art = self.art.setdefault(art, art)
         around = str(wrap(self.macros.back(face, self.ctx.title, Markup(BACK_ART))))
         if around.count(BACK_ART) != 1:  # a back template that does not show its art once
@@ -159,17 +167,21 @@ def _note(spec: SheetSpec, text: str) -> Markup:
         round(left, 3), round(top, 3), round(spec.card_w - 4, 3), text)
 
 
-def bleed_pages(ctx: BuildContext, faces: list[CardFace], config: dict) -> list[tuple[str, ...]]:
-    """One card per page at trim size, 3 mm bleed around it (the card's background runs into it)."""
+def bleed_pages(ctx: BuildContext, faces: list[CardFace], config: dict, marks: bool = True
+                ) -> list[tuple[str, ...]]:
+    """One card face per page at trim size, its background, frame colour and art running
+    `bleed` mm past the cut (bleed.py); with `marks`, crop marks outside the bleed."""
     macros = ctx.env.get_template("card.html.j2").module
-    backs_of = _Backs(ctx, macros)
+    bleed = config["bleed"]
+    backs_of = _Backs(ctx, macros, bleed)
     out = []
     for face in faces:
         w, h = face.mm
         style = f"width:{w}mm;height:{h}mm;page:card-{face.size_key}"
         opening = str(Markup('<div class="sheet bleed" style="{}">').format(style))
-        out.append((opening, str(macros.front(face, ctx.title)), "</div>"))
-        out.append((opening, *backs_of.pieces(face, lambda inner: inner), "</div>"))
+        cut = str(draw_marks(crop_marks(w, h, bleed, config["mark_gap"], config["mark_length"]))) if marks else ""
+        out.append((opening + OPEN_BOX, str(macros.front(face, ctx.title, bleed)), CLOSE_BOX + cut, "</div>"))
+        out.append((opening + OPEN_BOX, *backs_of.pieces(face, lambda inner: inner), CLOSE_BOX + cut, "</div>"))
     return out
 
 
@@ -180,9 +192,8 @@ def sheets_document(ctx: BuildContext, faces: list[CardFace], paper: str = "a4",
     config = sheets_config(ctx)
     page_rules = [f"@page {name} {{ size: {p['width']}mm {p['height']}mm; margin: 0 }}"
                   for name, p in config["papers"].items()]
-    for key, (w, h) in {f.size_key: f.mm for f in faces}.items():
-        page_rules.append(f"@page card-{key} {{ size: {w}mm {h}mm; margin: 0; bleed: {config['bleed']}mm; marks: crop; }}")
     if bleed:
+        page_rules += bleed_rules({f.size_key: f.mm for f in faces}, config)
         pages, placements = bleed_pages(ctx, faces, config), []
     else:
         pages, placements = sheet_pages(ctx, faces, paper, config)

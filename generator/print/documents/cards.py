@@ -3,7 +3,8 @@ one PNG per card and Tabletop Simulator sheets."""
 
 from __future__ import annotations
 
-from ..cards import card_sheets, sheets_document, write_placements
+from ..bleed import set_bleed_box
+from ..cards import card_sheets, sheets_config, sheets_document, write_placements
 from ..images import faces_html, write_card_images
 from ..chunkstore import ChunkStore
 from ..sheets import discard_chunks, write_sheets
@@ -39,8 +40,10 @@ class CardSheets(Document):
         rendered = Rendered([res.path, out / "cards.json"], pages=res.pages, cards=len(placements))
         read = set(res.read)
         if job.bleed:
+            margin = sheets_config(ctx)["bleed"]
             bleed = write_sheets(bleed_html, out / "cards-bleed.pdf", ctx.game.folder, ctx.roots,
-                                 store=ChunkStore(root, out / "cards-bleed.pdf"))
+                                 store=ChunkStore(root, out / "cards-bleed.pdf"),
+                                 finish=lambda path: set_bleed_box(path, margin))
             report.diagnostics += bleed.diagnostics
             rendered.files.append(bleed.path)
             read |= bleed.read

@@ -1,0 +1,158 @@
+"""Preflight of print-shop files, as a print shop's checker would do it on the written PDF:
+page boxes consistent, the bleed strip around every face painted like the face's edge (art
+in the bleed, no mark in it), fonts embedded with one name per subset. Pure readings of the
+file; the build turns what they find into diagnostics."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import pikepdf
+
+MM = 72 / 25.4
+STRIP_DPI = 150
+EDGE_TOLERANCE = 10  # per colour channel (anti-aliasing, rendering)
+EDGE_SHARE = 0.9  # share of the positions along an edge whose bleed must match the edge
+
+
+@dataclass(frozen=True)
+class Finding:
+    page: int  # 1-based; 0 for the file as a whole
+    what: str
+
+
+def _box(page, name: str) -> list[float] | None:
+    value = page.obj.get(name)
+    return [float(v) for v in value] if value is not None else None
+
+
+def page_boxes(path: Path, bleed: float) -> list[Finding]:
+    """Every page has a TrimBox, a BleedBox `bleed` mm around it, and paper around both."""
+    found = []
+    with pikepdf.Pdf.open(path) as pdf:
+        for number, page in enumerate(pdf.pages, start=1):
+            trim, box, media = _box(page, "/TrimBox"), _box(page, "/BleedBox"), [float(v) for v in page.mediabox]
+            if trim is None or box is None:
+                found.append(Finding(number, "no TrimBox or BleedBox"))
+                continue
+            out = [trim[0] - box[0], trim[1] - box[1], box[2] - trim[2], box[3] - trim[3]]
+            if any(abs(v / MM - bleed) > 0.05 for v in out):
+                sides = ", ".join(f"{v / MM:.2f}" for v in out)
+                found.append(Finding(number, f"BleedBox is {sides} mm around the TrimBox, not {bleed:g} mm"))
+            if box[0] < media[0] - 0.01 or box[1] < media[1] - 0.01 or box[2] > media[2] + 0.01 or box[3] > media[3] + 0.01:
+                found.append(Finding(number, "BleedBox reaches past the paper (MediaBox)"))
+    return found
+
+
+def bleed_strips(path: Path, bleed: float) -> list[Finding]:
+    """Every page's bleed strip (between the TrimBox and the BleedBox) is painted as the face's
+    edge just inside the trim: art runs into the bleed, and no mark or white paper is there."""
+    import pypdfium2 as pdfium
+
+    found = []
+    scale = STRIP_DPI / 72
+    document = pdfium.PdfDocument(str(path))
+    try:
+        with pikepdf.Pdf.open(path) as pdf:
+            trims = [_box(page, "/TrimBox") for page in pdf.pages]
+            medias = [[float(v) for v in page.mediabox] for page in pdf.pages]
+        for number, (trim, media) in enumerate(zip(trims, medias), start=1):
+            if trim is None:
+                continue
+            image = document[number - 1].render(scale=scale).to_pil().convert("RGB")
+            # pixel rectangle of the trim (PDF y grows upwards, the image's downwards)
+            left, right = (trim[0] - media[0]) * scale, (trim[2] - media[0]) * scale
+            top, bottom = (media[3] - trim[3]) * scale, (media[3] - trim[1]) * scale
+            sides = _unlike_sides(image, (left, top, right, bottom), bleed * MM * scale)
+            if sides:
+                found.append(Finding(number, f"the bleed at the {' and '.join(sides)} is not the face's edge "
+                                             "(white paper, a mark, or art that stops at the cut)"))
+    finally:
+        document.close()
+    return found
+
+
+def _unlike_sides(image, trim: tuple[float, float, float, float], bleed_px: float) -> list[str]:
+    """The sides (and corners) whose bleed differs from the face's pixels just inside the trim.
+    Along an edge most positions must match (the edge's colour runs on); in a corner, where
+    crop marks would be drawn, every one must match the face's corner."""
+    left, top, right, bottom = trim
+    inner = max(1.0, 0.3 * STRIP_DPI / 25.4)  # sample 0.3 mm inside the trim
+    depths = [bleed_px * f for f in (0.25, 0.5, 0.85)]  # and across the bleed
+    pixels = image.load()
+    size = image.size
+
+    def pixel(x: float, y: float):
+        return pixels[_clamp(x, size[0]), _clamp(y, size[1])]
+
+    edges = {
+        "top": [((x, top + inner), [(x, top - d) for d in depths]) for x in _along(left, right)],
+        "bottom": [((x, bottom - inner), [(x, bottom + d) for d in depths]) for x in _along(left, right)],
+        "left": [((left + inner, y), [(left - d, y) for d in depths]) for y in _along(top, bottom)],
+        "right": [((right - inner, y), [(right + d, y) for d in depths]) for y in _along(top, bottom)],
+    }
+    out = []
+    for side, samples in edges.items():
+        good = sum(all(_near(pixel(*at), pixel(*o)) for o in outs) for at, outs in samples)
+        if good < EDGE_SHARE * len(samples):
+            out.append(side)
+    for name, (cx, cy, sx, sy) in {"top left corner": (left, top, -1, -1), "top right corner": (right, top, 1, -1),
+                                   "bottom left corner": (left, bottom, -1, 1),
+                                   "bottom right corner": (right, bottom, 1, 1)}.items():
+        corner = pixel(cx - sx * inner, cy - sy * inner)
+        if not all(_near(corner, pixel(cx + sx * dx, cy + sy * dy)) for dx in depths for dy in depths):
+            out.append(name)
+    return out
+
+
+def _along(start: float, end: float, count: int = 40) -> list[float]:
+    """Positions along an edge, its corners (a rounded frame's) left out."""
+    margin = (end - start) * 0.08
+    return [start + margin + (end - start - 2 * margin) * k / (count - 1) for k in range(count)]
+
+
+def _clamp(v: float, size: int) -> int:
+    return min(size - 1, max(0, int(v)))
+
+
+def _near(a, b) -> bool:
+    return all(abs(x - y) <= EDGE_TOLERANCE for x, y in zip(a, b))
+
+
+def subset_names(path: Path) -> list[Finding]:
+    """Fonts not embedded, and subset names (ABCDEF+Font) that stand for more than one
+    embedded font program: a RIP that takes one for the other drops glyphs."""
+    found = []
+    programs: dict[str, set] = {}
+    with pikepdf.Pdf.open(path) as pdf:
+        for font in _fonts(pdf):
+            name = str(font.get("/BaseFont", ""))
+            descriptor = _descriptor(font)
+            if descriptor is None:
+                continue
+            program = next((descriptor[k] for k in ("/FontFile", "/FontFile2", "/FontFile3") if k in descriptor), None)
+            if program is None:
+                found.append(Finding(0, f"font {name.lstrip('/')} is not embedded"))
+                continue
+            programs.setdefault(name, set()).add(program.objgen)
+    for name, objects in sorted(programs.items()):
+        if len(objects) > 1:
+            found.append(Finding(0, f"font name {name.lstrip('/')} stands for {len(objects)} different subsets"))
+    return found
+
+
+def _fonts(pdf):
+    """Every font dictionary the file holds."""
+    for obj in pdf.objects:
+        if isinstance(obj, pikepdf.Dictionary) and obj.get("/Type") == "/Font" and "/BaseFont" in obj:
+            yield obj
+
+
+def _descriptor(font):
+    if "/FontDescriptor" in font:
+        return font.FontDescriptor
+    descendants = font.get("/DescendantFonts")
+    if descendants:
+        return descendants[0].get("/FontDescriptor")
+    return None
