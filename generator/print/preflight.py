@@ -121,31 +121,28 @@ def _near(a, b) -> bool:
 
 
 def subset_names(path: Path) -> list[Finding]:
-    """Fonts not embedded, and subset names (ABCDEF+Font) that stand for more than one
-    embedded font program: a RIP that takes one for the other drops glyphs."""
+    """Fonts not embedded, and names that more than one font of the file uses (`pdffonts`
+    would list them twice): a RIP that takes one subset for another drops glyphs."""
     found = []
-    programs: dict[str, set] = {}
+    named: dict[str, set] = {}
     with pikepdf.Pdf.open(path) as pdf:
         for font in _fonts(pdf):
-            name = str(font.get("/BaseFont", ""))
+            name = str(font.get("/BaseFont", "")).lstrip("/")
             descriptor = _descriptor(font)
-            if descriptor is None:
-                continue
-            program = next((descriptor[k] for k in ("/FontFile", "/FontFile2", "/FontFile3") if k in descriptor), None)
-            if program is None:
-                found.append(Finding(0, f"font {name.lstrip('/')} is not embedded"))
-                continue
-            programs.setdefault(name, set()).add(program.objgen)
-    for name, objects in sorted(programs.items()):
+            if descriptor is not None and not any(k in descriptor for k in ("/FontFile", "/FontFile2", "/FontFile3")):
+                found.append(Finding(0, f"font {name} is not embedded"))
+            named.setdefault(name, set()).add(font.objgen)
+    for name, objects in sorted(named.items()):
         if len(objects) > 1:
-            found.append(Finding(0, f"font name {name.lstrip('/')} stands for {len(objects)} different subsets"))
+            found.append(Finding(0, f"font name {name} stands for {len(objects)} different fonts"))
     return found
 
 
 def _fonts(pdf):
-    """Every font dictionary the file holds."""
+    """Every font dictionary the file holds, but a composite font's descendant (the same font)."""
     for obj in pdf.objects:
-        if isinstance(obj, pikepdf.Dictionary) and obj.get("/Type") == "/Font" and "/BaseFont" in obj:
+        if isinstance(obj, pikepdf.Dictionary) and obj.get("/Type") == "/Font" and "/BaseFont" in obj \
+                and obj.get("/Subtype") not in ("/CIDFontType0", "/CIDFontType2"):
             yield obj
 
 
