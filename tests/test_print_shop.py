@@ -1,0 +1,132 @@
+"""Print-shop files: real bleed on every card face, crop marks outside the bleed, page boxes,
+the safe zone, unique font subset names. Measured on the written PDFs, as a print shop's
+preflight would: rendered bleed strips, page boxes, font names (pdffonts)."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+
+import pikepdf
+import pypdfium2 as pdfium
+import pytest
+
+from generator.print.jobs import Job, run_job
+from generator.print.preflight import MM, bleed_strips, page_boxes, subset_names
+
+from .conftest import Workspace
+
+RED = (0xB3, 0x26, 0x1E)
+
+
+def _deck_game(ws: Workspace) -> Workspace:
+    """The scaffold with a side whose colour runs along the top of its cards, and a second
+    deck with a dark back."""
+    ws.edit("game.yaml", "source_language: en", "source_language: en\nsides:\n  - id: red\n    name: Red\n"
+            "    colour: '#b3261e'")
+    ws.edit("data/decks.yaml", "    size: poker", "    size: poker\n    side: red\n"
+            "  - id: night\n    name: Night\n    back: stars\n    size: poker")
+    ws.write("data/extra-cards.yaml", "cards:\n" + "".join(
+        f"  - id: night-{n}\n    name: Night {n}\n    card_kind: order\n    deck: night\n    quantity: 1\n"
+        f"    text: Card number {n} of the night deck.\n" for n in range(12)))
+    return ws
+
+
+@pytest.fixture(scope="module")
+def bleed_pdf(tmp_path_factory):
+    """cards-bleed.pdf of a small game of two decks, laid out in chunks of 8 pages (joined)."""
+    import os
+
+    ws = _deck_game(Workspace(tmp_path_factory.mktemp("bleed")))
+    os.environ["RULESMITH_SHEETS_PER_CHUNK"] = "8"
+    try:
+        result = run_job(Job(ws.root, "demo", "en", "cards", bleed=True, images=False))
+    finally:
+        del os.environ["RULESMITH_SHEETS_PER_CHUNK"]
+    assert result.error is None, result.error
+    assert not [d for d in result.diagnostics if d.code.startswith(("E", "W04"))], result.diagnostics
+    return next(f for f in result.files if f.name == "cards-bleed.pdf")
+
+
+def test_bleed_page_boxes(bleed_pdf):
+    with pikepdf.Pdf.open(bleed_pdf) as pdf:
+        assert len(pdf.pages) == 2 * 14  # every card's front and back
+        for page in pdf.pages:
+            trim, bleed = [float(v) for v in page.obj.TrimBox], [float(v) for v in page.obj.BleedBox]
+            media = [float(v) for v in page.mediabox]
+            assert round((trim[2] - trim[0]) / MM, 1) == 63 and round((trim[3] - trim[1]) / MM, 1) == 88
+            assert [round(v / MM, 2) for v in (trim[0] - bleed[0], trim[1] - bleed[1],
+                                               bleed[2] - trim[2], bleed[3] - trim[3])] == [3.0] * 4
+            assert media[0] < bleed[0] and media[2] > bleed[2]  # paper for the crop marks around the bleed
+    assert page_boxes(bleed_pdf, 3) == []
+
+
+def test_every_face_paints_its_bleed_and_no_mark_is_in_it(bleed_pdf):
+    assert bleed_strips(bleed_pdf, 3) == []
+
+
+def test_side_colour_and_back_art_reach_the_bleed_edge(bleed_pdf):
+    document = pdfium.PdfDocument(str(bleed_pdf))
+    with pikepdf.Pdf.open(bleed_pdf) as pdf:
+        pages = [([float(v) for v in p.mediabox], [float(v) for v in p.obj.TrimBox]) for p in pdf.pages]
+    scale = 150 / 72
+
+    def at(number: int, x_mm: float, y_mm: float):
+        """The colour x_mm right of the trim's left edge, y_mm below its top (negative: outside)."""
+        media, trim = pages[number]
+        image = document[number].render(scale=scale).to_pil().convert("RGB")
+        return image.getpixel((int((trim[0] - media[0] + x_mm * MM) * scale),
+                               int((media[3] - trim[3] + y_mm * MM) * scale)))
+
+    front, back = 0, 1  # the first card is the red side's; its back is spades-diamonds
+    assert all(abs(a - b) < 12 for a, b in zip(at(front, 30, -2.5), RED))  # the side's band runs into the bleed
+    assert all(abs(a - b) < 12 for a, b in zip(at(front, -2.5, 40), (0xFF, 0xFD, 0xF7)))  # and the face's paper
+    assert at(back, -2.5, 40) == at(back, 1, 40) != (255, 255, 255)
+    night_back = 2 * 2 + 1  # the night deck's first card (orders has advance and ambush)
+    assert at(night_back, 30, -2.8) == at(night_back, 30, 1) == (0x16, 0x32, 0x5C)
+    document.close()
+
+
+def test_crop_marks_lie_outside_the_bleed(bleed_pdf):
+    document = pdfium.PdfDocument(str(bleed_pdf))
+    with pikepdf.Pdf.open(bleed_pdf) as pdf:
+        media, trim = [float(v) for v in pdf.pages[0].mediabox], [float(v) for v in pdf.pages[0].obj.TrimBox]
+    scale = 300 / 72
+    image = document[0].render(scale=scale).to_pil().convert("L")
+    x = int((trim[0] - media[0]) * scale)  # the left cut line, continued above the card
+    column = [image.getpixel((x, y)) for y in range(int((media[3] - trim[3]) * scale))]
+    dark = [y for y, v in enumerate(column) if v < 40]  # black, not the red band in the bleed
+    top = (media[3] - trim[3]) * scale
+    assert dark, "no crop mark on the continuation of the cut"
+    assert top - max(dark) > 3 * MM * scale  # the nearest is further from the cut than the bleed
+    document.close()
+
+
+def test_preflight_finds_art_that_stops_at_the_trim(tmp_path):
+    """A face painted only inside its trim, with crop marks in its bleed (as before)."""
+    from weasyprint import HTML
+
+    path = tmp_path / "old.pdf"
+    HTML(string="<style>@page { size: 63mm 88mm; margin: 0; bleed: 3mm; marks: crop }"
+                "body { margin: 0 } div { width: 63mm; height: 88mm; background: #16325c }</style><div></div>").write_pdf(path)
+    found = bleed_strips(path, 3)
+    assert len(found) == 1 and "top and bottom and left and right" in found[0].what
+
+
+@pytest.mark.skipif(shutil.which("pdffonts") is None, reason="needs pdffonts (poppler-utils)")
+def test_joined_chunks_name_every_subset_once(bleed_pdf):
+    listing = subprocess.run(["pdffonts", str(bleed_pdf)], capture_output=True, text=True, check=True).stdout
+    names = [line.split()[0] for line in listing.splitlines()[2:] if line.strip()]
+    assert len(names) > 2 and len(set(names)) == len(names), listing  # chunks of 8 pages: several subsets
+    assert subset_names(bleed_pdf) == []
+
+
+def test_preflight_finds_a_subset_name_used_twice(bleed_pdf, tmp_path):
+    with pikepdf.Pdf.open(bleed_pdf) as pdf:
+        fonts = [o for o in pdf.objects if isinstance(o, pikepdf.Dictionary) and o.get("/Subtype") == "/Type0"]
+        same = [f for f in fonts if str(f.BaseFont).endswith("+PT-Sans")]
+        assert len(same) > 1
+        same[1].BaseFont = same[0].BaseFont
+        name = str(same[0].BaseFont).lstrip("/")
+        pdf.save(tmp_path / "twice.pdf")
+    assert [f.what for f in subset_names(tmp_path / "twice.pdf")] == [f"font name {name} stands for 2 different fonts"]
