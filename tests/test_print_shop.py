@@ -130,3 +130,43 @@ def test_preflight_finds_a_subset_name_used_twice(bleed_pdf, tmp_path):
         name = str(same[0].BaseFont).lstrip("/")
         pdf.save(tmp_path / "twice.pdf")
     assert [f.what for f in subset_names(tmp_path / "twice.pdf")] == [f"font name {name} stands for 2 different fonts"]
+
+
+@pytest.mark.skipif(shutil.which("pdftotext") is None, reason="needs pdftotext (poppler-utils)")
+def test_no_word_within_the_safe_margin_of_a_trim(bleed_pdf):
+    import re
+
+    listing = subprocess.run(["pdftotext", "-bbox", str(bleed_pdf), "-"], capture_output=True, text=True,
+                             check=True).stdout
+    word = re.compile(r'<word xMin="([\d.]+)" yMin="([\d.]+)" xMax="([\d.]+)" yMax="([\d.]+)">([^<]*)')
+    with pikepdf.Pdf.open(bleed_pdf) as pdf:
+        boxes = [([float(v) for v in p.mediabox], [float(v) for v in p.obj.TrimBox]) for p in pdf.pages]
+    near = []
+    for (media, trim), page in zip(boxes, listing.split("<page ")[1:]):
+        left, top = trim[0] - media[0], media[3] - trim[3]  # the trim in the listing's coordinates
+        right, bottom = trim[2] - media[0], media[3] - trim[1]
+        for m in word.finditer(page):
+            x0, y0, x1, y1 = map(float, m.groups()[:4])
+            distance = min(x0 - left, y0 - top, right - x1, bottom - y1) / MM
+            if distance < 3.2 - 0.01:
+                near.append((m.group(5), round(distance, 2)))
+    assert len(boxes) == 28 and near == []
+
+
+def test_the_safe_margin_is_3_2_mm_at_the_records_line(tmp_path):
+    from generator.print.fonts import font_face_css
+    from generator.print.pdf import render_document
+    from generator.print.verify import verify_layout
+
+    def found(inset: float, border: float = 0) -> list:
+        html = (f"<div data-card data-src='data/cards.yaml:7' style='position: relative; width: 63mm; "
+                f"height: 88mm; box-sizing: border-box; border: {border}mm solid transparent'>"
+                f"<p style='position: absolute; bottom: {inset}mm; left: 10mm; margin: 0; font-size: 6pt; "
+                "line-height: 1'>Footer</p></div>")
+        document, _ = render_document(f"<html><head><style>{font_face_css()} body {{ margin: 0; font-family: "
+                                      f"'PT Sans' }}</style></head><body>{html}</body></html>", tmp_path, [tmp_path])
+        return [(d.code, d.location.line) for d in verify_layout(document, tmp_path)]
+
+    assert found(2.5) == [("W040", 7)]  # the old footer's place
+    assert found(3.6) == []
+    assert found(2.5, border=3) == [("W040", 7)]  # on a bleed page, measured from the trim, not the bleed

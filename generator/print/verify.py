@@ -31,7 +31,7 @@ class LayoutRules:
     its own content/GAME/print.yaml)."""
 
     min_text_pt: float = 6.0
-    card_safe_mm: float = 2.0
+    card_safe_mm: float = 3.2
 
     @classmethod
     def load(cls, folders: list[Path]) -> "LayoutRules":
