@@ -78,3 +78,22 @@ class SheetsConfig(Settings):
     gutters: Gutters = Gutters()
     counter: CounterLayout
     maps: MapLayout
+
+
+class PrintShop(Settings):
+    """One print-on-demand preset (templates/print-shops.yaml)."""
+
+    name: str = Field(min_length=1, max_length=100)
+    sizes: dict[str, tuple[PositiveMm, PositiveMm]] = Field(min_length=1,
+                                                            description="deck size -> the printer's trim, mm")
+    bleed: Mm
+    format: Literal["pdf", "png"]
+    dpi: int = Field(default=300, ge=72, le=1200)
+    front: str = Field(min_length=1, max_length=200, description="file name of a front: {deck}, {card}, {n}")
+    back: str = Field(min_length=1, max_length=200, description="file name of a back: {deck}, {card}, {n}")
+
+
+class PrintShops(Settings):
+    """templates/print-shops.yaml: the print-on-demand presets `build --print-shop` knows."""
+
+    presets: dict[str, PrintShop] = Field(min_length=1)

@@ -185,16 +185,17 @@ def bleed_pages(ctx: BuildContext, faces: list[CardFace], config: dict, marks: b
     return out
 
 
-def sheets_document(ctx: BuildContext, faces: list[CardFace], paper: str = "a4", bleed: bool = False
-                    ) -> tuple[SheetsHtml, list[dict]]:
-    """The card sheets (or bleed pages) for faces whose font sizes are already set, as pages
-    kept in pieces (a deck of thousands of cards is never one string)."""
-    config = sheets_config(ctx)
+def sheets_document(ctx: BuildContext, faces: list[CardFace], paper: str = "a4", bleed: bool = False,
+                    marks: bool = True, config: dict | None = None) -> tuple[SheetsHtml, list[dict]]:
+    """The card sheets (or bleed pages, with or without crop marks) for faces whose font sizes
+    are already set, as pages kept in pieces (a deck of thousands of cards is never one
+    string). `config`: sheets.yaml's settings, another bleed for a print shop."""
+    config = config or sheets_config(ctx)
     page_rules = [f"@page {name} {{ size: {p['width']}mm {p['height']}mm; margin: 0 }}"
                   for name, p in config["papers"].items()]
     if bleed:
-        page_rules += bleed_rules({f.size_key: f.mm for f in faces}, config)
-        pages, placements = bleed_pages(ctx, faces, config), []
+        page_rules += bleed_rules({f.size_key: f.mm for f in faces}, config, marks)
+        pages, placements = bleed_pages(ctx, faces, config, marks), []
     else:
         pages, placements = sheet_pages(ctx, faces, paper, config)
     authors = ctx.authors

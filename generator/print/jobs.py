@@ -28,6 +28,7 @@ class Job:
     paper: str = "a4"
     book: str = "a4"
     bleed: bool = False
+    print_shop: str | None = None  # a preset of print-shops.yaml: the cards as that printer takes them
     images: bool = True
     drafts: bool = True  # False: card sheets leave DRAFT cards out
     notes: bool = True  # False: the rulebook leaves `::: note` asides out

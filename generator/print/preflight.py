@@ -20,6 +20,13 @@ EDGE_SHARE = 0.9  # share of the positions along an edge whose bleed must match 
 class Finding:
     page: int  # 1-based; 0 for the file as a whole
     what: str
+    hint: str = ""
+
+
+BLEED_HINT = ("paint the face's background to the edge of its box and draw back art past its viewBox "
+              "(backs/*.svg.j2 fill -5..w+5); keep marks and white paper out of the bleed")
+BOX_HINT = "write the file with Rulesmith's bleed pages (cards-bleed.pdf, --print-shop), which set both boxes"
+FONT_HINT = "build again; a file joined by another tool must keep one name per font subset"
 
 
 def _box(page, name: str) -> list[float] | None:
@@ -34,14 +41,14 @@ def page_boxes(path: Path, bleed: float) -> list[Finding]:
         for number, page in enumerate(pdf.pages, start=1):
             trim, box, media = _box(page, "/TrimBox"), _box(page, "/BleedBox"), [float(v) for v in page.mediabox]
             if trim is None or box is None:
-                found.append(Finding(number, "no TrimBox or BleedBox"))
+                found.append(Finding(number, "no TrimBox or BleedBox", BOX_HINT))
                 continue
             out = [trim[0] - box[0], trim[1] - box[1], box[2] - trim[2], box[3] - trim[3]]
             if any(abs(v / MM - bleed) > 0.05 for v in out):
                 sides = ", ".join(f"{v / MM:.2f}" for v in out)
-                found.append(Finding(number, f"BleedBox is {sides} mm around the TrimBox, not {bleed:g} mm"))
+                found.append(Finding(number, f"BleedBox is {sides} mm around the TrimBox, not {bleed:g} mm", BOX_HINT))
             if box[0] < media[0] - 0.01 or box[1] < media[1] - 0.01 or box[2] > media[2] + 0.01 or box[3] > media[3] + 0.01:
-                found.append(Finding(number, "BleedBox reaches past the paper (MediaBox)"))
+                found.append(Finding(number, "BleedBox reaches past the paper (MediaBox)", BOX_HINT))
     return found
 
 
@@ -64,12 +71,38 @@ def bleed_strips(path: Path, bleed: float) -> list[Finding]:
             # pixel rectangle of the trim (PDF y grows upwards, the image's downwards)
             left, right = (trim[0] - media[0]) * scale, (trim[2] - media[0]) * scale
             top, bottom = (media[3] - trim[3]) * scale, (media[3] - trim[1]) * scale
-            sides = _unlike_sides(image, (left, top, right, bottom), bleed * MM * scale)
-            if sides:
-                found.append(Finding(number, f"the bleed at the {' and '.join(sides)} is not the face's edge "
-                                             "(white paper, a mark, or art that stops at the cut)"))
+            found += _strip_findings(number, image, (left, top, right, bottom), bleed * MM * scale)
     finally:
         document.close()
+    return found
+
+
+def _strip_findings(number: int, image, trim: tuple[float, float, float, float], bleed_px: float) -> list[Finding]:
+    sides = _unlike_sides(image, trim, bleed_px)
+    if not sides:
+        return []
+    return [Finding(number, f"the bleed at the {' and '.join(sides)} is not the face's edge "
+                            "(white paper, a mark, or art that stops at the cut)", BLEED_HINT)]
+
+
+def png_face(path: Path, trim: tuple[float, float], bleed: float, dpi: int) -> list[Finding]:
+    """A face's PNG for a printer: its pixels the trim plus bleed at `dpi` (and said so in
+    the file), and its bleed painted like its edge."""
+    from PIL import Image
+
+    with Image.open(path) as opened:
+        image = opened.convert("RGB")
+        stated = opened.info.get("dpi", (0, 0))
+    want = tuple(round((v + 2 * bleed) / 25.4 * dpi) for v in trim)
+    found = []
+    if image.size != want or min(float(v) for v in stated) < dpi - 0.5:
+        found.append(Finding(1, f"{image.size[0]}×{image.size[1]} px at {float(stated[0]):g} dpi, not "
+                                f"{want[0]}×{want[1]} px at {dpi} dpi", "render the face at the preset's dpi"))
+    px = bleed / 25.4 * dpi
+    scale = STRIP_DPI / dpi  # judged at the strip's resolution, as a PDF page is
+    small = image.resize((max(1, round(image.size[0] * scale)), max(1, round(image.size[1] * scale))))
+    s = px * scale
+    found += _strip_findings(1, small, (s, s, small.size[0] - s, small.size[1] - s), s)
     return found
 
 
@@ -130,11 +163,11 @@ def subset_names(path: Path) -> list[Finding]:
             name = str(font.get("/BaseFont", "")).lstrip("/")
             descriptor = _descriptor(font)
             if descriptor is not None and not any(k in descriptor for k in ("/FontFile", "/FontFile2", "/FontFile3")):
-                found.append(Finding(0, f"font {name} is not embedded"))
+                found.append(Finding(0, f"font {name} is not embedded", FONT_HINT))
             named.setdefault(name, set()).add(font.objgen)
     for name, objects in sorted(named.items()):
         if len(objects) > 1:
-            found.append(Finding(0, f"font name {name} stands for {len(objects)} different fonts"))
+            found.append(Finding(0, f"font name {name} stands for {len(objects)} different fonts", FONT_HINT))
     return found
 
 
@@ -153,3 +186,16 @@ def _descriptor(font):
     if descendants:
         return descendants[0].get("/FontDescriptor")
     return None
+
+
+def preflight_pages(path: Path, bleed: float, records: list, ctx, report) -> None:
+    """Preflight a PDF of one face per page: each finding an E048 at the record of the face on
+    that page (`records`, in page order), or at game.yaml for the file as a whole."""
+    from ..diagnostics import Location
+
+    fallback = Location(ctx.game.folder / "game.yaml")
+    name = path.relative_to(ctx.output_dir()).as_posix() if path.is_relative_to(ctx.output_dir()) else path.name
+    for finding in page_boxes(path, bleed) + bleed_strips(path, bleed) + subset_names(path):
+        at = records[finding.page - 1] if 0 < finding.page <= len(records) else None
+        where = f"page {finding.page}: " if finding.page else ""
+        report.add("E048", f"{ctx.lang}/{name}: {where}{finding.what}", at or fallback, finding.hint)
