@@ -170,3 +170,83 @@ def test_the_safe_margin_is_3_2_mm_at_the_records_line(tmp_path):
     assert found(2.5) == [("W040", 7)]  # the old footer's place
     assert found(3.6) == []
     assert found(2.5, border=3) == [("W040", 7)]  # on a bleed page, measured from the trim, not the bleed
+
+
+# -- print-on-demand presets -----------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def shops(tmp_path_factory):
+    """The small two-deck game, its cards built once for each shipped preset; a third deck of
+    tarot cards no preset takes."""
+    ws = _deck_game(Workspace(tmp_path_factory.mktemp("shops")))
+    ws.edit("data/decks.yaml", "    back: stars\n    size: poker", "    back: stars\n    size: poker\n"
+            "  - id: big\n    name: Big\n    back: plain\n    size: tarot")
+    ws.write("data/big-cards.yaml", "cards:\n  - id: giant\n    name: Giant\n    card_kind: order\n    deck: big\n"
+             "    quantity: 1\n    text: A large card.\n")
+    built = {}
+    for preset in ("drivethrucards", "thegamecrafter", "makeplayingcards"):
+        result = run_job(Job(ws.root, "demo", "en", "cards", print_shop=preset, images=False))
+        assert result.error is None, result.error
+        built[preset] = result
+    return ws, built
+
+
+def test_drivethrucards_takes_one_pdf_per_deck_front_then_back(shops):
+    ws, built = shops
+    folder = ws.root / "output" / "demo" / "en" / "print-shop" / "drivethrucards"
+    assert sorted(p.name for p in folder.iterdir()) == ["night.pdf", "orders.pdf"]
+    night = folder / "night.pdf"
+    with pikepdf.Pdf.open(night) as pdf:
+        assert len(pdf.pages) == 2 * 12
+        page = pdf.pages[0]
+        trim, bleed = [float(v) for v in page.obj.TrimBox], [float(v) for v in page.obj.BleedBox]
+        assert (round((trim[2] - trim[0]) / 72, 3), round((trim[3] - trim[1]) / 72, 3)) == (2.5, 3.5)
+        assert [float(v) for v in page.mediabox] == pytest.approx(bleed)  # no marks: the paper is the bleed
+        assert round((trim[0] - bleed[0]) / 72, 3) == 0.125
+    text = pdfium.PdfDocument(str(night))
+    assert "Night 0" in text[0].get_textpage().get_text_range() and "Night 1" in text[2].get_textpage().get_text_range()
+    text.close()
+    assert page_boxes(night, 3.175) == [] and bleed_strips(night, 3.175) == [] and subset_names(night) == []
+
+
+def test_png_presets_write_one_image_per_face_at_300_dpi(shops):
+    from PIL import Image
+
+    ws, _ = shops
+    base = ws.root / "output" / "demo" / "en" / "print-shop"
+    tgc = base / "thegamecrafter" / "night"
+    assert sorted(p.name for p in tgc.iterdir())[:2] == ["001-night-0.png", "002-night-1.png"]
+    assert len(list(tgc.iterdir())) == 2 * 12
+    with Image.open(tgc / "back-001-night-0.png") as image:
+        assert image.size == (825, 1125) and round(image.info["dpi"][0]) == 300  # 2.75 × 3.75 in
+    mpc = base / "makeplayingcards" / "orders"
+    assert sorted(p.name for p in (mpc / "front").iterdir()) == ["001.png", "002.png"]
+    with Image.open(mpc / "back" / "001.png") as image:
+        assert image.size == (815, 1075)  # (63 + 2 × 3) × (88 + 2 × 3) mm at 300 dpi
+
+
+def test_a_deck_no_product_takes_is_left_out_with_a_warning(shops):
+    ws, built = shops
+    warned = [d for d in built["makeplayingcards"].diagnostics if d.code == "W048"]
+    assert len(warned) == 1 and "tarot" in warned[0].message
+    assert warned[0].location.path.name == "big-cards.yaml" and warned[0].location.line == 2
+    assert not (ws.root / "output" / "demo" / "en" / "print-shop" / "makeplayingcards" / "big").exists()
+    assert not [d for r in built.values() for d in r.diagnostics if d.severity.name == "ERROR"]
+
+
+def test_an_unknown_preset_is_a_usage_error(ws: Workspace):
+    result = ws.run("build", "--only", "cards", "--print-shop", "kinkos")
+    assert result.returncode == 2
+    assert "unknown preset 'kinkos'; choose from drivethrucards, thegamecrafter, makeplayingcards" in result.stderr
+
+
+def test_preflight_in_the_build_names_the_card_whose_back_stops_at_the_trim(ws: Workspace):
+    """A designer's back whose art is drawn only inside the card: E048 at the card's record."""
+    ws.write("templates/backs/inside.svg.j2", '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 63 88" '
+             'class="back-art"><rect x="0" y="0" width="63" height="88" fill="#0f3b57"/></svg>\n')
+    ws.edit("data/decks.yaml", "back: spades-diamonds", "back: inside")
+    result = run_job(Job(ws.root, "demo", "en", "cards", bleed=True, images=False))
+    found = [d for d in result.diagnostics if d.code == "E048"]
+    assert found and all("is not the face's edge" in d.message for d in found)
+    assert {(d.location.path.name, d.location.line) for d in found} == {("cards.yaml", 3), ("cards.yaml", 9)}
+    assert {d.message.split(": ")[1] for d in found} == {"page 2", "page 4"}  # the backs, not the fronts
