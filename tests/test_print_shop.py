@@ -222,7 +222,7 @@ def test_png_presets_write_one_image_per_face_at_300_dpi(shops):
     mpc = base / "makeplayingcards" / "orders"
     assert sorted(p.name for p in (mpc / "front").iterdir()) == ["001.png", "002.png"]
     with Image.open(mpc / "back" / "001.png") as image:
-        assert image.size == (815, 1075)  # (63 + 2 × 3) × (88 + 2 × 3) mm at 300 dpi
+        assert image.size == (815, 1110)  # (63 + 2 × 3) × (88 + 2 × 3) mm at 300 dpi
 
 
 def test_a_deck_no_product_takes_is_left_out_with_a_warning(shops):
