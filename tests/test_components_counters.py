@@ -118,6 +118,17 @@ def test_counter_text_is_legible(built):
         assert legibility(document, stricter), "the check sees the 5.5 pt designations"
 
 
+def test_symbol_text_below_the_limit_is_reported(tmp_path):
+    """Text inside a unit symbol (an SVG) is measured at its printed size: W030 below 5 pt."""
+    root = make_project(tmp_path)
+    (root / "content/river-line/templates").mkdir()
+    (root / "content/river-line/templates/sheets.yaml").write_text(
+        (REPO / "templates/sheets.yaml").read_text().replace("  min_font_pt: 5\n", "  min_font_pt: 5.4\n"))
+    result = run_job(Job(root, "river-line", "en", "counters", images=False))
+    warnings = {d.message for d in result.diagnostics if d.code == "W030"}
+    assert "counter 'n01' (en): 'XX' at 5.27 pt (least 5.4 pt)" in warnings  # a division's echelon mark
+
+
 def test_text_that_does_not_fit_is_reported(tmp_path):
     root = make_project(tmp_path)
     path = root / "content/river-line/data/counters.yaml"
@@ -191,12 +202,13 @@ def test_letter_paper(tmp_path):
 
 
 def test_symbol_text_legible_at_half_inch():
-    """Echelon marks and 'HQ' inside the symbol: at 1/2" the symbol is 60% of 12.7 mm wide."""
+    """Echelon marks and 'HQ' inside the symbol: at 1/2" the symbol is 60% of the counter
+    inside its 0.15 mm border (12.4 mm)."""
     import re
 
     svg = str(unit_symbol("headquarters", "corps"))
     view_w = float(re.search(r'viewBox="0 0 ([\d.]+)', svg).group(1))
-    mm_per_unit = 0.6 * 12.7 / view_w
+    mm_per_unit = 0.6 * (12.7 - 2 * 0.15) / view_w
     sizes = [float(s) * mm_per_unit * 72 / 25.4 for s in re.findall(r'font-size="([\d.]+)"', svg)]
     assert len(sizes) == 2 and min(sizes) >= 5.0, sizes
 

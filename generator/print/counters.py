@@ -151,6 +151,11 @@ def legibility(document, config: dict) -> dict[int, list[str]]:
             if element is not None and element.get("data-counter") is not None and "counter" in (element.get("class") or ""):
                 stack.append((int(element.get("data-counter")), box))
                 pushed = True
+            if stack and element is not None and str(getattr(element, "tag", "")).endswith("svg") \
+                    and getattr(box, "width", None):
+                for words, pt in svg_text_sizes(element, box.width, box.height):
+                    if pt < least - 0.05:
+                        found.setdefault(stack[-1][0], []).append(f"'{words}' at {pt:.2f} pt (least {least} pt)")
             text = getattr(box, "text", None)
             if text and text.strip() and stack:
                 index, counter = stack[-1]
@@ -169,6 +174,29 @@ def legibility(document, config: dict) -> dict[int, list[str]]:
 
         visit(page._page_box)
     return found
+
+
+def svg_text_sizes(svg, width_px: float, height_px: float) -> list[tuple[str, float]]:
+    """(text, printed size in pt) of each <text> of an inline SVG drawn `width_px` wide: its
+    font-size is in the viewBox's units, which the drawing scales (keeping proportions)."""
+    try:
+        _x, _y, view_w, view_h = (float(v) for v in (svg.get("viewBox") or "").replace(",", " ").split())
+    except ValueError:
+        return []
+    if view_w <= 0 or view_h <= 0:
+        return []
+    scale = min(width_px / view_w, height_px / view_h if height_px else width_px / view_w)
+    sizes = []
+    for node in svg.iter():
+        if str(node.tag).endswith("text") and node.get("font-size"):
+            try:
+                size = float(str(node.get("font-size")).removesuffix("px"))
+            except ValueError:
+                continue
+            words = " ".join("".join(node.itertext()).split())
+            if words:
+                sizes.append((words, size * scale / PX_PER_PT))
+    return sizes
 
 
 def counter_document(ctx: BuildContext, report: Report, paper: str = "a4"):
