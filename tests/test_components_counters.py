@@ -1,5 +1,5 @@
-"""Counters: the test game's 40 two-sided half-inch counters on one A4 front/back pair, each
-back behind its front (read off the printed PDF), legible, in the side's colours; sides as
+"""Counters: the test game's 40 two-sided half-inch counters and its markers on one A4
+front/back pair, each back behind its front (read off the printed PDF), legible, in the side's colours; sides as
 references; unit symbols; markers; images of every counter face."""
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ import pytest
 from generator.diagnostics import Report
 from generator.model.components import UNIT_SYMBOLS
 from generator.print.jobs import Job, run_job
+from generator.print.layout import sheet_spec
 from generator.print.svg_symbols import SYMBOLS, unit_symbol
 from generator.project import Project
 
@@ -61,7 +62,8 @@ def test_forty_unit_counters_on_one_a4_pair_backs_behind_fronts(built):
     assert {tuple(p["size"]) for p in units} == {(12.7, 12.7)}
     assert not results["en"].diagnostics, [d.message for d in results["en"].diagnostics]
     pdf = pdfium.PdfDocument(str(out / "counters.pdf"))
-    assert len(pdf) == 4  # units front + back, markers front + back
+    assert len(pdf) == 2  # one front/back pair: the markers packed below the units
+    assert {p["sheet"] for p in placements} == {1} and len(placements) == 44
     assert (round(pdf[0].get_width() / MM), round(pdf[0].get_height() / MM)) == (210, 297)
     data = {c["id"]: c for c in _counters()}
     front, back = pdf[0], pdf[1]
@@ -142,7 +144,7 @@ def test_text_that_does_not_fit_is_reported(tmp_path):
 def test_translated_counters(built):
     root, _ = built
     pdf = pdfium.PdfDocument(str(root / "output/river-line/ru/counters.pdf"))
-    text = pdf[2].get_textpage().get_text_range() + pdf[3].get_textpage().get_text_range()
+    text = pdf[0].get_textpage().get_text_range() + pdf[1].get_textpage().get_text_range()
     assert "Контроль" in text and "Ход" in text and "Control" not in text
 
 
@@ -218,6 +220,21 @@ def test_sheet_without_backs(tmp_path):
     path = root / "content/river-line/data/counters.yaml"
     path.write_text(path.read_text().replace("size: counter-5/8, template: marker}", "size: counter-5/8, template: marker, backs: false}"))
     result = run_job(Job(root, "river-line", "en", "counters", images=False))
-    assert result.error is None and result.pages == 3
+    assert result.error is None and result.pages == 2
     placements = json.loads((root / "output/river-line/en/counters.json").read_text())
     assert all(p["back"] is None for p in placements if p["countersheet"] == "markers")
+
+
+def test_counters_of_several_sizes_share_sheets_with_room_for_their_marks():
+    from generator.print.layout import load_sheets, shelves
+
+    config = load_sheets(REPO / "templates/sheets.yaml")
+    half, five_eighths = sheet_spec(config, "a4", (12.7, 12.7), kind="counters"), \
+        sheet_spec(config, "a4", (15.875, 15.875), kind="counters")
+    pages = shelves([(half, 300), (five_eighths, 4), (half, 20)])
+    assert [[(kind, n) for kind, _spec, _first, n in page] for page in pages] == [
+        [(0, 247)], [(0, 53), (1, 4), (2, 20)]]  # a full sheet, then the rest of every kind on one
+    for page in pages:
+        spans = [(spec.top, spec.top + spec.block_height(spec.used_rows(n))) for _k, spec, _f, n in page]
+        assert spans[0][0] >= half.min_margin and spans[-1][1] <= half.paper_h - half.min_margin
+        assert all(b[0] - a[1] >= half.shelf_gap - 1e-9 for a, b in zip(spans, spans[1:]))

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import copy
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from pathlib import Path
 
@@ -22,6 +22,7 @@ class SheetSpec:
     mark_gap: float
     mark_length: float
     gutter: float = 0.0  # space between neighbouring pieces (0: they share their cut lines)
+    top_at: float | None = None  # where the first row starts (a shelf of pieces among others); None: centred
 
     @property
     def cols(self) -> int:
@@ -49,7 +50,20 @@ class SheetSpec:
 
     @property
     def top(self) -> float:
-        return (self.paper_h - self.grid_h) / 2
+        return (self.paper_h - self.grid_h) / 2 if self.top_at is None else self.top_at
+
+    def rows_fitting(self, top: float) -> int:
+        """How many rows of pieces fit between `top` and the bottom margin."""
+        return max(0, math.floor((self.paper_h - self.min_margin - top + self.gutter) / (self.card_h + self.gutter)))
+
+    def block_height(self, rows: int) -> float:
+        return rows * self.card_h + (rows - 1) * self.gutter
+
+    @property
+    def shelf_gap(self) -> float:
+        """Between two shelves of pieces of different sizes on one sheet: room for the cut marks
+        of each (below the one, above the other), with a cut between them."""
+        return 2 * (self.mark_gap + self.mark_length)
 
     def _x(self, col: int) -> float:
         return self.left + col * (self.card_w + self.gutter)
@@ -100,6 +114,38 @@ class SheetSpec:
             lines.append((self.left - self.mark_gap - length, y, self.left - self.mark_gap, y))
             lines.append((grid_r + self.mark_gap, y, grid_r + self.mark_gap + length, y))
         return lines
+
+
+def shelves(specs: list[tuple[SheetSpec, int]]) -> list[list[tuple[int, SheetSpec, int, int]]]:
+    """Pieces of several sizes packed onto as few sheets as their sizes allow: each kind (its
+    spec, how many pieces) in rows of its own columns, the rows of one kind a shelf, shelves
+    stacked down the sheet with room for their marks between them, the stack centred. Per
+    sheet, (which kind, its spec placed at the shelf's top, first piece, pieces) of each shelf."""
+    pages: list[list[tuple[int, SheetSpec, int, int]]] = [[]]
+    bottom = None  # where the last shelf of the current sheet ends
+    for kind, (spec, count) in enumerate(specs):
+        first = 0
+        while first < count:
+            top = spec.min_margin if bottom is None else bottom + spec.shelf_gap
+            rows = min(spec.rows_fitting(top), -(-(count - first) // spec.cols))
+            if rows <= 0:
+                pages.append([])
+                bottom = None
+                continue
+            take = min(count - first, rows * spec.cols)
+            pages[-1].append((kind, replace(spec, top_at=top), first, take))
+            bottom = top + spec.block_height(rows)
+            first += take
+    centred = []
+    for page in pages:
+        if not page:
+            continue
+        _kind, last, _first, count = page[-1]
+        start = page[0][1].top
+        used = last.top + last.block_height(last.used_rows(count)) - start
+        shift = (last.paper_h - used) / 2 - start
+        centred.append([(kind, replace(s, top_at=s.top + shift), first, n) for kind, s, first, n in page])
+    return centred
 
 
 def load_sheets(path: Path) -> dict:
