@@ -250,3 +250,43 @@ def test_preflight_in_the_build_names_the_card_whose_back_stops_at_the_trim(ws: 
     assert found and all("is not the face's edge" in d.message for d in found)
     assert {(d.location.path.name, d.location.line) for d in found} == {("cards.yaml", 3), ("cards.yaml", 9)}
     assert {d.message.split(": ")[1] for d in found} == {"page 2", "page 4"}  # the backs, not the fronts
+
+
+# -- home sheets -------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_marks_and_notes_stay_5_mm_inside_the_paper(ws: Workspace, paper: str):
+    """Nothing is drawn within 5 mm of the paper's edge (what most printers cannot print),
+    on a full sheet of fronts and its backs; the cut marks are there all the same."""
+    _deck_game(ws)
+    result = run_job(Job(ws.root, "demo", "en", "cards", paper=paper, images=False))
+    assert result.error is None, result.error
+    document = pdfium.PdfDocument(str(result.files[0]))
+    dpi = 100
+    edge = round(4.9 / 25.4 * dpi)
+    for number in (0, 1):
+        image = document[number].render(scale=dpi / 72).to_pil().convert("L")
+        w, h = image.size
+        band = [image.getpixel((x, y)) for x in range(w) for y in (*range(edge), *range(h - edge, h))] + \
+               [image.getpixel((x, y)) for y in range(h) for x in (*range(edge), *range(w - edge, w))]
+        assert min(band) > 245, f"ink within 5 mm of the edge of page {number + 1}"
+    text = document[0].get_textpage().get_text_range()
+    assert "double-sided" in " ".join(text.split())
+    document.close()
+
+
+def test_crop_marks_start_3_mm_from_the_cut_where_the_paper_has_room():
+    from generator.print.layout import load_sheets, sheet_spec
+
+    from .conftest import REPO
+
+    config = load_sheets(REPO / "templates/sheets.yaml")
+    a4 = sheet_spec(config, "a4", (63, 88))
+    for x1, y1, x2, y2 in a4.cut_marks():
+        near = min(abs(y1 - a4.top), abs(y2 - a4.top), abs(y1 - a4.top - a4.grid_h), abs(y2 - a4.top - a4.grid_h)) \
+            if x1 == x2 else min(abs(x1 - a4.left), abs(x2 - a4.left), abs(x1 - a4.left - a4.grid_w),
+                                 abs(x2 - a4.left - a4.grid_w))
+        assert near == pytest.approx(3.0)
+    letter = sheet_spec(config, "letter", (63, 88))  # 7.7 mm above and below three rows of poker cards
+    tops = [min(y1, y2) for x1, y1, x2, y2 in letter.cut_marks() if x1 == x2]
+    assert tops and min(tops) >= 5.0

@@ -71,6 +71,7 @@ class SheetsConfig(Settings):
 
     papers: dict[str, Paper] = Field(min_length=1)
     min_margin: Mm
+    printable_margin: Mm = 0.0
     mark_gap: Mm
     mark_length: Mm
     bleed: Mm

@@ -157,14 +157,26 @@ def sheet_pages(ctx: BuildContext, faces: list[CardFace], paper: str, config: di
     return pages, placements
 
 
+NOTE_ROOM = 6.0  # mm a two-line note takes below the grid
+
+
 def _note(spec: SheetSpec, text: str) -> Markup:
-    """How to print this sheet, just below the card grid: in the middle column (or the first,
-    when an even number of columns puts a cut mark in the middle), clear of the marks."""
-    column = spec.cols // 2 if spec.cols % 2 else 0
-    left = spec.left + column * spec.card_w + 2
-    top = spec.top + spec.rows * spec.card_h + spec.mark_gap + 0.6
-    return Markup('<p class="sheet-note" style="left:{}mm;top:{}mm;width:{}mm">{}</p>').format(
-        round(left, 3), round(top, 3), round(spec.card_w - 4, 3), text)
+    """How to print this sheet, inside the printable area: just below the card grid in the
+    middle column (or the first, when an even number of columns puts a cut line in the
+    middle); where the paper leaves too little room below (three poker rows on Letter), turned
+    along the left margin beside the middle row, between the row's cut marks."""
+    grid_b = spec.top + spec.grid_h
+    if spec.paper_h - spec.printable - grid_b >= NOTE_ROOM:
+        column = spec.cols // 2 if spec.cols % 2 else 0
+        left = spec.left + column * (spec.card_w + spec.gutter) + 2
+        return Markup('<p class="sheet-note" style="left:{}mm;top:{}mm;width:{}mm">{}</p>').format(
+            round(left, 3), round(grid_b + 0.8, 3), round(spec.card_w - 4, 3), text)
+    row = spec.rows // 2 if spec.rows % 2 else 0
+    bottom = spec.top + row * (spec.card_h + spec.gutter) + spec.card_h - 4
+    # turned a quarter about its top-left corner: it reads upwards, its lines stack rightwards;
+    # the layout check sees it unturned, so it is checked for its glyphs only (data-overlay)
+    return Markup('<p class="sheet-note turned" data-overlay style="left:{}mm;top:{}mm;width:{}mm">{}</p>').format(
+        round(spec.printable + 0.5, 3), round(bottom, 3), round(spec.card_h - 8, 3), text)
 
 
 def bleed_pages(ctx: BuildContext, faces: list[CardFace], config: dict, marks: bool = True
