@@ -243,3 +243,26 @@ def test_image_typo_gets_the_right_path(tmp_path):
     root = make_project(tmp_path)
     path, errors = _errors(root, lambda t: t.replace("    setup:", "    background: pictures/bridge.svg\n    setup:"))
     assert [(d.code, d.hint) for d in errors] == [("E061", "did you mean 'images/bridge.svg'?")]
+
+
+@pytest.mark.skipif(__import__("shutil").which("pdftotext") is None, reason="needs pdftotext (poppler-utils)")
+def test_each_tile_prints_only_the_text_that_lies_on_it(maps_built):
+    """A word of the map outside a tile's window would be in the tile's PDF, clipped: text a
+    reader's search, a screen reader or a print shop's preflight finds off the paper."""
+    import re
+    import subprocess
+
+    root, _ = maps_built
+    out = root / "output/river-line/en"
+    tiles = json.loads((out / "maps.json").read_text())
+    listing = subprocess.run(["pdftotext", "-bbox", str(out / "maps.pdf"), "-"], capture_output=True, text=True,
+                             check=True).stdout.split("<page ")[1:]
+    margin = 8  # sheets.yaml maps.page_margin
+    for tile in tiles:
+        _x, _y, w, h = tile["window"]
+        words = re.findall(r'<word xMin="([-\d.]+)" yMin="([-\d.]+)" xMax="([-\d.]+)" yMax="([-\d.]+)">([^<]*)',
+                           listing[tile["page"] - 1])
+        centres = [((float(a) + float(c)) / 2 / MM, (float(b) + float(d)) / 2 / MM, word) for a, b, c, d, word in words]
+        in_window = [word for x, y, word in centres if margin - 1 < x < margin + w + 1 and margin - 1 < y < margin + h + 1]
+        caption = [word for x, y, word in centres if margin + h < y < margin + h + 8]  # the line under the tile
+        assert len(in_window) + len(caption) == len(words), (tile["page"], len(words))

@@ -5,7 +5,7 @@ registration marks for assembly, and as one large page per map for a print shop.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from markupsafe import Markup, escape
@@ -76,28 +76,47 @@ def _text(x: float, y: float, text: str, size: float, cls: str, halo: bool = Fal
     return f'{under}<text {base} fill="#1a1a1a">{body}</text>'
 
 
+Box = tuple[float, float, float, float]  # left, top, right, bottom in mm of the map's grid
+
+
 @dataclass
 class DrawnMap:
     map: Map
     width: float  # mm, frame included
     height: float
-    body: str  # SVG content in mm, origin at the frame's top-left corner
+    body: str  # SVG content in mm, origin at the frame's top-left corner: the paper, the background
+    frame: float = 0.0
+    # what lies on the grid (cells, features, numbers, codes, labels), each with the box it
+    # covers: a tile draws only what lies on it
+    items: list[tuple[Box, str]] = field(default_factory=list)
+
+
+def _around(points, pad: float = 0.0) -> Box:
+    xs, ys = [x for x, _ in points], [y for _, y in points]
+    return min(xs) - pad, min(ys) - pad, max(xs) + pad, max(ys) + pad
+
+
+def _text_box(x: float, y: float, text: str, size: float) -> Box:
+    half = max(len(text), 1) * size * 0.32 + size * 0.3  # wider than the text: its halo, a wide glyph
+    return x - half, y - size, x + half, y + size * 0.4
 
 
 def draw(ctx: BuildContext, m: Map, frame: float) -> DrawnMap:
     grid = grid_of(m)
     gw, gh = grid.size
-    parts = [f'<rect x="0" y="0" width="{gw + 2 * frame:.2f}" height="{gh + 2 * frame:.2f}" fill="#fbf8ef"/>',
-             f'<g transform="translate({frame:.2f},{frame:.2f})">']
+    parts = [f'<rect x="0" y="0" width="{gw + 2 * frame:.2f}" height="{gh + 2 * frame:.2f}" fill="#fbf8ef"/>']
     if m.background:
-        parts.append(f'<image href="{escape(m.background)}" x="0" y="0" width="{gw:.2f}" height="{gh:.2f}" '
-                     'preserveAspectRatio="none"/>')
+        parts.append(f'<g transform="translate({frame:.2f},{frame:.2f})">'
+                     f'<image href="{escape(m.background)}" x="0" y="0" width="{gw:.2f}" height="{gh:.2f}" '
+                     'preserveAspectRatio="none"/></g>')
+    items: list[tuple[Box, str]] = []
     terrain = cell_terrain(m)
     for (c, r), tid in terrain.items():
         fill = "none" if m.background and tid is None else terrain_colour(ctx, tid)
         stroke = "none" if m.grid == "none" else "#6b6b6b"
-        parts.append(f'<polygon points="{_points(grid.corners(c, r))}" fill="{fill}" stroke="{stroke}" '
-                     f'stroke-width="0.25" data-cell="{c:02d}{r:02d}"/>')
+        corners = grid.corners(c, r)
+        items.append((_around(corners, 0.2), f'<polygon points="{_points(corners)}" fill="{fill}" stroke="{stroke}" '
+                                             f'stroke-width="0.25" data-cell="{c:02d}{r:02d}"/>'))
     for feature in m.features:
         colour, width, dash = FEATURE_STYLE[feature.kind]
         dashed = f' stroke-dasharray="{dash}"' if dash else ""
@@ -108,34 +127,42 @@ def draw(ctx: BuildContext, m: Map, frame: float) -> DrawnMap:
                 (x1, y1), (x2, y2) = grid.side(a, b)
             except ValueError:
                 continue  # validation reports it
-            parts.append(f'<line x1="{x1:.2f}" y1="{y1:.2f}" x2="{x2:.2f}" y2="{y2:.2f}" {style} class="f-{feature.kind}"/>')
+            items.append((_around([(x1, y1), (x2, y2)], width), f'<line x1="{x1:.2f}" y1="{y1:.2f}" x2="{x2:.2f}" '
+                                                                 f'y2="{y2:.2f}" {style} class="f-{feature.kind}"/>'))
         if feature.path:
             points = [grid.centre(*cell_xy(c)) for c in feature.path]
-            parts.append(f'<polyline points="{_points(points)}" {style} class="f-{feature.kind}"/>')
+            items.append((_around(points, width), f'<polyline points="{_points(points)}" {style} class="f-{feature.kind}"/>'))
     small = min(2.2, m.cell * 0.1)
     for c in range(1, m.columns + 1) if m.numbers and m.grid != "none" else ():
         for r in range(1, m.rows + 1):
             cx, cy = grid.centre(c, r)
             top = cy - (m.cell / 2 if m.grid != "hex-pointy" else grid.radius * 0.75) + small * 1.25
-            parts.append(_text(cx, top, f"{c:02d}{r:02d}", small, "cell-number"))
+            items.append((_text_box(cx, top, "0000", small), _text(cx, top, f"{c:02d}{r:02d}", small, "cell-number")))
     for i, code in enumerate(m.setup):
         cx, cy = grid.centre(*cell_xy(code.at))
         y = cy + m.cell * 0.32
-        parts.append(f'<rect x="{cx - m.cell * 0.16:.2f}" y="{y - small * 1.05:.2f}" width="{m.cell * 0.32:.2f}" '
-                     f'height="{small * 1.45:.2f}" rx="0.4" fill="#ffffff" stroke="#1a1a1a" stroke-width="0.2"/>')
-        parts.append(_text(cx, y, code.code, small * 1.05, "setup-code"))
+        box = (cx - m.cell * 0.16, y - small * 1.05, cx + m.cell * 0.16, y + small * 0.4)
+        items.append((box, f'<rect x="{cx - m.cell * 0.16:.2f}" y="{y - small * 1.05:.2f}" width="{m.cell * 0.32:.2f}" '
+                           f'height="{small * 1.45:.2f}" rx="0.4" fill="#ffffff" stroke="#1a1a1a" stroke-width="0.2"/>'
+                           + _text(cx, y, code.code, small * 1.05, "setup-code")))
     for i, label in enumerate(m.labels):
         cx, cy = grid.centre(*cell_xy(label.at))
-        parts.append(_text(cx, cy + 1.2 * label.size, ctx.tr.field(m, "labels", i, "text"),
-                           3.5 * label.size, "map-label", halo=True))
-    parts.append("</g>")
-    return DrawnMap(m, gw + 2 * frame, gh + 2 * frame, "".join(parts))
+        text = ctx.tr.field(m, "labels", i, "text")
+        items.append((_text_box(cx, cy + 1.2 * label.size, text, 3.5 * label.size),
+                      _text(cx, cy + 1.2 * label.size, text, 3.5 * label.size, "map-label", halo=True)))
+    return DrawnMap(m, gw + 2 * frame, gh + 2 * frame, "".join(parts), frame, items)
 
 
 def svg(drawn: DrawnMap, view: tuple[float, float, float, float] | None = None, extra: str = "") -> Markup:
+    """The map as SVG; with `view` (x, y, w, h in mm of the map), that part of it, holding only
+    what lies on it (a tile's PDF carries no text of its neighbours')."""
     x, y, w, h = view or (0, 0, drawn.width, drawn.height)
+    f = drawn.frame
+    shown = "".join(item for (left, top, right, bottom), item in drawn.items
+                    if view is None or (left + f < x + w and right + f > x and top + f < y + h and bottom + f > y))
     return Markup(f'<svg xmlns="http://www.w3.org/2000/svg" class="map" width="{w:.3f}mm" height="{h:.3f}mm" '
-                  f'viewBox="{x:.3f} {y:.3f} {w:.3f} {h:.3f}">{drawn.body}{extra}</svg>')
+                  f'viewBox="{x:.3f} {y:.3f} {w:.3f} {h:.3f}">{drawn.body}'
+                  f'<g transform="translate({f:.2f},{f:.2f})">{shown}</g>{extra}</svg>')
 
 
 @dataclass(frozen=True)
