@@ -163,10 +163,16 @@ def test_large_page_and_background_image(maps_built):
     assert len(pdf) == 2
     tiles = json.loads((out / "maps.json").read_text())
     mw, mh = tiles[0]["map_size"]
-    assert pdf[0].get_width() / MM == pytest.approx(mw, abs=0.1) and pdf[0].get_height() / MM == pytest.approx(mh, abs=0.1)
+    trim, bleed, media = (pdf[0].get_trimbox(), pdf[0].get_bleedbox(), pdf[0].get_mediabox())
+    assert (trim[2] - trim[0]) / MM == pytest.approx(mw, abs=0.1) and (trim[3] - trim[1]) / MM == pytest.approx(mh, abs=0.1)
+    assert (trim[0] - bleed[0]) / MM == pytest.approx(3, abs=0.01) and media[0] < bleed[0]  # a print shop's bleed, marks outside
+    from generator.print.preflight import bleed_strips, page_boxes
+
+    assert page_boxes(out / "maps-large.pdf", 3) == [] and bleed_strips(out / "maps-large.pdf", 3) == []
     # the field map shows its background picture (red) under the grid
     image = pdf[1].render(scale=100 / 72).to_pil().convert("RGB")
-    r, g, b = image.getpixel((int(16 / 25.4 * 100), int(16 / 25.4 * 100)))
+    left, top = pdf[1].get_trimbox()[0] - pdf[1].get_mediabox()[0], pdf[1].get_mediabox()[3] - pdf[1].get_trimbox()[3]
+    r, g, b = image.getpixel((int((left / MM + 16) / 25.4 * 100), int((top / MM + 16) / 25.4 * 100)))
     assert r > 150 and g < 90 and b < 90
 
 

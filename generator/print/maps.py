@@ -11,13 +11,15 @@ from pathlib import Path
 from markupsafe import Markup, escape
 
 from .. import outputs
-from ..diagnostics import Report
+from ..diagnostics import Location, Report
 from ..model import Map
 from ..model.mapgrid import Grid
 from ..model.maps import cell_xy
-from .cards import sheets_config
+from .bleed import crop_marks, set_bleed_box, slug
+from .cards import draw_marks, sheets_config
 from .context import BuildContext
 from .pdf import write_pdf
+from .preflight import preflight_pages
 
 # Colours for terrain that names none: common terrain ids first, then a fixed palette.
 DEFAULT_COLOURS = {"clear": "#f3ecd2", "open": "#f3ecd2", "woods": "#9cc08a", "forest": "#9cc08a",
@@ -31,6 +33,7 @@ FEATURE_STYLE = {  # stroke colour, width mm, dash
     "railway": ("#111111", 0.7, "0.5 0.5"),
 }
 ALONG_SIDES = {"river", "stream", "wall", "border"}
+PAPER = "#fbf8ef"  # the map's paper, around the grid and (for a print shop) into the bleed
 
 
 def grid_of(m: Map) -> Grid:
@@ -104,7 +107,7 @@ def _text_box(x: float, y: float, text: str, size: float) -> Box:
 def draw(ctx: BuildContext, m: Map, frame: float) -> DrawnMap:
     grid = grid_of(m)
     gw, gh = grid.size
-    parts = [f'<rect x="0" y="0" width="{gw + 2 * frame:.2f}" height="{gh + 2 * frame:.2f}" fill="#fbf8ef"/>']
+    parts = [f'<rect x="0" y="0" width="{gw + 2 * frame:.2f}" height="{gh + 2 * frame:.2f}" fill="{PAPER}"/>']
     if m.background:
         parts.append(f'<g transform="translate({frame:.2f},{frame:.2f})">'
                      f'<image href="{escape(m.background)}" x="0" y="0" width="{gw:.2f}" height="{gh:.2f}" '
@@ -153,15 +156,20 @@ def draw(ctx: BuildContext, m: Map, frame: float) -> DrawnMap:
     return DrawnMap(m, gw + 2 * frame, gh + 2 * frame, "".join(parts), frame, items)
 
 
-def svg(drawn: DrawnMap, view: tuple[float, float, float, float] | None = None, extra: str = "") -> Markup:
+def svg(drawn: DrawnMap, view: tuple[float, float, float, float] | None = None, extra: str = "",
+        bleed: float = 0.0) -> Markup:
     """The map as SVG; with `view` (x, y, w, h in mm of the map), that part of it, holding only
-    what lies on it (a tile's PDF carries no text of its neighbours')."""
-    x, y, w, h = view or (0, 0, drawn.width, drawn.height)
+    what lies on it (a tile's PDF carries no text of its neighbours'); with `bleed`, the whole
+    map and its paper colour `bleed` mm past its edge (for a print shop)."""
+    x, y, w, h = view or (-bleed, -bleed, drawn.width + 2 * bleed, drawn.height + 2 * bleed)
+    if bleed:
+        extra = ""
+    under = f'<rect x="{x:.3f}" y="{y:.3f}" width="{w:.3f}" height="{h:.3f}" fill="{PAPER}"/>' if bleed else ""
     f = drawn.frame
     shown = "".join(item for (left, top, right, bottom), item in drawn.items
                     if view is None or (left + f < x + w and right + f > x and top + f < y + h and bottom + f > y))
     return Markup(f'<svg xmlns="http://www.w3.org/2000/svg" class="map" width="{w:.3f}mm" height="{h:.3f}mm" '
-                  f'viewBox="{x:.3f} {y:.3f} {w:.3f} {h:.3f}">{drawn.body}'
+                  f'viewBox="{x:.3f} {y:.3f} {w:.3f} {h:.3f}">{under}{drawn.body}'
                   f'<g transform="translate({f:.2f},{f:.2f})">{shown}</g>{extra}</svg>')
 
 
@@ -240,6 +248,13 @@ def _best_paper(drawn: DrawnMap, config: dict, paper: str) -> tuple[str, tuple[f
     return name, size, t
 
 
+def _map_location(ctx: BuildContext, m: Map):
+    try:
+        return ctx.game.origin(m).location("id")
+    except KeyError:
+        return None
+
+
 def _html(ctx: BuildContext, page_rules: list[str], body: str) -> str:
     return (f'<!DOCTYPE html><html lang="{ctx.lang}"><head><meta charset="utf-8">'
             f"<title>{escape(ctx.title)} — {escape(ctx.env.globals['ui']('maps'))}</title>"
@@ -277,23 +292,31 @@ def tiled_html(ctx: BuildContext, paper: str = "a4") -> tuple[str, list[dict]]:
 
 
 def large_html(ctx: BuildContext) -> str:
-    """One page per map at its full size, for a print shop."""
+    """One page per map at its full size, for a print shop: the map's paper runs `bleed` mm
+    past its edge (the TrimBox is the map, the BleedBox the bleed), crop marks outside it."""
     config = sheets_config(ctx)
+    bleed = config["bleed"]
+    around = bleed + slug(config)
     pages, rules = [], []
     for m in ctx.game.section("maps").values():
         drawn = draw(ctx, m, config["maps"]["frame"])
-        rules.append(f"@page map-{m.id} {{ size: {drawn.width:.3f}mm {drawn.height:.3f}mm; margin: 0 }}")
-        pages.append(f'<div class="sheet" style="width:{drawn.width:.3f}mm;height:{drawn.height:.3f}mm;page:map-{m.id}">'
-                     f"{svg(drawn)}</div>")
+        rules.append(f"@page map-{m.id} {{ size: {drawn.width:.3f}mm {drawn.height:.3f}mm; margin: 0; "
+                     f"bleed: {around:g}mm }}")
+        marks = draw_marks(crop_marks(drawn.width, drawn.height, bleed, config["mark_gap"], config["mark_length"]))
+        pages.append(f'<div class="sheet large" style="width:{drawn.width:.3f}mm;height:{drawn.height:.3f}mm;'
+                     f'page:map-{m.id}"><div class="bleed-map" style="left:-{bleed:g}mm;top:-{bleed:g}mm">'
+                     f"{svg(drawn, bleed=bleed)}</div>{marks}</div>")
     return _html(ctx, rules, "".join(pages))
 
 
 IMAGE_DPI = 150
 
 
-def write_maps(ctx: BuildContext, report: Report, paper: str = "a4", images: bool = True) -> tuple[list[Path], int]:
-    """maps.pdf (tiled on paper), maps.json (tile windows), maps-large.pdf (one page per map);
-    with images, a PNG of each whole map (tts/map-ID.png: a Tabletop Simulator board)."""
+def write_maps(ctx: BuildContext, report: Report, paper: str = "a4", images: bool = True,
+               preflight: bool = False) -> tuple[list[Path], int]:
+    """maps.pdf (tiled on paper), maps.json (tile windows), maps-large.pdf (one page per map,
+    with bleed and crop marks; preflighted with `preflight`); with images, a PNG of each whole
+    map (tts/map-ID.png: a Tabletop Simulator board)."""
     if not ctx.game.section("maps"):
         return [], 0
     import json
@@ -302,7 +325,13 @@ def write_maps(ctx: BuildContext, report: Report, paper: str = "a4", images: boo
     html, tiles = tiled_html(ctx, paper)
     tiled = write_pdf(html, out / "maps.pdf", ctx.game.folder, ctx.roots)
     outputs.write_text(out / "maps.json", json.dumps(tiles, indent=1))
-    large = write_pdf(large_html(ctx), out / "maps-large.pdf", ctx.game.folder, ctx.roots)
+    bleed = sheets_config(ctx)["bleed"]
+    large = write_pdf(large_html(ctx), out / "maps-large.pdf", ctx.game.folder, ctx.roots,
+                      finish=lambda path: set_bleed_box(path, bleed))
+    if preflight:
+        fallback = ctx.game.folder / "data" / "maps.yaml"
+        records = [_map_location(ctx, m) or Location(fallback) for m in ctx.game.section("maps").values()]
+        preflight_pages(large.path, bleed, records, ctx, report)
     files = [tiled.path, out / "maps.json", large.path]
     if images:
         import pypdfium2 as pdfium
@@ -311,7 +340,11 @@ def write_maps(ctx: BuildContext, report: Report, paper: str = "a4", images: boo
         pdf = pdfium.PdfDocument(str(large.path))
         for index, m in enumerate(ctx.game.section("maps").values()):
             path = out / "tts" / f"map-{m.id}.png"
-            image = pdf[index].render(scale=IMAGE_DPI / 72).to_pil().convert("RGB")
+            page = pdf[index]
+            trim = [float(v) for v in page.get_trimbox()]
+            media = [float(v) for v in page.get_mediabox()]
+            crop = (trim[0] - media[0], trim[1] - media[1], media[2] - trim[2], media[3] - trim[3])
+            image = page.render(scale=IMAGE_DPI / 72, crop=crop).to_pil().convert("RGB")  # the map, not its bleed
             outputs.write_with(path, lambda tmp, image=image: image.save(tmp, format="PNG"))
             files.append(path)
         pdf.close()
