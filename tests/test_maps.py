@@ -272,3 +272,15 @@ def test_each_tile_prints_only_the_text_that_lies_on_it(maps_built):
         in_window = [word for x, y, word in centres if margin - 1 < x < margin + w + 1 and margin - 1 < y < margin + h + 1]
         caption = [word for x, y, word in centres if margin + h < y < margin + h + 8]  # the line under the tile
         assert len(in_window) + len(caption) == len(words), (tile["page"], len(words))
+
+
+def test_every_printed_map_has_a_key_in_the_editions_language(maps_built):
+    root, _ = maps_built
+    for lang, words in (("en", ["Terrain", "Woods", "River", "Road"]), ("ru", ["Местность", "Лес", "Река", "Дорога"])):
+        out = root / f"output/river-line/{lang}"
+        large = pdfium.PdfDocument(str(out / "maps-large.pdf"))
+        text = " ".join(large[0].get_textpage().get_text_range().split())
+        assert all(word in text for word in words), (lang, text[-200:])
+        tiled = pdfium.PdfDocument(str(out / "maps.pdf"))
+        last_tile = max(t["page"] for t in json.loads((out / "maps.json").read_text()) if t["map"] == "valley")
+        assert words[0] in tiled[last_tile - 1].get_textpage().get_text_range()  # the key's tile

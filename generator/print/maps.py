@@ -104,7 +104,9 @@ def _text_box(x: float, y: float, text: str, size: float) -> Box:
     return x - half, y - size, x + half, y + size * 0.4
 
 
-def draw(ctx: BuildContext, m: Map, frame: float) -> DrawnMap:
+def draw(ctx: BuildContext, m: Map, frame: float, key: bool = False) -> DrawnMap:
+    """The map as SVG parts; with `key`, its key under the grid (printed maps: the site shows
+    its own legend)."""
     grid = grid_of(m)
     gw, gh = grid.size
     parts = [f'<rect x="0" y="0" width="{gw + 2 * frame:.2f}" height="{gh + 2 * frame:.2f}" fill="{PAPER}"/>']
@@ -153,7 +155,53 @@ def draw(ctx: BuildContext, m: Map, frame: float) -> DrawnMap:
         text = ctx.tr.field(m, "labels", i, "text")
         items.append((_text_box(cx, cy + 1.2 * label.size, text, 3.5 * label.size),
                       _text(cx, cy + 1.2 * label.size, text, 3.5 * label.size, "map-label", halo=True)))
-    return DrawnMap(m, gw + 2 * frame, gh + 2 * frame, "".join(parts), frame, items)
+    below = 0.0
+    if key:
+        key_items, below = _key(ctx, m, terrain, gw, gh)
+        items += key_items
+        parts[0] = parts[0].replace(f'height="{gh + 2 * frame:.2f}"', f'height="{gh + below + 2 * frame:.2f}"')
+    return DrawnMap(m, gw + 2 * frame, gh + below + 2 * frame, "".join(parts), frame, items)
+
+
+KEY_TEXT = 3.0  # mm: the key's words (8.5 pt)
+KEY_ROW = 6.0
+
+
+def _key(ctx: BuildContext, m: Map, terrain: dict, width: float, top: float) -> tuple[list[tuple[Box, str]], float]:
+    """The map's key under its grid, in the edition's language: a swatch and the name of each
+    terrain the map shows, a stroke and the name of each kind of hexside or path feature. The
+    items, and the height they take."""
+    ui = ctx.env.globals["ui"]
+    entries = [(f'<rect x="0" y="-2.6" width="6" height="3.6" fill="{terrain_colour(ctx, t)}" stroke="#6b6b6b" '
+                'stroke-width="0.25"/>', ctx.tr.field(ctx.game.terrain[t], "name"))
+               for t in dict.fromkeys(terrain.values()) if t is not None and t in ctx.game.terrain]
+    for kind in dict.fromkeys(f.kind for f in m.features):
+        colour, stroke, dash = FEATURE_STYLE[kind]
+        dashed = f' stroke-dasharray="{dash}"' if dash else ""
+        entries.append((f'<line x1="0" y1="-0.8" x2="6" y2="-0.8" stroke="{colour}" stroke-width="{stroke}" '
+                        f'stroke-linecap="round"{dashed}/>', ui(f"map-feature-{kind}")))
+    if not entries:
+        return [], 0.0
+    heading = ui("terrain")
+    items: list[tuple[Box, str]] = []
+    x, y = 0.0, top + 3 + KEY_TEXT
+    head_w = len(heading) * KEY_TEXT * 0.55 + 3
+    items.append(((x, y - KEY_TEXT, x + head_w, y + 1), _key_text(x, y, heading, bold=True)))
+    x += head_w
+    for mark, name in entries:
+        w = 6 + 1.5 + len(name) * KEY_TEXT * 0.5 + 4
+        if x + w > width and x > 0:
+            x, y = 0.0, y + KEY_ROW
+        items.append(((x, y - KEY_TEXT, x + w, y + 1),
+                      f'<g transform="translate({x:.2f},{y:.2f})">{mark}</g>' + _key_text(x + 7.5, y, name)))
+        x += w
+    return items, y + 2 - top
+
+
+def _key_text(x: float, y: float, text: str, bold: bool = False) -> str:
+    weight = ' font-weight="bold"' if bold else ""
+    return (f'<text x="{x:.2f}" y="{y:.2f}" font-size="{KEY_TEXT:g}" font-family="PT Sans"{weight} fill="#1a1a1a" '
+            f'class="map-key">{escape(text)}</text>')
 
 
 def svg(drawn: DrawnMap, view: tuple[float, float, float, float] | None = None, extra: str = "",
@@ -268,7 +316,7 @@ def tiled_html(ctx: BuildContext, paper: str = "a4") -> tuple[str, list[dict]]:
     margin = config["maps"]["page_margin"]
     pages, tiles, rules = [], [], {}
     for m in ctx.game.section("maps").values():
-        drawn = draw(ctx, m, config["maps"]["frame"])
+        drawn = draw(ctx, m, config["maps"]["frame"], key=True)
         name, (pw, ph), t = _best_paper(drawn, config, paper)
         rules[name] = f"@page {name} {{ size: {pw}mm {ph}mm; margin: 0 }}"
         marks = _registration(t) if t.cols * t.rows > 1 else ""
@@ -299,7 +347,7 @@ def large_html(ctx: BuildContext) -> str:
     around = bleed + slug(config)
     pages, rules = [], []
     for m in ctx.game.section("maps").values():
-        drawn = draw(ctx, m, config["maps"]["frame"])
+        drawn = draw(ctx, m, config["maps"]["frame"], key=True)
         rules.append(f"@page map-{m.id} {{ size: {drawn.width:.3f}mm {drawn.height:.3f}mm; margin: 0; "
                      f"bleed: {around:g}mm }}")
         marks = draw_marks(crop_marks(drawn.width, drawn.height, bleed, config["mark_gap"], config["mark_length"]))
