@@ -290,3 +290,30 @@ def test_crop_marks_start_3_mm_from_the_cut_where_the_paper_has_room():
     letter = sheet_spec(config, "letter", (63, 88))  # 7.7 mm above and below three rows of poker cards
     tops = [min(y1, y2) for x1, y1, x2, y2 in letter.cut_marks() if x1 == x2]
     assert tops and min(tops) >= 5.0
+
+
+def test_preflight_finds_a_picture_below_300_dpi(tmp_path):
+    from PIL import Image
+    from weasyprint import HTML
+
+    from generator.print.preflight import raster_dpi
+
+    Image.new("RGB", (120, 120), (200, 30, 30)).save(tmp_path / "small.png")
+    Image.new("RGB", (600, 600), (30, 30, 200)).save(tmp_path / "large.png")
+    path = tmp_path / "pictures.pdf"
+    HTML(string="<style>@page { size: 80mm 80mm; margin: 5mm }</style>"
+                "<img src='small.png' style='width: 25.4mm'><div style='break-before: page'>"
+                "<img src='large.png' style='width: 40mm'></div>", base_url=str(tmp_path) + "/").write_pdf(path)
+    found = raster_dpi(path)
+    assert [(f.page, f.what) for f in found] == [(1, "a 120×120 px picture printed 25.4×25.4 mm: 120 dpi, below 300")]
+
+
+def test_a_shipped_game_passes_the_preflight(shipped):
+    """battle-rules' cards with --bleed and --print-shop drivethrucards: the build preflights
+    both (page boxes, bleed strips of every face, font names, pictures) and finds nothing."""
+    result = run_job(Job(shipped, "battle-rules", "en", "cards", bleed=True, print_shop="drivethrucards",
+                         images=False))
+    assert result.error is None, result.error
+    assert not [d for d in result.diagnostics if d.code in ("E048", "W040", "W048")], result.diagnostics
+    names = {p.name for p in result.files}
+    assert "cards-bleed.pdf" in names and any(p.parent.name == "drivethrucards" for p in result.files)

@@ -1,6 +1,7 @@
 """Preflight of print-shop files, as a print shop's checker would do it on the written PDF:
 page boxes consistent, the bleed strip around every face painted like the face's edge (art
-in the bleed, no mark in it), fonts embedded with one name per subset. Pure readings of the
+in the bleed, no mark in it), fonts embedded with one name per subset, raster pictures at
+300 dpi or more. Pure readings of the
 file; the build turns what they find into diagnostics."""
 
 from __future__ import annotations
@@ -188,6 +189,57 @@ def _descriptor(font):
     return None
 
 
+LEAST_DPI = 300
+RASTER_HINT = "give the picture more pixels (300 per inch of its printed size), or print it smaller"
+
+
+def raster_dpi(path: Path, least: int = LEAST_DPI) -> list[Finding]:
+    """Raster pictures printed at fewer than `least` pixels per inch: each picture's size on
+    the page from the transformation it is drawn with (forms followed, as a RIP reads them)."""
+    found = []
+    with pikepdf.Pdf.open(path) as pdf:
+        for number, page in enumerate(pdf.pages, start=1):
+            for width_px, height_px, w_pt, h_pt in _images_drawn(page.obj, [1, 0, 0, 1, 0, 0], 0):
+                dpi = min(width_px / (w_pt / 72) if w_pt else least, height_px / (h_pt / 72) if h_pt else least)
+                if dpi < least - 0.5:
+                    found.append(Finding(number, f"a {width_px}×{height_px} px picture printed {w_pt / MM:.1f}×"
+                                                 f"{h_pt / MM:.1f} mm: {dpi:.0f} dpi, below {least}", RASTER_HINT))
+    return found
+
+
+def _images_drawn(holder, ctm: list[float], depth: int):
+    """(pixels wide, high, points wide, high) of each image a page or form draws."""
+    if depth > 8:
+        return
+    xobjects = (holder.get("/Resources") or {}).get("/XObject") or {}
+    stack, current = [], ctm
+    for operands, operator in pikepdf.parse_content_stream(holder):
+        op = str(operator)
+        if op == "q":
+            stack.append(current)
+        elif op == "Q" and stack:
+            current = stack.pop()
+        elif op == "cm":
+            current = _times([float(v) for v in operands], current)
+        elif op == "Do":
+            xobject = xobjects.get(str(operands[0]))
+            if xobject is None:
+                continue
+            if xobject.get("/Subtype") == "/Image":
+                a, b, c, d = current[:4]
+                yield int(xobject.Width), int(xobject.Height), (a * a + b * b) ** 0.5, (c * c + d * d) ** 0.5
+            elif xobject.get("/Subtype") == "/Form":
+                matrix = [float(v) for v in xobject.get("/Matrix", [1, 0, 0, 1, 0, 0])]
+                yield from _images_drawn(xobject, _times(matrix, current), depth + 1)
+
+
+def _times(m: list[float], n: list[float]) -> list[float]:
+    """The PDF matrix m × n (m applied first)."""
+    a, b, c, d, e, f = m
+    A, B, C, D, E, F = n
+    return [a * A + b * C, a * B + b * D, c * A + d * C, c * B + d * D, e * A + f * C + E, e * B + f * D + F]
+
+
 def preflight_pages(path: Path, bleed: float, records: list, ctx, report) -> None:
     """Preflight a PDF of one face per page: each finding an E048 at the record of the face on
     that page (`records`, in page order), or at game.yaml for the file as a whole."""
@@ -195,7 +247,7 @@ def preflight_pages(path: Path, bleed: float, records: list, ctx, report) -> Non
 
     fallback = Location(ctx.game.folder / "game.yaml")
     name = path.relative_to(ctx.output_dir()).as_posix() if path.is_relative_to(ctx.output_dir()) else path.name
-    for finding in page_boxes(path, bleed) + bleed_strips(path, bleed) + subset_names(path):
+    for finding in page_boxes(path, bleed) + bleed_strips(path, bleed) + subset_names(path) + raster_dpi(path):
         at = records[finding.page - 1] if 0 < finding.page <= len(records) else None
         where = f"page {finding.page}: " if finding.page else ""
         report.add("E048", f"{ctx.lang}/{name}: {where}{finding.what}", at or fallback, finding.hint)
