@@ -620,6 +620,9 @@ def _asset_cases() -> list[Case]:
         Case("sheets-zero-font", sheets("min_font_pt: 6.5", "min_font_pt: 0"), "E004", "templates/sheets.yaml",
              "min_font_pt: 0", cli=True),
         Case("sheets-unknown-key", sheets("bleed: 3", "bleeed: 3"), "E003", "templates/sheets.yaml", "bleeed:"),
+        Case("print-shop-unknown-field", write("templates/print-shops.yaml", "presets:\n  shop:\n    name: Shop\n"
+             "    sizes: {poker: [63, 88]}\n    bleed: 3\n    format: png\n    front: '{deck}/{number}.png'\n"
+             "    back: 'back/{n}.png'\n"), "E004", "templates/print-shops.yaml", "    name: Shop"),
         Case("sheets-paper-text", sheets("width: 210", "width: wide"), "E004", "templates/sheets.yaml", "width: wide"),
         Case("sheets-invalid-utf8", write("templates/sheets.yaml", b"papers:\n  a4: {width: 210, height: 2\xff7}\n"),
              "E001", "templates/sheets.yaml", 2),

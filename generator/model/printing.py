@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Annotated, ClassVar, Literal
 
-from pydantic import Field
+from pydantic import Field, model_validator
 
 from .base import Frozen
 
@@ -92,6 +92,24 @@ class PrintShop(Settings):
     dpi: int = Field(default=300, ge=72, le=1200)
     front: str = Field(min_length=1, max_length=200, description="file name of a front: {deck}, {card}, {n}")
     back: str = Field(min_length=1, max_length=200, description="file name of a back: {deck}, {card}, {n}")
+
+    @model_validator(mode="after")
+    def _names(self) -> "PrintShop":
+        for pattern in (self.front, self.back):
+            try:
+                name = pattern.format(deck="d", card="c", n="001")
+            except (KeyError, IndexError, ValueError):
+                raise ValueError(f"'{pattern}' names a field there is not: write {{deck}}, {{card}} or {{n}}")
+            if name.startswith("/") or ".." in name.split("/") or "\\" in name:
+                raise ValueError(f"'{pattern}' leaves the preset's folder: write a name like {{deck}}/{{n}}.png")
+            if not name.endswith("." + self.format):
+                raise ValueError(f"'{pattern}' does not end in .{self.format}, the preset's format")
+        if self.format == "pdf" and self.front != self.back:
+            raise ValueError("a pdf preset writes a deck's fronts and backs into one file: give front and back one name")
+        if self.format == "png" and (self.front == self.back or not all("{n}" in p or "{card}" in p
+                                                                        for p in (self.front, self.back))):
+            raise ValueError("a png preset writes a file per face: name fronts and backs apart, each with {n} or {card}")
+        return self
 
 
 class PrintShops(Settings):

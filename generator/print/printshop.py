@@ -19,6 +19,7 @@ from .preflight import png_face, preflight_pages
 from .sheets import write_sheets
 
 FOLDER = "print-shop"  # output/GAME/LANG/print-shop/PRESET/
+PNG_CHUNK = 20  # cards laid out at once for PNG presets
 
 
 def presets(folders: list[Path]) -> dict:
@@ -66,46 +67,52 @@ def write_print_shop(ctx: BuildContext, faces: list[CardFace], name: str, out: P
     config = {**sheets_config(ctx), "bleed": preset["bleed"]}
     written: list[Path] = []
     for deck, cards in preset_faces(faces, preset, report, Location(ctx.game.folder / "game.yaml")).items():
-        html = sheets_document(ctx, cards, bleed=True, marks=False, config=config)[0]
         if preset["format"] == "pdf":
+            html = sheets_document(ctx, cards, bleed=True, marks=False, config=config)[0]
             written += _pdf_files(ctx, html, cards, preset, folder, report)
         else:
-            written += _png_files(ctx, str(html), cards, preset, folder, report)
+            written += _png_files(ctx, cards, preset, config, folder, report)
     return written
 
 
 def _pdf_files(ctx, html, cards, preset, folder: Path, report: Report) -> list[Path]:
     """The deck's faces as PDF pages, front then back of each card (one file when both
     patterns name the same file, as DriveThruCards takes them)."""
-    names = {file_name(preset["front"], cards[0], 1), file_name(preset["back"], cards[0], 1)}
-    if len(names) != 1:
-        raise ValueError(f"a pdf preset names one file for a deck's fronts and backs, not {sorted(names)}")
-    path = folder / names.pop()
+    path = folder / file_name(preset["front"], cards[0], 1)  # the same as the back's (PrintShop checks it)
     result = write_sheets(html, path, ctx.game.folder, ctx.roots, finish=lambda p: set_bleed_box(p, preset["bleed"]))
     report.diagnostics += result.diagnostics
     preflight_pages(result.path, preset["bleed"], [face.location for face in cards for _side in (0, 1)], ctx, report)
     return [result.path]
 
 
-def _png_files(ctx, html: str, cards, preset, folder: Path, report: Report) -> list[Path]:
-    """One PNG per face at the preset's dpi, the page being the trim plus the bleed."""
+def _png_files(ctx, cards, preset, config, folder: Path, report: Report) -> list[Path]:
+    """One PNG per face at the preset's dpi, the page being the trim plus the bleed; laid out
+    a chunk of cards at a time, so a large deck's memory stays flat."""
     import pypdfium2 as pdfium
 
-    document, _ = render_document(html, ctx.game.folder, ctx.roots)
-    pdf = pdfium.PdfDocument(document.write_pdf())
     written = []
-    try:
-        for i, face in enumerate(cards):
-            for side, pattern in ((0, preset["front"]), (1, preset["back"])):
-                image = pdf[2 * i + side].render(scale=preset["dpi"] / 72).to_pil().convert("RGB")
-                w, h = (round((v + 2 * preset["bleed"]) / 25.4 * preset["dpi"]) for v in face.mm)
-                if image.size != (w, h):
-                    image = image.resize((w, h))
-                path = folder / file_name(pattern, face, i + 1)
-                written.append(outputs.write_with(path, lambda tmp: image.save(tmp, "PNG", dpi=(preset["dpi"],) * 2)))
-                for finding in png_face(path, face.mm, preset["bleed"], preset["dpi"]):
-                    report.add("E048", f"{ctx.lang}/{path.relative_to(ctx.output_dir()).as_posix()}: {finding.what}",
-                               face.location or Location(ctx.game.folder / "game.yaml"), finding.hint)
-    finally:
-        pdf.close()
+    for start in range(0, len(cards), PNG_CHUNK):
+        chunk = cards[start:start + PNG_CHUNK]
+        html = str(sheets_document(ctx, chunk, bleed=True, marks=False, config=config)[0])
+        document, _ = render_document(html, ctx.game.folder, ctx.roots)
+        pdf = pdfium.PdfDocument(document.write_pdf())
+        try:
+            for i, face in enumerate(chunk):
+                for side, pattern in ((0, preset["front"]), (1, preset["back"])):
+                    path = folder / file_name(pattern, face, start + i + 1)
+                    written.append(_png(pdf[2 * i + side], face, preset, path))
+                    for finding in png_face(path, face.mm, preset["bleed"], preset["dpi"]):
+                        report.add("E048", f"{ctx.lang}/{path.relative_to(ctx.output_dir()).as_posix()}: "
+                                   f"{finding.what}", face.location or Location(ctx.game.folder / "game.yaml"),
+                                   finding.hint)
+        finally:
+            pdf.close()
     return written
+
+
+def _png(page, face: CardFace, preset: dict, path: Path) -> Path:
+    image = page.render(scale=preset["dpi"] / 72).to_pil().convert("RGB")
+    size = tuple(round((v + 2 * preset["bleed"]) / 25.4 * preset["dpi"]) for v in face.mm)
+    if image.size != size:  # a pixel more or less from rounding the page's points
+        image = image.resize(size)
+    return outputs.write_with(path, lambda tmp: image.save(tmp, "PNG", dpi=(preset["dpi"],) * 2))
