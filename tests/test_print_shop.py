@@ -317,3 +317,10 @@ def test_a_shipped_game_passes_the_preflight(shipped):
     assert not [d for d in result.diagnostics if d.code in ("E048", "W040", "W048")], result.diagnostics
     names = {p.name for p in result.files}
     assert "cards-bleed.pdf" in names and any(p.parent.name == "drivethrucards" for p in result.files)
+
+
+def test_asking_for_a_print_shop_after_a_build_writes_its_files(ws: Workspace):
+    assert ws.run("build", "--only", "cards", "--no-images").returncode == 0
+    result = ws.run("build", "--only", "cards", "--no-images", "--print-shop", "drivethrucards")
+    assert result.returncode == 0, result.stderr
+    assert (ws.root / "output/demo/en/print-shop/drivethrucards/orders.pdf").is_file()

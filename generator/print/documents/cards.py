@@ -32,7 +32,7 @@ class CardSheets(Document):
         bleed_html = sheets_document(ctx, faces, bleed=True)[0] if job.bleed else None
         images_html = _images_source(ctx, faces) if job.images else ""
         # a large deck's sheets are hashed piece by piece, never put together in one string
-        made = (html.digest(), bleed_html.digest() if bleed_html else "", images_html, placements)
+        made = (html.digest(), bleed_html.digest() if bleed_html else "", images_html, placements, job.print_shop or "")
         source = made_from(root, previous.reads, *made)
         if source == previous.state:
             discard_chunks(out / "cards.pdf")
