@@ -1,5 +1,6 @@
 """How the game prints: its print.yaml and the sheets.yaml and print-shops.yaml of its
-templates (the game's and the project's) are content like any other, checked with file:line before a build reads them."""
+templates (the game's and the project's) are content like any other, checked with file:line
+before a build reads them."""
 
 from __future__ import annotations
 

@@ -105,10 +105,12 @@ class PrintShop(Settings):
             if not name.endswith("." + self.format):
                 raise ValueError(f"'{pattern}' does not end in .{self.format}, the preset's format")
         if self.format == "pdf" and self.front != self.back:
-            raise ValueError("a pdf preset writes a deck's fronts and backs into one file: give front and back one name")
-        if self.format == "png" and (self.front == self.back or not all("{n}" in p or "{card}" in p
-                                                                        for p in (self.front, self.back))):
-            raise ValueError("a png preset writes a file per face: name fronts and backs apart, each with {n} or {card}")
+            raise ValueError("a pdf preset writes a deck's fronts and backs into one file: "
+                             "give front and back one name")
+        numbered = all("{n}" in p or "{card}" in p for p in (self.front, self.back))
+        if self.format == "png" and (self.front == self.back or not numbered):
+            raise ValueError("a png preset writes a file per face: "
+                             "name fronts and backs apart, each with {n} or {card}")
         return self
 
 

@@ -115,7 +115,8 @@ def counters_html(ctx: BuildContext, all_pieces: list[Piece], paper: str = "a4")
             for k, (index, piece) in enumerate(group[first:first + count]):
                 fx, fy = spec.front_slot(k)
                 bx, by = spec.back_slot(k)
-                fronts.append(_slot(fx, fy, spec.card_w, spec.card_h, counter_html(ctx, piece.front, sheet, size, config, index)))
+                fronts.append(_slot(fx, fy, spec.card_w, spec.card_h,
+                                    counter_html(ctx, piece.front, sheet, size, config, index)))
                 if sheet.backs:
                     backs.append(_slot(bx, by, spec.card_w, spec.card_h,
                                        counter_html(ctx, piece.back, sheet, size, config, index)))
