@@ -4,6 +4,7 @@ preflight would: rendered bleed strips, page boxes, font names (pdffonts)."""
 
 from __future__ import annotations
 
+import json
 import shutil
 import subprocess
 
@@ -324,3 +325,31 @@ def test_asking_for_a_print_shop_after_a_build_writes_its_files(ws: Workspace):
     result = ws.run("build", "--only", "cards", "--no-images", "--print-shop", "drivethrucards")
     assert result.returncode == 0, result.stderr
     assert (ws.root / "output/demo/en/print-shop/drivethrucards/orders.pdf").is_file()
+
+
+def test_different_backgrounds_on_a_sheet_get_a_gutter_of_their_own_colours(ws: Workspace):
+    """Sheet 1 holds the red orders and the blue night cards: a 3 mm gutter between all its
+    cards, each card's colour in its half; sheet 2, night cards only, shares its cut lines."""
+    _deck_game(ws)
+    result = run_job(Job(ws.root, "demo", "en", "cards", images=False))
+    assert result.error is None, result.error
+    placements = json.loads((result.files[0].parent / "cards.json").read_text())
+    first = [p for p in placements if p["sheet"] == 1]
+    second = [p for p in placements if p["sheet"] == 2]
+    assert {p["deck"] for p in first} == {"orders", "night"} and {p["deck"] for p in second} == {"night"}
+    assert first[1]["front"][0] - first[0]["front"][0] == pytest.approx(63 + 3)
+    assert second[1]["front"][0] - second[0]["front"][0] == pytest.approx(63)
+    for p in placements:  # duplex: each back exactly behind its front, gutters or not
+        assert p["back"][1] == p["front"][1] and p["back"][0] + 63 == pytest.approx(210 - p["front"][0])
+    document, dpi = pdfium.PdfDocument(str(result.files[0])), 150
+    backs = document[1].render(scale=dpi / 72).to_pil().convert("RGB")
+
+    def at(x: float, y: float):
+        return backs.getpixel((int(x / 25.4 * dpi), int(y / 25.4 * dpi)))
+
+    blue, beige = (0x16, 0x32, 0x5C), (0xF4, 0xEF, 0xE4)
+    for p in first:  # 1.2 mm outside each back's left and right cut: still its own colour
+        (x, y), colour = p["back"], beige if p["deck"] == "orders" else blue
+        for side in (x - 1.2, x + 63 + 1.2):
+            assert all(abs(a - b) < 12 for a, b in zip(at(side, y + 44), colour)), (p["card"], side)
+    document.close()

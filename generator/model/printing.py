@@ -52,6 +52,7 @@ class CardLayout(Settings):
 class Gutters(Settings):
     cards: Mm = 0.0
     counters: Mm = 0.0
+    cards_mixed: Mm = Field(default=0.0, le=20, description="between cards of different backgrounds on one sheet")
 
 
 class CounterLayout(Settings):

@@ -33,11 +33,17 @@ def bleed_rules(sizes: dict[str, tuple[float, float]], config: dict, marks: bool
     around = bleed + slug(config, marks)
     rules = [f"@page card-{key} {{ size: {w}mm {h}mm; margin: 0; bleed: {around:g}mm; }}"
              for key, (w, h) in sizes.items()]
-    rules.append(f".bleed-box {{ position: absolute; left: -{bleed:g}mm; right: -{bleed:g}mm; "
-                 f"top: -{bleed:g}mm; bottom: -{bleed:g}mm; overflow: hidden; }}")
-    rules.append(f".bleed-box > .card {{ border: {bleed:g}mm solid transparent; border-radius: 0; "
-                 "background-origin: border-box; }")
-    return rules
+    return rules + box_rules(bleed)
+
+
+def box_rules(bleed: float, within: str = "") -> list[str]:
+    """CSS for faces (in a OPEN_BOX … CLOSE_BOX) whose colour runs `bleed` mm past their cut:
+    on bleed pages, and into the gutters of card sheets (`within` their sheets)."""
+    return [f"{within}.bleed-box {{ position: absolute; left: -{bleed:g}mm; right: -{bleed:g}mm; "
+            f"top: -{bleed:g}mm; bottom: -{bleed:g}mm; overflow: hidden; }}",
+            f"{within}.bleed-box > .card {{ border: {bleed:g}mm solid transparent; border-radius: 0; "
+            "background-origin: border-box; }",
+            f"{within}.bleed-box > .card-back {{ overflow: visible; }}"]
 
 
 OPEN_BOX, CLOSE_BOX = '<div class="bleed-box">', "</div>"  # around a face on a bleed page

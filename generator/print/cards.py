@@ -14,7 +14,7 @@ from .cardfaces import CardFace, all_faces
 from .context import BuildContext, source_mark
 from .decisions import decided
 from .fonts import fit_text
-from .bleed import CLOSE_BOX, OPEN_BOX, bleed_rules, crop_marks, grown_art
+from .bleed import CLOSE_BOX, OPEN_BOX, bleed_rules, box_rules, crop_marks, grown_art
 from .layout import SheetSpec, load_sheets, sheet_spec
 from .pdf import render_document
 from .sheets import SheetsHtml
@@ -120,9 +120,11 @@ class _Backs:
 def sheet_pages(ctx: BuildContext, faces: list[CardFace], paper: str, config: dict
                 ) -> tuple[list[tuple[str, ...]], list[dict]]:
     """Pages of fronts, each followed by its page of backs, each page in pieces (see
-    SheetsHtml); plus where every card went."""
+    SheetsHtml); plus where every card went. A sheet whose cards differ in background (back
+    design, side colour) keeps a gutter between them where the paper has room for it
+    (gutters.cards_mixed), each card's colour bled into half of it: a cut or a duplex print a
+    little off shows the card's own colour, not a sliver of its neighbour's."""
     macros = ctx.env.get_template("card.html.j2").module
-    backs_of = _Backs(ctx, macros)
     pages: list[tuple[str, ...]] = []
     placements: list[dict] = []
     by_size: dict[str, list[CardFace]] = {}
@@ -131,30 +133,47 @@ def sheet_pages(ctx: BuildContext, faces: list[CardFace], paper: str, config: di
     specs = {size: sheet_spec(config, paper, cards[0].mm) for size, cards in by_size.items()}
     total = sum(math.ceil(len(cards) / specs[size].per_sheet) for size, cards in by_size.items())
     ui = ctx.env.globals["ui"]
+    apart = mixed_gutter(config)
+    plain, bled = _Backs(ctx, macros), _Backs(ctx, macros, apart / 2)
     for size, cards in by_size.items():
-        spec = specs[size]
-        marks = str(_marks(spec))
-        style = f"width:{spec.paper_w}mm;height:{spec.paper_h}mm;page:{paper}"
-        for start in range(0, len(cards), spec.per_sheet):
-            chunk = cards[start:start + spec.per_sheet]
+        shared = specs[size]
+        gutter = sheet_spec(config, paper, cards[0].mm, gutter=apart) if apart else shared
+        for start in range(0, len(cards), shared.per_sheet):
+            chunk = cards[start:start + shared.per_sheet]
+            mixed = gutter.per_sheet == shared.per_sheet and len({_background(f) for f in chunk}) > 1
+            spec, bleed, backs_of = (gutter, apart / 2, bled) if mixed and apart else (shared, 0.0, plain)
+            box = (OPEN_BOX, CLOSE_BOX) if bleed else ("", "")
+            style = f"width:{spec.paper_w}mm;height:{spec.paper_h}mm;page:{paper}"
             fronts: list[str] = []
             backs: list[str] = []
             number = len(pages) // 2 + 1
             for k, face in enumerate(chunk):
                 fx, fy = spec.front_slot(k)
                 bx, by = spec.back_slot(k)
-                fronts.append(str(_slot(fx, fy, spec.card_w, spec.card_h, macros.front(face, ctx.title))))
-                backs += backs_of.pieces(face, lambda inner, bx=bx, by=by: _slot(bx, by, spec.card_w, spec.card_h, inner))
+                front = Markup(box[0]) + macros.front(face, ctx.title, bleed) + Markup(box[1])
+                fronts.append(str(_slot(fx, fy, spec.card_w, spec.card_h, front)))
+                backs += backs_of.pieces(face, lambda inner, bx=bx, by=by, spec=spec: _slot(
+                    bx, by, spec.card_w, spec.card_h, Markup(box[0]) + inner + Markup(box[1])))
                 placements.append({"card": face.id, "deck": face.deck, "sheet": number,
                                    "front": [fx, fy], "back": [bx, by], "size": [spec.card_w, spec.card_h],
                                    "paper": [spec.paper_w, spec.paper_h]})
             part_filled = len(chunk) < spec.per_sheet  # marks only beside the cards it holds
             for side, slots in (("fronts", fronts), ("backs", backs)):
                 note = ui(f"sheet-{side}").format(n=number, total=total)  # how to print this sheet
-                opening = str(Markup('<div class="sheet {}" style="{}">').format(side, style))
-                cut = str(_marks(spec, len(chunk), mirrored=side == "backs")) if part_filled else marks
+                kind = f"{side} gutters" if bleed else side
+                opening = str(Markup('<div class="sheet {}" style="{}">').format(kind, style))
+                cut = str(_marks(spec, len(chunk) if part_filled else None, mirrored=side == "backs"))
                 pages.append((opening, *slots, cut, str(_note(spec, note)), "</div>"))
     return pages, placements
+
+
+def mixed_gutter(config: dict) -> float:
+    return float(config.get("gutters", {}).get("cards_mixed", 0.0))
+
+
+def _background(face: CardFace) -> tuple:
+    """What a card's edges show: its back's design and its side's colour."""
+    return face.back, face.extra.get("side_colour")
 
 
 NOTE_ROOM = 6.0  # mm a two-line note takes below the grid
@@ -209,6 +228,7 @@ def sheets_document(ctx: BuildContext, faces: list[CardFace], paper: str = "a4",
         page_rules += bleed_rules({f.size_key: f.mm for f in faces}, config, marks)
         pages, placements = bleed_pages(ctx, faces, config, marks), []
     else:
+        page_rules += box_rules(mixed_gutter(config) / 2, ".sheet.gutters ") if mixed_gutter(config) else []
         pages, placements = sheet_pages(ctx, faces, paper, config)
     authors = ctx.authors
     author = f'<meta name="author" content="{Markup.escape(authors)}">' if authors else ""
