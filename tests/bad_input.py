@@ -27,7 +27,7 @@ class Case:
     code: str
     file: str                     # relative to the game folder ("" for the folder itself)
     line: int | str | None        # a line number, a text on the expected line, or None (no line)
-    runner: str = "validate"      # validate | check | cards | counters | rulebook | reference-ru
+    runner: str = "validate"      # validate | check | cards | bleed | print-shop | counters | rulebook | reference-ru
     cli: bool = False             # also run through the command line under ulimit
 
 
@@ -474,6 +474,13 @@ def _build_cases() -> list[Case]:
              "data/errata.yaml", "quick-for-fast"),
         Case("counter-text-overflows", edit("data/counters.yaml", "    text: Round", "    text: " + "Round of play " * 12),
              "W030", "data/counters.yaml", "- id: round", runner="counters"),
+        Case("bleed-back-stops-at-trim", steps(
+            write("templates/backs/inside.svg.j2", '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 63 88">'
+                  '<rect width="63" height="88" fill="#0f3b57"/></svg>\n'),
+            edit("data/decks.yaml", "back: spades-diamonds", "back: inside")),
+             "E048", "data/cards.yaml", "- id: advance", runner="bleed"),
+        Case("print-shop-size-unknown", edit("data/decks.yaml", "size: poker", "size: tarot"),
+             "W048", "data/cards.yaml", "- id: advance", runner="print-shop"),
     ]
 
 
@@ -625,6 +632,9 @@ def _asset_cases() -> list[Case]:
         Case("sheets-zero-font", sheets("min_font_pt: 6.5", "min_font_pt: 0"), "E004", "templates/sheets.yaml",
              "min_font_pt: 0", cli=True),
         Case("sheets-unknown-key", sheets("bleed: 3", "bleeed: 3"), "E003", "templates/sheets.yaml", "bleeed:"),
+        Case("print-shop-unknown-field", write("templates/print-shops.yaml", "presets:\n  shop:\n    name: Shop\n"
+             "    sizes: {poker: [63, 88]}\n    bleed: 3\n    format: png\n    front: '{deck}/{number}.png'\n"
+             "    back: 'back/{n}.png'\n"), "E004", "templates/print-shops.yaml", "    name: Shop"),
         Case("sheets-paper-text", sheets("width: 210", "width: wide"), "E004", "templates/sheets.yaml", "width: wide"),
         Case("sheets-invalid-utf8", write("templates/sheets.yaml", b"papers:\n  a4: {width: 210, height: 2\xff7}\n"),
              "E001", "templates/sheets.yaml", 2),
@@ -681,7 +691,8 @@ def run_case(ws: Workspace, case: Case) -> list:
     from generator.print.jobs import Job, run_job
 
     kind = {"reference-ru": "reference", "counters": "counters", "rulebook": "rulebook"}.get(case.runner, "cards")
-    job = Job(ws.root, "demo", "ru" if case.runner == "reference-ru" else "en", kind, images=False)
+    shop = {"bleed": {"bleed": True}, "print-shop": {"print_shop": "makeplayingcards"}}.get(case.runner, {})
+    job = Job(ws.root, "demo", "ru" if case.runner == "reference-ru" else "en", kind, images=False, **shop)
     return run_job(job).diagnostics
 
 

@@ -133,7 +133,8 @@ def test_bleed_mode_boxes(demo: Workspace):
     page = reader.pages[0]
     trim = page.trimbox
     assert (round(float(trim.width) / MM), round(float(trim.height) / MM)) == (63, 88)
-    assert round(float(page.mediabox.width) / MM) == 69 and round(float(page.bleedbox.height) / MM) == 94
+    assert round(float(page.bleedbox.width) / MM) == 69 and round(float(page.bleedbox.height) / MM) == 94
+    assert float(page.mediabox.width) > float(page.bleedbox.width)  # crop marks outside the bleed
     assert len(reader.pages) == 2 * 2  # two cards, front and back each
 
 

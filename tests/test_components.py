@@ -96,7 +96,9 @@ def test_deck_of_any_size_with_rounded_corners_and_a_card_back(ws: Workspace):
     assert result.error is None, result.error
     placements = json.loads((result.files[0].parent / "cards.json").read_text())
     assert {tuple(p["size"]) for p in placements} == {(50.8, 76.2)}
-    spec = sheet_spec(SHEETS, "a4", (50.8, 76.2))
+    # the plain back among the deck's spades-diamonds backs: the sheet keeps its mixed-backgrounds gutter
+    spec = sheet_spec(SHEETS, "a4", (50.8, 76.2), gutter=SHEETS["gutters"]["cards_mixed"])
+    assert spec.gutter == 3
     assert [tuple(p["front"]) for p in placements] == [pytest.approx(spec.front_slot(k)) for k in range(len(placements))]
     page = PdfReader(result.files[0]).pages[0]
     assert (round(float(page.mediabox.width) / MM), round(float(page.mediabox.height) / MM)) == (210, 297)

@@ -1,5 +1,5 @@
-"""Counters: the test game's 40 two-sided half-inch counters on one A4 front/back pair, each
-back behind its front (read off the printed PDF), legible, in the side's colours; sides as
+"""Counters: the test game's 40 two-sided half-inch counters and its markers on one A4
+front/back pair, each back behind its front (read off the printed PDF), legible, in the side's colours; sides as
 references; unit symbols; markers; images of every counter face."""
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ import pytest
 from generator.diagnostics import Report
 from generator.model.components import UNIT_SYMBOLS
 from generator.print.jobs import Job, run_job
+from generator.print.layout import sheet_spec
 from generator.print.svg_symbols import SYMBOLS, unit_symbol
 from generator.project import Project
 
@@ -61,7 +62,8 @@ def test_forty_unit_counters_on_one_a4_pair_backs_behind_fronts(built):
     assert {tuple(p["size"]) for p in units} == {(12.7, 12.7)}
     assert not results["en"].diagnostics, [d.message for d in results["en"].diagnostics]
     pdf = pdfium.PdfDocument(str(out / "counters.pdf"))
-    assert len(pdf) == 4  # units front + back, markers front + back
+    assert len(pdf) == 2  # one front/back pair: the markers packed below the units
+    assert {p["sheet"] for p in placements} == {1} and len(placements) == 44
     assert (round(pdf[0].get_width() / MM), round(pdf[0].get_height() / MM)) == (210, 297)
     data = {c["id"]: c for c in _counters()}
     front, back = pdf[0], pdf[1]
@@ -118,6 +120,17 @@ def test_counter_text_is_legible(built):
         assert legibility(document, stricter), "the check sees the 5.5 pt designations"
 
 
+def test_symbol_text_below_the_limit_is_reported(tmp_path):
+    """Text inside a unit symbol (an SVG) is measured at its printed size: W030 below 5 pt."""
+    root = make_project(tmp_path)
+    (root / "content/river-line/templates").mkdir()
+    (root / "content/river-line/templates/sheets.yaml").write_text(
+        (REPO / "templates/sheets.yaml").read_text().replace("  min_font_pt: 5\n", "  min_font_pt: 5.4\n"))
+    result = run_job(Job(root, "river-line", "en", "counters", images=False))
+    warnings = {d.message for d in result.diagnostics if d.code == "W030"}
+    assert "counter 'n01' (en): 'XX' at 5.27 pt (least 5.4 pt)" in warnings  # a division's echelon mark
+
+
 def test_text_that_does_not_fit_is_reported(tmp_path):
     root = make_project(tmp_path)
     path = root / "content/river-line/data/counters.yaml"
@@ -131,7 +144,7 @@ def test_text_that_does_not_fit_is_reported(tmp_path):
 def test_translated_counters(built):
     root, _ = built
     pdf = pdfium.PdfDocument(str(root / "output/river-line/ru/counters.pdf"))
-    text = pdf[2].get_textpage().get_text_range() + pdf[3].get_textpage().get_text_range()
+    text = pdf[0].get_textpage().get_text_range() + pdf[1].get_textpage().get_text_range()
     assert "Контроль" in text and "Ход" in text and "Control" not in text
 
 
@@ -191,12 +204,13 @@ def test_letter_paper(tmp_path):
 
 
 def test_symbol_text_legible_at_half_inch():
-    """Echelon marks and 'HQ' inside the symbol: at 1/2" the symbol is 60% of 12.7 mm wide."""
+    """Echelon marks and 'HQ' inside the symbol: at 1/2" the symbol is 60% of the counter
+    inside its 0.15 mm border (12.4 mm)."""
     import re
 
     svg = str(unit_symbol("headquarters", "corps"))
     view_w = float(re.search(r'viewBox="0 0 ([\d.]+)', svg).group(1))
-    mm_per_unit = 0.6 * 12.7 / view_w
+    mm_per_unit = 0.6 * (12.7 - 2 * 0.15) / view_w
     sizes = [float(s) * mm_per_unit * 72 / 25.4 for s in re.findall(r'font-size="([\d.]+)"', svg)]
     assert len(sizes) == 2 and min(sizes) >= 5.0, sizes
 
@@ -206,6 +220,21 @@ def test_sheet_without_backs(tmp_path):
     path = root / "content/river-line/data/counters.yaml"
     path.write_text(path.read_text().replace("size: counter-5/8, template: marker}", "size: counter-5/8, template: marker, backs: false}"))
     result = run_job(Job(root, "river-line", "en", "counters", images=False))
-    assert result.error is None and result.pages == 3
+    assert result.error is None and result.pages == 2
     placements = json.loads((root / "output/river-line/en/counters.json").read_text())
     assert all(p["back"] is None for p in placements if p["countersheet"] == "markers")
+
+
+def test_counters_of_several_sizes_share_sheets_with_room_for_their_marks():
+    from generator.print.layout import load_sheets, shelves
+
+    config = load_sheets(REPO / "templates/sheets.yaml")
+    half, five_eighths = sheet_spec(config, "a4", (12.7, 12.7), kind="counters"), \
+        sheet_spec(config, "a4", (15.875, 15.875), kind="counters")
+    pages = shelves([(half, 300), (five_eighths, 4), (half, 20)])
+    assert [[(kind, n) for kind, _spec, _first, n in page] for page in pages] == [
+        [(0, 247)], [(0, 53), (1, 4), (2, 20)]]  # a full sheet, then the rest of every kind on one
+    for page in pages:
+        spans = [(spec.top, spec.top + spec.block_height(spec.used_rows(n))) for _k, spec, _f, n in page]
+        assert spans[0][0] >= half.min_margin and spans[-1][1] <= half.paper_h - half.min_margin
+        assert all(b[0] - a[1] >= half.shelf_gap - 1e-9 for a, b in zip(spans, spans[1:]))

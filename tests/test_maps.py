@@ -163,10 +163,16 @@ def test_large_page_and_background_image(maps_built):
     assert len(pdf) == 2
     tiles = json.loads((out / "maps.json").read_text())
     mw, mh = tiles[0]["map_size"]
-    assert pdf[0].get_width() / MM == pytest.approx(mw, abs=0.1) and pdf[0].get_height() / MM == pytest.approx(mh, abs=0.1)
+    trim, bleed, media = (pdf[0].get_trimbox(), pdf[0].get_bleedbox(), pdf[0].get_mediabox())
+    assert (trim[2] - trim[0]) / MM == pytest.approx(mw, abs=0.1) and (trim[3] - trim[1]) / MM == pytest.approx(mh, abs=0.1)
+    assert (trim[0] - bleed[0]) / MM == pytest.approx(3, abs=0.01) and media[0] < bleed[0]  # a print shop's bleed, marks outside
+    from generator.print.preflight import bleed_strips, page_boxes
+
+    assert page_boxes(out / "maps-large.pdf", 3) == [] and bleed_strips(out / "maps-large.pdf", 3) == []
     # the field map shows its background picture (red) under the grid
     image = pdf[1].render(scale=100 / 72).to_pil().convert("RGB")
-    r, g, b = image.getpixel((int(16 / 25.4 * 100), int(16 / 25.4 * 100)))
+    left, top = pdf[1].get_trimbox()[0] - pdf[1].get_mediabox()[0], pdf[1].get_mediabox()[3] - pdf[1].get_trimbox()[3]
+    r, g, b = image.getpixel((int((left / MM + 16) / 25.4 * 100), int((top / MM + 16) / 25.4 * 100)))
     assert r > 150 and g < 90 and b < 90
 
 
@@ -243,3 +249,38 @@ def test_image_typo_gets_the_right_path(tmp_path):
     root = make_project(tmp_path)
     path, errors = _errors(root, lambda t: t.replace("    setup:", "    background: pictures/bridge.svg\n    setup:"))
     assert [(d.code, d.hint) for d in errors] == [("E061", "did you mean 'images/bridge.svg'?")]
+
+
+@pytest.mark.skipif(__import__("shutil").which("pdftotext") is None, reason="needs pdftotext (poppler-utils)")
+def test_each_tile_prints_only_the_text_that_lies_on_it(maps_built):
+    """A word of the map outside a tile's window would be in the tile's PDF, clipped: text a
+    reader's search, a screen reader or a print shop's preflight finds off the paper."""
+    import re
+    import subprocess
+
+    root, _ = maps_built
+    out = root / "output/river-line/en"
+    tiles = json.loads((out / "maps.json").read_text())
+    listing = subprocess.run(["pdftotext", "-bbox", str(out / "maps.pdf"), "-"], capture_output=True, text=True,
+                             check=True).stdout.split("<page ")[1:]
+    margin = 8  # sheets.yaml maps.page_margin
+    for tile in tiles:
+        _x, _y, w, h = tile["window"]
+        words = re.findall(r'<word xMin="([-\d.]+)" yMin="([-\d.]+)" xMax="([-\d.]+)" yMax="([-\d.]+)">([^<]*)',
+                           listing[tile["page"] - 1])
+        centres = [((float(a) + float(c)) / 2 / MM, (float(b) + float(d)) / 2 / MM, word) for a, b, c, d, word in words]
+        in_window = [word for x, y, word in centres if margin - 1 < x < margin + w + 1 and margin - 1 < y < margin + h + 1]
+        caption = [word for x, y, word in centres if margin + h < y < margin + h + 8]  # the line under the tile
+        assert len(in_window) + len(caption) == len(words), (tile["page"], len(words))
+
+
+def test_every_printed_map_has_a_key_in_the_editions_language(maps_built):
+    root, _ = maps_built
+    for lang, words in (("en", ["Terrain", "Woods", "River", "Road"]), ("ru", ["Местность", "Лес", "Река", "Дорога"])):
+        out = root / f"output/river-line/{lang}"
+        large = pdfium.PdfDocument(str(out / "maps-large.pdf"))
+        text = " ".join(large[0].get_textpage().get_text_range().split())
+        assert all(word in text for word in words), (lang, text[-200:])
+        tiled = pdfium.PdfDocument(str(out / "maps.pdf"))
+        last_tile = max(t["page"] for t in json.loads((out / "maps.json").read_text()) if t["map"] == "valley")
+        assert words[0] in tiled[last_tile - 1].get_textpage().get_text_range()  # the key's tile

@@ -1,12 +1,13 @@
-"""How the game prints: its print.yaml and the sheets.yaml of its templates (the game's and
-the project's) are content like any other, checked with file:line before a build reads them."""
+"""How the game prints: its print.yaml and the sheets.yaml and print-shops.yaml of its
+templates (the game's and the project's) are content like any other, checked with file:line
+before a build reads them."""
 
 from __future__ import annotations
 
 from ..diagnostics import Report
 from ..game import Game
 from ..loader import load_settings
-from ..model.printing import PrintConfig, SheetsConfig
+from ..model.printing import PrintConfig, PrintShops, SheetsConfig
 
 
 def settings_files(game: Game) -> list[tuple]:
@@ -14,7 +15,8 @@ def settings_files(game: Game) -> list[tuple]:
     templates = (game.folder / "templates", game.project_root / "templates")
     return ([(game.folder / "print.yaml", PrintConfig)]
             + [(folder / "print.yaml", PrintConfig) for folder in templates]
-            + [(folder / "sheets.yaml", SheetsConfig) for folder in templates])
+            + [(folder / "sheets.yaml", SheetsConfig) for folder in templates]
+            + [(folder / "print-shops.yaml", PrintShops) for folder in templates])
 
 
 def check(game: Game, report: Report) -> None:

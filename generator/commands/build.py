@@ -48,6 +48,9 @@ def _kinds(value: str | None) -> list[str]:
 @click.option("--booklet", is_flag=True,
               help="Also write rulebook-booklet.pdf: the A5 rulebook two pages up on A4, in order to fold and staple.")
 @click.option("--bleed", is_flag=True, help="Also write cards-bleed.pdf: one card per page with 3 mm bleed.")
+@click.option("--print-shop", "print_shop", metavar="PRESET", default=None,
+              help="Also write the cards as a print-on-demand printer takes them (print-shops.yaml: "
+                   "drivethrucards, thegamecrafter, makeplayingcards).")
 @click.option("--no-drafts", is_flag=True, help="Leave cards marked incomplete (DRAFT) out of the card sheets.")
 @click.option("--no-notes", is_flag=True, help="Leave the rules' notes (designer's, translator's, editor's) out of the rulebook.")
 @click.option("--no-images", is_flag=True, help="Skip card PNGs and Tabletop Simulator sheets.")
@@ -56,7 +59,8 @@ def _kinds(value: str | None) -> list[str]:
 @click.option("--strict", is_flag=True, help="Fail on warnings (e.g. card text that does not fit).")
 @click.option("--force", is_flag=True, help="Rebuild everything, even what has not changed since the last build.")
 @click.pass_obj
-def command(ctx, games, langs, only, paper, book, booklet, bleed, no_drafts, no_notes, no_images, workers, strict, force) -> None:
+def command(ctx, games, langs, only, paper, book, booklet, bleed, print_shop, no_drafts, no_notes, no_images, workers,
+            strict, force) -> None:
     """Build print-and-play PDFs and the site into output/."""
     project = ctx.project
     if booklet and book not in (None, "a5"):
@@ -66,6 +70,7 @@ def command(ctx, games, langs, only, paper, book, booklet, bleed, no_drafts, no_
     names = project.resolve_games(games)
     kinds = _kinds(only)
     project.resolve_languages(names, langs)
+    _known_shop(project, print_shop)
     lock = outputs.BuildLock(project.output)
     try:
         lock.acquire()
@@ -74,7 +79,8 @@ def command(ctx, games, langs, only, paper, book, booklet, bleed, no_drafts, no_
         sys.exit(2)
     try:
         failed = build(project, names, kinds, bool(games), list(langs) or None, workers, force,
-                       dict(paper=paper, book=book, booklet=booklet, bleed=bleed, images=not no_images, drafts=not no_drafts,
+                       dict(paper=paper, book=book, booklet=booklet, bleed=bleed, print_shop=print_shop,
+                            images=not no_images, drafts=not no_drafts,
                             notes=not no_notes), strict)
     except outputs.OutsideOutput as exc:
         click.echo(f"error: {exc}", err=True)
@@ -85,7 +91,24 @@ def command(ctx, games, langs, only, paper, book, booklet, bleed, no_drafts, no_
         sys.exit(1)
 
 
-DEFAULT_OPTIONS = dict(paper="a4", book="a4", booklet=False, bleed=False, images=True, drafts=True, notes=True)
+def _known_shop(project, name: str | None) -> None:
+    """A --print-shop that names no preset of the project's (or Rulesmith's) print-shops.yaml
+    is a usage error."""
+    if name is None:
+        return
+    from ..print.context import PACKAGE_TEMPLATES
+    from ..print.printshop import presets
+
+    try:
+        known = presets([project.templates, PACKAGE_TEMPLATES])
+    except ValueError as exc:
+        raise click.BadParameter(str(exc), param_hint="--print-shop")
+    if name not in known:
+        raise click.BadParameter(f"unknown preset '{name}'; choose from {', '.join(known) or 'none'} "
+                                 f"(templates/print-shops.yaml)", param_hint="--print-shop")
+
+
+DEFAULT_OPTIONS = dict(paper="a4", book="a4", booklet=False, bleed=False, print_shop=None, images=True, drafts=True, notes=True)
 
 
 def build(project, names, kinds, partial, langs, workers, force, options, strict,

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Annotated, ClassVar, Literal
 
-from pydantic import Field
+from pydantic import Field, model_validator
 
 from .base import Frozen
 
@@ -52,6 +52,7 @@ class CardLayout(Settings):
 class Gutters(Settings):
     cards: Mm = 0.0
     counters: Mm = 0.0
+    cards_mixed: Mm = Field(default=0.0, le=20, description="between cards of different backgrounds on one sheet")
 
 
 class CounterLayout(Settings):
@@ -71,6 +72,7 @@ class SheetsConfig(Settings):
 
     papers: dict[str, Paper] = Field(min_length=1)
     min_margin: Mm
+    printable_margin: Mm = 0.0
     mark_gap: Mm
     mark_length: Mm
     bleed: Mm
@@ -78,3 +80,42 @@ class SheetsConfig(Settings):
     gutters: Gutters = Gutters()
     counter: CounterLayout
     maps: MapLayout
+
+
+class PrintShop(Settings):
+    """One print-on-demand preset (templates/print-shops.yaml)."""
+
+    name: str = Field(min_length=1, max_length=100)
+    sizes: dict[str, tuple[PositiveMm, PositiveMm]] = Field(min_length=1,
+                                                            description="deck size -> the printer's trim, mm")
+    bleed: Mm
+    format: Literal["pdf", "png"]
+    dpi: int = Field(default=300, ge=72, le=1200)
+    front: str = Field(min_length=1, max_length=200, description="file name of a front: {deck}, {card}, {n}")
+    back: str = Field(min_length=1, max_length=200, description="file name of a back: {deck}, {card}, {n}")
+
+    @model_validator(mode="after")
+    def _names(self) -> "PrintShop":
+        for pattern in (self.front, self.back):
+            try:
+                name = pattern.format(deck="d", card="c", n="001")
+            except (KeyError, IndexError, ValueError):
+                raise ValueError(f"'{pattern}' names a field there is not: write {{deck}}, {{card}} or {{n}}")
+            if name.startswith("/") or ".." in name.split("/") or "\\" in name:
+                raise ValueError(f"'{pattern}' leaves the preset's folder: write a name like {{deck}}/{{n}}.png")
+            if not name.endswith("." + self.format):
+                raise ValueError(f"'{pattern}' does not end in .{self.format}, the preset's format")
+        if self.format == "pdf" and self.front != self.back:
+            raise ValueError("a pdf preset writes a deck's fronts and backs into one file: "
+                             "give front and back one name")
+        numbered = all("{n}" in p or "{card}" in p for p in (self.front, self.back))
+        if self.format == "png" and (self.front == self.back or not numbered):
+            raise ValueError("a png preset writes a file per face: "
+                             "name fronts and backs apart, each with {n} or {card}")
+        return self
+
+
+class PrintShops(Settings):
+    """templates/print-shops.yaml: the print-on-demand presets `build --print-shop` knows."""
+
+    presets: dict[str, PrintShop] = Field(min_length=1)

@@ -14,6 +14,7 @@ from .cardfaces import CardFace, all_faces
 from .context import BuildContext, source_mark
 from .decisions import decided
 from .fonts import fit_text
+from .bleed import CLOSE_BOX, OPEN_BOX, bleed_rules, box_rules, crop_marks, grown_art
 from .layout import SheetSpec, load_sheets, sheet_spec
 from .pdf import render_document
 from .sheets import SheetsHtml
@@ -82,8 +83,13 @@ def _slot(x: float, y: float, w: float, h: float, inner: Markup) -> Markup:
 
 
 def _marks(spec: SheetSpec, count: int | None = None, mirrored: bool = False) -> Markup:
+    return draw_marks(spec.cut_marks(count, mirrored))
+
+
+def draw_marks(lines) -> Markup:
+    """Cut mark lines (x1, y1, x2, y2 in mm, each horizontal or vertical) as 0.2 mm rules."""
     out = []
-    for x1, y1, x2, y2 in spec.cut_marks(count, mirrored):
+    for x1, y1, x2, y2 in lines:
         if x1 == x2:
             out.append(f'<div class="cut" style="left:{x1 - 0.1:.3f}mm;top:{y1:.3f}mm;width:0.2mm;height:{y2 - y1:.3f}mm"></div>')
         else:
@@ -99,11 +105,13 @@ class _Backs:
     back art, and the closing tags. The art is one string for every card whose art is the
     same, so a large deck holds each distinct back once."""
 
-    def __init__(self, ctx: BuildContext, macros):
-        self.ctx, self.macros, self.art = ctx, macros, {}
+    def __init__(self, ctx: BuildContext, macros, bleed: float = 0.0):
+        self.ctx, self.macros, self.art, self.bleed = ctx, macros, {}, bleed
 
     def pieces(self, face: CardFace, wrap) -> tuple[str, ...]:
         art = str(back_svg(self.ctx, face))
+        if self.bleed:
+            art = grown_art(art, *face.mm, self.bleed)
         art = self.art.setdefault(art, art)
         around = str(wrap(self.macros.back(face, self.ctx.title, Markup(BACK_ART))))
         if around.count(BACK_ART) != 1:  # a back template that does not show its art once
@@ -115,9 +123,11 @@ class _Backs:
 def sheet_pages(ctx: BuildContext, faces: list[CardFace], paper: str, config: dict
                 ) -> tuple[list[tuple[str, ...]], list[dict]]:
     """Pages of fronts, each followed by its page of backs, each page in pieces (see
-    SheetsHtml); plus where every card went."""
+    SheetsHtml); plus where every card went. A sheet whose cards differ in background (back
+    design, side colour) keeps a gutter between them where the paper has room for it
+    (gutters.cards_mixed), each card's colour bled into half of it: a cut or a duplex print a
+    little off shows the card's own colour, not a sliver of its neighbour's."""
     macros = ctx.env.get_template("card.html.j2").module
-    backs_of = _Backs(ctx, macros)
     pages: list[tuple[str, ...]] = []
     placements: list[dict] = []
     by_size: dict[str, list[CardFace]] = {}
@@ -126,68 +136,102 @@ def sheet_pages(ctx: BuildContext, faces: list[CardFace], paper: str, config: di
     specs = {size: sheet_spec(config, paper, cards[0].mm) for size, cards in by_size.items()}
     total = sum(math.ceil(len(cards) / specs[size].per_sheet) for size, cards in by_size.items())
     ui = ctx.env.globals["ui"]
+    apart = mixed_gutter(config)
+    plain, bled = _Backs(ctx, macros), _Backs(ctx, macros, apart / 2)
     for size, cards in by_size.items():
-        spec = specs[size]
-        marks = str(_marks(spec))
-        style = f"width:{spec.paper_w}mm;height:{spec.paper_h}mm;page:{paper}"
-        for start in range(0, len(cards), spec.per_sheet):
-            chunk = cards[start:start + spec.per_sheet]
+        shared = specs[size]
+        gutter = sheet_spec(config, paper, cards[0].mm, gutter=apart) if apart else shared
+        for start in range(0, len(cards), shared.per_sheet):
+            chunk = cards[start:start + shared.per_sheet]
+            mixed = gutter.per_sheet == shared.per_sheet and len({_background(f) for f in chunk}) > 1
+            spec, bleed, backs_of = (gutter, apart / 2, bled) if mixed and apart else (shared, 0.0, plain)
+            box = (OPEN_BOX, CLOSE_BOX) if bleed else ("", "")
+            style = f"width:{spec.paper_w}mm;height:{spec.paper_h}mm;page:{paper}"
             fronts: list[str] = []
             backs: list[str] = []
             number = len(pages) // 2 + 1
             for k, face in enumerate(chunk):
                 fx, fy = spec.front_slot(k)
                 bx, by = spec.back_slot(k)
-                fronts.append(str(_slot(fx, fy, spec.card_w, spec.card_h, macros.front(face, ctx.title))))
-                backs += backs_of.pieces(face, lambda inner, bx=bx, by=by: _slot(bx, by, spec.card_w, spec.card_h, inner))
+                front = Markup(box[0]) + macros.front(face, ctx.title, bleed) + Markup(box[1])
+                fronts.append(str(_slot(fx, fy, spec.card_w, spec.card_h, front)))
+                backs += backs_of.pieces(face, lambda inner, bx=bx, by=by, spec=spec: _slot(
+                    bx, by, spec.card_w, spec.card_h, Markup(box[0]) + inner + Markup(box[1])))
                 placements.append({"card": face.id, "deck": face.deck, "sheet": number,
                                    "front": [fx, fy], "back": [bx, by], "size": [spec.card_w, spec.card_h],
                                    "paper": [spec.paper_w, spec.paper_h]})
             part_filled = len(chunk) < spec.per_sheet  # marks only beside the cards it holds
             for side, slots in (("fronts", fronts), ("backs", backs)):
                 note = ui(f"sheet-{side}").format(n=number, total=total)  # how to print this sheet
-                opening = str(Markup('<div class="sheet {}" style="{}">').format(side, style))
-                cut = str(_marks(spec, len(chunk), mirrored=side == "backs")) if part_filled else marks
+                kind = f"{side} gutters" if bleed else side
+                opening = str(Markup('<div class="sheet {}" style="{}">').format(kind, style))
+                cut = str(_marks(spec, len(chunk) if part_filled else None, mirrored=side == "backs"))
                 pages.append((opening, *slots, cut, str(_note(spec, note)), "</div>"))
     return pages, placements
 
 
+def mixed_gutter(config: dict) -> float:
+    return float(config.get("gutters", {}).get("cards_mixed", 0.0))
+
+
+def _background(face: CardFace) -> tuple:
+    """What a card's edges show: its back's design and its side's colour."""
+    return face.back, face.extra.get("side_colour")
+
+
+NOTE_ROOM = 6.0  # mm a two-line note takes below the grid
+
+
 def _note(spec: SheetSpec, text: str) -> Markup:
-    """How to print this sheet, just below the card grid: in the middle column (or the first,
-    when an even number of columns puts a cut mark in the middle), clear of the marks."""
-    column = spec.cols // 2 if spec.cols % 2 else 0
-    left = spec.left + column * spec.card_w + 2
-    top = spec.top + spec.rows * spec.card_h + spec.mark_gap + 0.6
-    return Markup('<p class="sheet-note" style="left:{}mm;top:{}mm;width:{}mm">{}</p>').format(
-        round(left, 3), round(top, 3), round(spec.card_w - 4, 3), text)
+    """How to print this sheet, inside the printable area: just below the card grid in the
+    middle column (or the first, when an even number of columns puts a cut line in the
+    middle); where the paper leaves too little room below (three poker rows on Letter), turned
+    along the left margin beside the middle row, between the row's cut marks."""
+    grid_b = spec.top + spec.grid_h
+    if spec.paper_h - spec.printable - grid_b >= NOTE_ROOM:
+        column = spec.cols // 2 if spec.cols % 2 else 0
+        left = spec.left + column * (spec.card_w + spec.gutter) + 2
+        return Markup('<p class="sheet-note" style="left:{}mm;top:{}mm;width:{}mm">{}</p>').format(
+            round(left, 3), round(grid_b + 0.8, 3), round(spec.card_w - 4, 3), text)
+    row = spec.rows // 2 if spec.rows % 2 else 0
+    bottom = spec.top + row * (spec.card_h + spec.gutter) + spec.card_h - 4
+    # turned a quarter about its top-left corner: it reads upwards, its lines stack rightwards;
+    # the layout check sees it unturned, so it is checked for its glyphs only (data-overlay)
+    return Markup('<p class="sheet-note turned" data-overlay style="left:{}mm;top:{}mm;width:{}mm">{}</p>').format(
+        round(spec.printable + 0.5, 3), round(bottom, 3), round(spec.card_h - 8, 3), text)
 
 
-def bleed_pages(ctx: BuildContext, faces: list[CardFace], config: dict) -> list[tuple[str, ...]]:
-    """One card per page at trim size, 3 mm bleed around it (the card's background runs into it)."""
+def bleed_pages(ctx: BuildContext, faces: list[CardFace], config: dict, marks: bool = True
+                ) -> list[tuple[str, ...]]:
+    """One card face per page at trim size, its background, frame colour and art running
+    `bleed` mm past the cut (bleed.py); with `marks`, crop marks outside the bleed."""
     macros = ctx.env.get_template("card.html.j2").module
-    backs_of = _Backs(ctx, macros)
+    bleed = config["bleed"]
+    backs_of = _Backs(ctx, macros, bleed)
     out = []
     for face in faces:
         w, h = face.mm
         style = f"width:{w}mm;height:{h}mm;page:card-{face.size_key}"
         opening = str(Markup('<div class="sheet bleed" style="{}">').format(style))
-        out.append((opening, str(macros.front(face, ctx.title)), "</div>"))
-        out.append((opening, *backs_of.pieces(face, lambda inner: inner), "</div>"))
+        cut = str(draw_marks(crop_marks(w, h, bleed, config["mark_gap"], config["mark_length"]))) if marks else ""
+        out.append((opening + OPEN_BOX, str(macros.front(face, ctx.title, bleed)), CLOSE_BOX + cut, "</div>"))
+        out.append((opening + OPEN_BOX, *backs_of.pieces(face, lambda inner: inner), CLOSE_BOX + cut, "</div>"))
     return out
 
 
-def sheets_document(ctx: BuildContext, faces: list[CardFace], paper: str = "a4", bleed: bool = False
-                    ) -> tuple[SheetsHtml, list[dict]]:
-    """The card sheets (or bleed pages) for faces whose font sizes are already set, as pages
-    kept in pieces (a deck of thousands of cards is never one string)."""
-    config = sheets_config(ctx)
+def sheets_document(ctx: BuildContext, faces: list[CardFace], paper: str = "a4", bleed: bool = False,
+                    marks: bool = True, config: dict | None = None) -> tuple[SheetsHtml, list[dict]]:
+    """The card sheets (or bleed pages, with or without crop marks) for faces whose font sizes
+    are already set, as pages kept in pieces (a deck of thousands of cards is never one
+    string). `config`: sheets.yaml's settings, another bleed for a print shop."""
+    config = config or sheets_config(ctx)
     page_rules = [f"@page {name} {{ size: {p['width']}mm {p['height']}mm; margin: 0 }}"
                   for name, p in config["papers"].items()]
-    for key, (w, h) in {f.size_key: f.mm for f in faces}.items():
-        page_rules.append(f"@page card-{key} {{ size: {w}mm {h}mm; margin: 0; bleed: {config['bleed']}mm; marks: crop; }}")
     if bleed:
-        pages, placements = bleed_pages(ctx, faces, config), []
+        page_rules += bleed_rules({f.size_key: f.mm for f in faces}, config, marks)
+        pages, placements = bleed_pages(ctx, faces, config, marks), []
     else:
+        page_rules += box_rules(mixed_gutter(config) / 2, ".sheet.gutters ") if mixed_gutter(config) else []
         pages, placements = sheet_pages(ctx, faces, paper, config)
     authors = ctx.authors
     author = f'<meta name="author" content="{Markup.escape(authors)}">' if authors else ""

@@ -15,7 +15,7 @@ from ..model import Counter, CounterSheet
 from ..model.sizes import parse_size
 from .cards import _marks, _slot, sheets_config
 from .context import BuildContext
-from .layout import sheet_spec
+from .layout import sheet_spec, shelves
 from .pdf import render_document
 from .svg_symbols import unit_symbol
 
@@ -100,33 +100,39 @@ def counters_html(ctx: BuildContext, all_pieces: list[Piece], paper: str = "a4")
     pages: list[Markup] = []
     placements: list[dict] = []
     by_sheet: dict[str, list[tuple[int, Piece]]] = {}
-    sheet_number = 0  # pages of fronts so far, across all counter sheets
     for index, piece in enumerate(all_pieces):
         by_sheet.setdefault(piece.sheet.id, []).append((index, piece))
-    for chunk_source in by_sheet.values():
-        sheet = chunk_source[0][1].sheet
-        size = parse_size(sheet.size)
-        spec = sheet_spec(config, paper, size, gutter=sheet.gutter, kind="counters")
-        for start in range(0, len(chunk_source), spec.per_sheet):
-            chunk = chunk_source[start:start + spec.per_sheet]
-            sheet_number += 1
-            fronts, backs = [], []
-            for k, (index, piece) in enumerate(chunk):
+    groups = list(by_sheet.values())
+    specs = [sheet_spec(config, paper, parse_size(g[0][1].sheet.size), gutter=g[0][1].sheet.gutter, kind="counters")
+             for g in groups]
+    # every kind of counter (units, markers...) packed onto as few sheets as their sizes allow
+    for number, shelves_of_page in enumerate(shelves([(spec, len(g)) for spec, g in zip(specs, groups)]), start=1):
+        fronts, backs, front_marks, back_marks = [], [], [], []
+        for kind, spec, first, count in shelves_of_page:
+            group = groups[kind]
+            sheet = group[0][1].sheet
+            size = parse_size(sheet.size)
+            for k, (index, piece) in enumerate(group[first:first + count]):
                 fx, fy = spec.front_slot(k)
                 bx, by = spec.back_slot(k)
-                fronts.append(_slot(fx, fy, spec.card_w, spec.card_h, counter_html(ctx, piece.front, sheet, size, config, index)))
-                backs.append(_slot(bx, by, spec.card_w, spec.card_h, counter_html(ctx, piece.back, sheet, size, config, index)))
-                placements.append({"counter": piece.counter.id, "countersheet": sheet.id,
-                                   "sheet": sheet_number,
+                fronts.append(_slot(fx, fy, spec.card_w, spec.card_h,
+                                    counter_html(ctx, piece.front, sheet, size, config, index)))
+                if sheet.backs:
+                    backs.append(_slot(bx, by, spec.card_w, spec.card_h,
+                                       counter_html(ctx, piece.back, sheet, size, config, index)))
+                placements.append({"counter": piece.counter.id, "countersheet": sheet.id, "sheet": number,
                                    "front": [round(fx, 3), round(fy, 3)],
                                    "back": [round(bx, 3), round(by, 3)] if sheet.backs else None,
                                    "size": [spec.card_w, spec.card_h], "paper": [spec.paper_w, spec.paper_h]})
-            style = f"width:{spec.paper_w}mm;height:{spec.paper_h}mm;page:{paper}"
-            pages.append(Markup('<div class="sheet fronts" style="{}">{}{}</div>').format(
-                style, Markup("").join(fronts), _marks(spec, len(chunk))))
+            front_marks.append(_marks(spec, count))
             if sheet.backs:
-                pages.append(Markup('<div class="sheet backs" style="{}">{}{}</div>').format(
-                    style, Markup("").join(backs), _marks(spec, len(chunk), mirrored=True)))
+                back_marks.append(_marks(spec, count, mirrored=True))
+        style = f"width:{specs[0].paper_w}mm;height:{specs[0].paper_h}mm;page:{paper}"
+        pages.append(Markup('<div class="sheet fronts" style="{}">{}{}</div>').format(
+            style, Markup("").join(fronts), Markup("").join(front_marks)))
+        if backs:
+            pages.append(Markup('<div class="sheet backs" style="{}">{}{}</div>').format(
+                style, Markup("").join(backs), Markup("").join(back_marks)))
     page_rules = [f"@page {name} {{ size: {p['width']}mm {p['height']}mm; margin: 0 }}"
                   for name, p in config["papers"].items()]
     html = (f'<!DOCTYPE html><html lang="{ctx.lang}"><head><meta charset="utf-8">'
@@ -151,6 +157,11 @@ def legibility(document, config: dict) -> dict[int, list[str]]:
             if element is not None and element.get("data-counter") is not None and "counter" in (element.get("class") or ""):
                 stack.append((int(element.get("data-counter")), box))
                 pushed = True
+            if stack and element is not None and str(getattr(element, "tag", "")).endswith("svg") \
+                    and getattr(box, "width", None):
+                for words, pt in svg_text_sizes(element, box.width, box.height):
+                    if pt < least - 0.05:
+                        found.setdefault(stack[-1][0], []).append(f"'{words}' at {pt:.2f} pt (least {least} pt)")
             text = getattr(box, "text", None)
             if text and text.strip() and stack:
                 index, counter = stack[-1]
@@ -169,6 +180,29 @@ def legibility(document, config: dict) -> dict[int, list[str]]:
 
         visit(page._page_box)
     return found
+
+
+def svg_text_sizes(svg, width_px: float, height_px: float) -> list[tuple[str, float]]:
+    """(text, printed size in pt) of each <text> of an inline SVG drawn `width_px` wide: its
+    font-size is in the viewBox's units, which the drawing scales (keeping proportions)."""
+    try:
+        _x, _y, view_w, view_h = (float(v) for v in (svg.get("viewBox") or "").replace(",", " ").split())
+    except ValueError:
+        return []
+    if view_w <= 0 or view_h <= 0:
+        return []
+    scale = min(width_px / view_w, height_px / view_h if height_px else width_px / view_w)
+    sizes = []
+    for node in svg.iter():
+        if str(node.tag).endswith("text") and node.get("font-size"):
+            try:
+                size = float(str(node.get("font-size")).removesuffix("px"))
+            except ValueError:
+                continue
+            words = " ".join("".join(node.itertext()).split())
+            if words:
+                sizes.append((words, size * scale / PX_PER_PT))
+    return sizes
 
 
 def counter_document(ctx: BuildContext, report: Report, paper: str = "a4"):

@@ -5,6 +5,8 @@ the parts' bookmarks point into the joined pages."""
 
 from __future__ import annotations
 
+import hashlib
+import re
 from pathlib import Path
 
 import pikepdf
@@ -41,7 +43,40 @@ def join(parts: list[Path], path: Path) -> None:
         if bookmarks:
             with pdf.open_outline() as outline:
                 outline.root.extend(bookmarks)
+        unique_subset_names(pdf)
         pdf.save(path, deterministic_id=True)
+
+
+SUBSET = re.compile(r"^/?([A-Z]{6})\+(.+)$")
+
+
+def unique_subset_names(pdf) -> None:
+    """Give every embedded font subset its own name: each part names the subsets of a font
+    alike (WeasyPrint's tag, e.g. FGABLA+PT-Sans, depends on the font, not on the glyphs it
+    keeps), so the joined file would hold different subsets under one name, and a print RIP
+    that takes one for another drops glyphs. The first keeps its name; each further one gets
+    a tag made from a hash of its name and number, the same for the same parts."""
+    used: set[str] = set()
+    for font in [o for o in pdf.objects if isinstance(o, pikepdf.Dictionary) and o.get("/Subtype") == "/Type0"]:
+        match = SUBSET.match(str(font.get("/BaseFont", "")))
+        if match is None:
+            continue
+        name, n = match.group(0).lstrip("/"), 0
+        while name in used:
+            n += 1
+            digest = hashlib.sha256(f"{match.group(0)}#{n}".encode()).digest()
+            name = "".join(chr(65 + b % 26) for b in digest[:6]) + "+" + match.group(2)
+        used.add(name)
+        _rename(font, pikepdf.Name("/" + name))
+
+
+def _rename(font, name) -> None:
+    """Name a Type0 font, its descendant and their descriptor alike."""
+    font.BaseFont = name
+    for descendant in font.get("/DescendantFonts") or ():
+        descendant.BaseFont = name
+        if "/FontDescriptor" in descendant:
+            descendant.FontDescriptor.FontName = name
 
 
 def _bookmarks(source, first_page: int) -> list:

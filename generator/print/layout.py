@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import copy
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from pathlib import Path
 
@@ -22,6 +22,8 @@ class SheetSpec:
     mark_gap: float
     mark_length: float
     gutter: float = 0.0  # space between neighbouring pieces (0: they share their cut lines)
+    top_at: float | None = None  # where the first row starts (a shelf of pieces among others); None: centred
+    printable: float = 0.0  # paper edge most printers leave blank: no mark or note there
 
     @property
     def cols(self) -> int:
@@ -49,7 +51,20 @@ class SheetSpec:
 
     @property
     def top(self) -> float:
-        return (self.paper_h - self.grid_h) / 2
+        return (self.paper_h - self.grid_h) / 2 if self.top_at is None else self.top_at
+
+    def rows_fitting(self, top: float) -> int:
+        """How many rows of pieces fit between `top` and the bottom margin."""
+        return max(0, math.floor((self.paper_h - self.min_margin - top + self.gutter) / (self.card_h + self.gutter)))
+
+    def block_height(self, rows: int) -> float:
+        return rows * self.card_h + (rows - 1) * self.gutter
+
+    @property
+    def shelf_gap(self) -> float:
+        """Between two shelves of pieces of different sizes on one sheet: room for the cut marks
+        of each (below the one, above the other), with a cut between them."""
+        return 2 * (self.mark_gap + self.mark_length)
 
     def _x(self, col: int) -> float:
         return self.left + col * (self.card_w + self.gutter)
@@ -89,17 +104,61 @@ class SheetSpec:
     def cut_marks(self, count: int | None = None, mirrored: bool = False) -> list[tuple[float, float, float, float]]:
         """Cut mark lines (x1, y1, x2, y2) in mm, at every cut line, outside the card area. With
         `count`, for a sheet holding that many pieces: no marks beside or below empty rows."""
-        length = max(1.0, min(self.mark_length, min(self.left, self.top) - self.mark_gap - 1))
         grid_r = self.left + self.grid_w
         grid_b = self._y(self.used_rows(count) - 1) + self.card_h
+        gap_v, length_v = self.mark_room(min(self.top, self.paper_h - grid_b))
+        gap_h, length_h = self.mark_room(min(self.left, self.paper_w - grid_r))
         lines = []
-        for x in self.cut_xs(count, mirrored):
-            lines.append((x, self.top - self.mark_gap - length, x, self.top - self.mark_gap))
-            lines.append((x, grid_b + self.mark_gap, x, grid_b + self.mark_gap + length))
-        for y in self.cut_ys(count):
-            lines.append((self.left - self.mark_gap - length, y, self.left - self.mark_gap, y))
-            lines.append((grid_r + self.mark_gap, y, grid_r + self.mark_gap + length, y))
+        for x in self.cut_xs(count, mirrored) if length_v else ():
+            lines.append((x, self.top - gap_v - length_v, x, self.top - gap_v))
+            lines.append((x, grid_b + gap_v, x, grid_b + gap_v + length_v))
+        for y in self.cut_ys(count) if length_h else ():
+            lines.append((self.left - gap_h - length_h, y, self.left - gap_h, y))
+            lines.append((grid_r + gap_h, y, grid_r + gap_h + length_h, y))
         return lines
+
+    def mark_room(self, margin: float) -> tuple[float, float]:
+        """(gap from the cut, length) of the marks in a margin this wide: `mark_gap` and
+        `mark_length` where they fit, shorter, then closer to the cut, where the printable
+        area is narrower; (0, 0) when not even a millimetre of mark fits."""
+        room = margin - self.printable
+        length = min(self.mark_length, max(1.0, room - self.mark_gap))
+        gap = min(self.mark_gap, room - length)
+        if gap < 0.5:
+            return 0.0, 0.0
+        return gap, length
+
+
+def shelves(specs: list[tuple[SheetSpec, int]]) -> list[list[tuple[int, SheetSpec, int, int]]]:
+    """Pieces of several sizes packed onto as few sheets as their sizes allow: each kind (its
+    spec, how many pieces) in rows of its own columns, the rows of one kind a shelf, shelves
+    stacked down the sheet with room for their marks between them, the stack centred. Per
+    sheet, (which kind, its spec placed at the shelf's top, first piece, pieces) of each shelf."""
+    pages: list[list[tuple[int, SheetSpec, int, int]]] = [[]]
+    bottom = None  # where the last shelf of the current sheet ends
+    for kind, (spec, count) in enumerate(specs):
+        first = 0
+        while first < count:
+            top = spec.min_margin if bottom is None else bottom + spec.shelf_gap
+            rows = min(spec.rows_fitting(top), -(-(count - first) // spec.cols))
+            if rows <= 0:
+                pages.append([])
+                bottom = None
+                continue
+            take = min(count - first, rows * spec.cols)
+            pages[-1].append((kind, replace(spec, top_at=top), first, take))
+            bottom = top + spec.block_height(rows)
+            first += take
+    centred = []
+    for page in pages:
+        if not page:
+            continue
+        _kind, last, _first, count = page[-1]
+        start = page[0][1].top
+        used = last.top + last.block_height(last.used_rows(count)) - start
+        shift = (last.paper_h - used) / 2 - start
+        centred.append([(kind, replace(s, top_at=s.top + shift), first, n) for kind, s, first, n in page])
+    return centred
 
 
 def load_sheets(path: Path) -> dict:
@@ -126,7 +185,7 @@ def sheet_spec(sheets: dict, paper: str, card_size: tuple[float, float], gutter:
     if gutter is None:
         gutter = sheets.get("gutters", {}).get(kind, 0.0)
     spec = SheetSpec(paper, p["width"], p["height"], card_size[0], card_size[1], sheets["min_margin"],
-                     sheets["mark_gap"], sheets["mark_length"], gutter)
+                     sheets["mark_gap"], sheets["mark_length"], gutter, printable=sheets.get("printable_margin", 0.0))
     if spec.grid_w > p["width"] or spec.grid_h > p["height"]:
         raise ValueError(f"a {card_size[0]}×{card_size[1]} mm card does not fit on {paper}")
     return spec

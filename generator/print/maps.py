@@ -5,19 +5,21 @@ registration marks for assembly, and as one large page per map for a print shop.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from markupsafe import Markup, escape
 
 from .. import outputs
-from ..diagnostics import Report
+from ..diagnostics import Location, Report
 from ..model import Map
 from ..model.mapgrid import Grid
 from ..model.maps import cell_xy
-from .cards import sheets_config
+from .bleed import crop_marks, set_bleed_box, slug
+from .cards import draw_marks, sheets_config
 from .context import BuildContext
 from .pdf import write_pdf
+from .preflight import preflight_pages
 
 # Colours for terrain that names none: common terrain ids first, then a fixed palette.
 DEFAULT_COLOURS = {"clear": "#f3ecd2", "open": "#f3ecd2", "woods": "#9cc08a", "forest": "#9cc08a",
@@ -31,6 +33,7 @@ FEATURE_STYLE = {  # stroke colour, width mm, dash
     "railway": ("#111111", 0.7, "0.5 0.5"),
 }
 ALONG_SIDES = {"river", "stream", "wall", "border"}
+PAPER = "#fbf8ef"  # the map's paper, around the grid and (for a print shop) into the bleed
 
 
 def grid_of(m: Map) -> Grid:
@@ -76,28 +79,49 @@ def _text(x: float, y: float, text: str, size: float, cls: str, halo: bool = Fal
     return f'{under}<text {base} fill="#1a1a1a">{body}</text>'
 
 
+Box = tuple[float, float, float, float]  # left, top, right, bottom in mm of the map's grid
+
+
 @dataclass
 class DrawnMap:
     map: Map
     width: float  # mm, frame included
     height: float
-    body: str  # SVG content in mm, origin at the frame's top-left corner
+    body: str  # SVG content in mm, origin at the frame's top-left corner: the paper, the background
+    frame: float = 0.0
+    # what lies on the grid (cells, features, numbers, codes, labels), each with the box it
+    # covers: a tile draws only what lies on it
+    items: list[tuple[Box, str]] = field(default_factory=list)
 
 
-def draw(ctx: BuildContext, m: Map, frame: float) -> DrawnMap:
+def _around(points, pad: float = 0.0) -> Box:
+    xs, ys = [x for x, _ in points], [y for _, y in points]
+    return min(xs) - pad, min(ys) - pad, max(xs) + pad, max(ys) + pad
+
+
+def _text_box(x: float, y: float, text: str, size: float) -> Box:
+    half = max(len(text), 1) * size * 0.32 + size * 0.3  # wider than the text: its halo, a wide glyph
+    return x - half, y - size, x + half, y + size * 0.4
+
+
+def draw(ctx: BuildContext, m: Map, frame: float, key: bool = False) -> DrawnMap:
+    """The map as SVG parts; with `key`, its key under the grid (printed maps: the site shows
+    its own legend)."""
     grid = grid_of(m)
     gw, gh = grid.size
-    parts = [f'<rect x="0" y="0" width="{gw + 2 * frame:.2f}" height="{gh + 2 * frame:.2f}" fill="#fbf8ef"/>',
-             f'<g transform="translate({frame:.2f},{frame:.2f})">']
+    parts = [f'<rect x="0" y="0" width="{gw + 2 * frame:.2f}" height="{gh + 2 * frame:.2f}" fill="{PAPER}"/>']
     if m.background:
-        parts.append(f'<image href="{escape(m.background)}" x="0" y="0" width="{gw:.2f}" height="{gh:.2f}" '
-                     'preserveAspectRatio="none"/>')
+        parts.append(f'<g transform="translate({frame:.2f},{frame:.2f})">'
+                     f'<image href="{escape(m.background)}" x="0" y="0" width="{gw:.2f}" height="{gh:.2f}" '
+                     'preserveAspectRatio="none"/></g>')
+    items: list[tuple[Box, str]] = []
     terrain = cell_terrain(m)
     for (c, r), tid in terrain.items():
         fill = "none" if m.background and tid is None else terrain_colour(ctx, tid)
         stroke = "none" if m.grid == "none" else "#6b6b6b"
-        parts.append(f'<polygon points="{_points(grid.corners(c, r))}" fill="{fill}" stroke="{stroke}" '
-                     f'stroke-width="0.25" data-cell="{c:02d}{r:02d}"/>')
+        corners = grid.corners(c, r)
+        items.append((_around(corners, 0.2), f'<polygon points="{_points(corners)}" fill="{fill}" stroke="{stroke}" '
+                                             f'stroke-width="0.25" data-cell="{c:02d}{r:02d}"/>'))
     for feature in m.features:
         colour, width, dash = FEATURE_STYLE[feature.kind]
         dashed = f' stroke-dasharray="{dash}"' if dash else ""
@@ -108,38 +132,95 @@ def draw(ctx: BuildContext, m: Map, frame: float) -> DrawnMap:
                 (x1, y1), (x2, y2) = grid.side(a, b)
             except ValueError:
                 continue  # validation reports it
-            parts.append(f'<line x1="{x1:.2f}" y1="{y1:.2f}" x2="{x2:.2f}" y2="{y2:.2f}" {style} class="f-{feature.kind}"/>')
+            items.append((_around([(x1, y1), (x2, y2)], width), f'<line x1="{x1:.2f}" y1="{y1:.2f}" x2="{x2:.2f}" '
+                                                                 f'y2="{y2:.2f}" {style} class="f-{feature.kind}"/>'))
         if feature.path:
             points = [grid.centre(*cell_xy(c)) for c in feature.path]
-            parts.append(f'<polyline points="{_points(points)}" {style} class="f-{feature.kind}"/>')
+            items.append((_around(points, width), f'<polyline points="{_points(points)}" {style} class="f-{feature.kind}"/>'))
     small = min(2.2, m.cell * 0.1)
     for c in range(1, m.columns + 1) if m.numbers and m.grid != "none" else ():
         for r in range(1, m.rows + 1):
             cx, cy = grid.centre(c, r)
             top = cy - (m.cell / 2 if m.grid != "hex-pointy" else grid.radius * 0.75) + small * 1.25
-            parts.append(_text(cx, top, f"{c:02d}{r:02d}", small, "cell-number"))
+            items.append((_text_box(cx, top, "0000", small), _text(cx, top, f"{c:02d}{r:02d}", small, "cell-number")))
     for i, code in enumerate(m.setup):
         cx, cy = grid.centre(*cell_xy(code.at))
         y = cy + m.cell * 0.32
-        parts.append(f'<rect x="{cx - m.cell * 0.16:.2f}" y="{y - small * 1.05:.2f}" width="{m.cell * 0.32:.2f}" '
-                     f'height="{small * 1.45:.2f}" rx="0.4" fill="#ffffff" stroke="#1a1a1a" stroke-width="0.2"/>')
-        parts.append(_text(cx, y, code.code, small * 1.05, "setup-code"))
+        box = (cx - m.cell * 0.16, y - small * 1.05, cx + m.cell * 0.16, y + small * 0.4)
+        items.append((box, f'<rect x="{cx - m.cell * 0.16:.2f}" y="{y - small * 1.05:.2f}" width="{m.cell * 0.32:.2f}" '
+                           f'height="{small * 1.45:.2f}" rx="0.4" fill="#ffffff" stroke="#1a1a1a" stroke-width="0.2"/>'
+                           + _text(cx, y, code.code, small * 1.05, "setup-code")))
     for i, label in enumerate(m.labels):
         cx, cy = grid.centre(*cell_xy(label.at))
-        parts.append(_text(cx, cy + 1.2 * label.size, ctx.tr.field(m, "labels", i, "text"),
-                           3.5 * label.size, "map-label", halo=True))
-    parts.append("</g>")
-    return DrawnMap(m, gw + 2 * frame, gh + 2 * frame, "".join(parts))
+        text = ctx.tr.field(m, "labels", i, "text")
+        items.append((_text_box(cx, cy + 1.2 * label.size, text, 3.5 * label.size),
+                      _text(cx, cy + 1.2 * label.size, text, 3.5 * label.size, "map-label", halo=True)))
+    below = 0.0
+    if key:
+        key_items, below = _key(ctx, m, terrain, gw, gh)
+        items += key_items
+        parts[0] = parts[0].replace(f'height="{gh + 2 * frame:.2f}"', f'height="{gh + below + 2 * frame:.2f}"')
+    return DrawnMap(m, gw + 2 * frame, gh + below + 2 * frame, "".join(parts), frame, items)
+
+
+KEY_TEXT = 3.0  # mm: the key's words (8.5 pt)
+KEY_ROW = 6.0
+
+
+def _key(ctx: BuildContext, m: Map, terrain: dict, width: float, top: float) -> tuple[list[tuple[Box, str]], float]:
+    """The map's key under its grid, in the edition's language: a swatch and the name of each
+    terrain the map shows, a stroke and the name of each kind of hexside or path feature. The
+    items, and the height they take."""
+    ui = ctx.env.globals["ui"]
+    entries = [(f'<rect x="0" y="-2.6" width="6" height="3.6" fill="{terrain_colour(ctx, t)}" stroke="#6b6b6b" '
+                'stroke-width="0.25"/>', ctx.tr.field(ctx.game.terrain[t], "name"))
+               for t in dict.fromkeys(terrain.values()) if t is not None and t in ctx.game.terrain]
+    for kind in dict.fromkeys(f.kind for f in m.features):
+        colour, stroke, dash = FEATURE_STYLE[kind]
+        dashed = f' stroke-dasharray="{dash}"' if dash else ""
+        entries.append((f'<line x1="0" y1="-0.8" x2="6" y2="-0.8" stroke="{colour}" stroke-width="{stroke}" '
+                        f'stroke-linecap="round"{dashed}/>', ui(f"map-feature-{kind}")))
+    if not entries:
+        return [], 0.0
+    heading = ui("terrain")
+    items: list[tuple[Box, str]] = []
+    x, y = 0.0, top + 3 + KEY_TEXT
+    head_w = len(heading) * KEY_TEXT * 0.55 + 3
+    items.append(((x, y - KEY_TEXT, x + head_w, y + 1), _key_text(x, y, heading, bold=True)))
+    x += head_w
+    for mark, name in entries:
+        w = 6 + 1.5 + len(name) * KEY_TEXT * 0.5 + 4
+        if x + w > width and x > 0:
+            x, y = 0.0, y + KEY_ROW
+        items.append(((x, y - KEY_TEXT, x + w, y + 1),
+                      f'<g transform="translate({x:.2f},{y:.2f})">{mark}</g>' + _key_text(x + 7.5, y, name)))
+        x += w
+    return items, y + 2 - top
+
+
+def _key_text(x: float, y: float, text: str, bold: bool = False) -> str:
+    weight = ' font-weight="bold"' if bold else ""
+    return (f'<text x="{x:.2f}" y="{y:.2f}" font-size="{KEY_TEXT:g}" font-family="PT Sans"{weight} fill="#1a1a1a" '
+            f'class="map-key">{escape(text)}</text>')
 
 
 def svg(drawn: DrawnMap, view: tuple[float, float, float, float] | None = None, extra: str = "",
-        label: str = "") -> Markup:
-    """The map (or the `view` of it) as an <svg>; `label` names it for a screen reader (the
-    PDF's alternative text of the picture)."""
-    x, y, w, h = view or (0, 0, drawn.width, drawn.height)
+        bleed: float = 0.0, label: str = "") -> Markup:
+    """The map as SVG; with `view` (x, y, w, h in mm of the map), that part of it, holding only
+    what lies on it (a tile's PDF carries no text of its neighbours'); with `bleed`, the whole
+    map and its paper colour `bleed` mm past its edge (for a print shop); `label` names it for a
+    screen reader (the PDF's alternative text of the picture)."""
+    x, y, w, h = view or (-bleed, -bleed, drawn.width + 2 * bleed, drawn.height + 2 * bleed)
+    if bleed:
+        extra = ""
+    under = f'<rect x="{x:.3f}" y="{y:.3f}" width="{w:.3f}" height="{h:.3f}" fill="{PAPER}"/>' if bleed else ""
+    f = drawn.frame
     named = f' role="img" aria-label="{escape(label)}"' if label else ""
+    shown = "".join(item for (left, top, right, bottom), item in drawn.items
+                    if view is None or (left + f < x + w and right + f > x and top + f < y + h and bottom + f > y))
     return Markup(f'<svg xmlns="http://www.w3.org/2000/svg" class="map" width="{w:.3f}mm" height="{h:.3f}mm" '
-                  f'viewBox="{x:.3f} {y:.3f} {w:.3f} {h:.3f}"{named}>{drawn.body}{extra}</svg>')
+                  f'viewBox="{x:.3f} {y:.3f} {w:.3f} {h:.3f}"{named}>{under}{drawn.body}'
+                  f'<g transform="translate({f:.2f},{f:.2f})">{shown}</g>{extra}</svg>')
 
 
 @dataclass(frozen=True)
@@ -217,6 +298,13 @@ def _best_paper(drawn: DrawnMap, config: dict, paper: str) -> tuple[str, tuple[f
     return name, size, t
 
 
+def _map_location(ctx: BuildContext, m: Map):
+    try:
+        return ctx.game.origin(m).location("id")
+    except KeyError:
+        return None
+
+
 def _html(ctx: BuildContext, page_rules: list[str], body: str) -> str:
     return (f'<!DOCTYPE html><html lang="{ctx.lang}"><head><meta charset="utf-8">'
             f"<title>{escape(ctx.title)} — {escape(ctx.env.globals['ui']('maps'))}</title>"
@@ -230,7 +318,7 @@ def tiled_html(ctx: BuildContext, paper: str = "a4") -> tuple[str, list[dict]]:
     margin = config["maps"]["page_margin"]
     pages, tiles, rules = [], [], {}
     for m in ctx.game.section("maps").values():
-        drawn = draw(ctx, m, config["maps"]["frame"])
+        drawn = draw(ctx, m, config["maps"]["frame"], key=True)
         name, (pw, ph), t = _best_paper(drawn, config, paper)
         rules[name] = f"@page {name} {{ size: {pw}mm {ph}mm; margin: 0 }}"
         marks = _registration(t) if t.cols * t.rows > 1 else ""
@@ -241,7 +329,7 @@ def tiled_html(ctx: BuildContext, paper: str = "a4") -> tuple[str, list[dict]]:
                 n = row * t.cols + col + 1
                 caption = ctx.env.globals["ui"]("map-tile").format(map=ctx.tr.field(m, "name"), n=n, total=total,
                                                                    row=row + 1, col=col + 1)
-                view = svg(drawn, (ox, oy, t.window_w, t.window_h), marks, caption)
+                view = svg(drawn, (ox, oy, t.window_w, t.window_h), marks, label=caption)
                 pages.append(f'<div class="sheet" style="width:{pw}mm;height:{ph}mm;page:{name}">'
                              f'<div class="tile" style="left:{margin}mm;top:{margin}mm;width:{t.window_w:.3f}mm;'
                              f'height:{t.window_h:.3f}mm">{view}</div>'
@@ -254,23 +342,31 @@ def tiled_html(ctx: BuildContext, paper: str = "a4") -> tuple[str, list[dict]]:
 
 
 def large_html(ctx: BuildContext) -> str:
-    """One page per map at its full size, for a print shop."""
+    """One page per map at its full size, for a print shop: the map's paper runs `bleed` mm
+    past its edge (the TrimBox is the map, the BleedBox the bleed), crop marks outside it."""
     config = sheets_config(ctx)
+    bleed = config["bleed"]
+    around = bleed + slug(config)
     pages, rules = [], []
     for m in ctx.game.section("maps").values():
-        drawn = draw(ctx, m, config["maps"]["frame"])
-        rules.append(f"@page map-{m.id} {{ size: {drawn.width:.3f}mm {drawn.height:.3f}mm; margin: 0 }}")
-        pages.append(f'<div class="sheet" style="width:{drawn.width:.3f}mm;height:{drawn.height:.3f}mm;page:map-{m.id}">'
-                     f"{svg(drawn, label=ctx.tr.field(m, 'name'))}</div>")
+        drawn = draw(ctx, m, config["maps"]["frame"], key=True)
+        rules.append(f"@page map-{m.id} {{ size: {drawn.width:.3f}mm {drawn.height:.3f}mm; margin: 0; "
+                     f"bleed: {around:g}mm }}")
+        marks = draw_marks(crop_marks(drawn.width, drawn.height, bleed, config["mark_gap"], config["mark_length"]))
+        pages.append(f'<div class="sheet large" style="width:{drawn.width:.3f}mm;height:{drawn.height:.3f}mm;'
+                     f'page:map-{m.id}"><div class="bleed-map" style="left:-{bleed:g}mm;top:-{bleed:g}mm">'
+                     f"{svg(drawn, bleed=bleed, label=ctx.tr.field(m, 'name'))}</div>{marks}</div>")
     return _html(ctx, rules, "".join(pages))
 
 
 IMAGE_DPI = 150
 
 
-def write_maps(ctx: BuildContext, report: Report, paper: str = "a4", images: bool = True) -> tuple[list[Path], int]:
-    """maps.pdf (tiled on paper), maps.json (tile windows), maps-large.pdf (one page per map);
-    with images, a PNG of each whole map (tts/map-ID.png: a Tabletop Simulator board)."""
+def write_maps(ctx: BuildContext, report: Report, paper: str = "a4", images: bool = True,
+               preflight: bool = False) -> tuple[list[Path], int]:
+    """maps.pdf (tiled on paper), maps.json (tile windows), maps-large.pdf (one page per map,
+    with bleed and crop marks; preflighted with `preflight`); with images, a PNG of each whole
+    map (tts/map-ID.png: a Tabletop Simulator board)."""
     if not ctx.game.section("maps"):
         return [], 0
     import json
@@ -279,7 +375,13 @@ def write_maps(ctx: BuildContext, report: Report, paper: str = "a4", images: boo
     html, tiles = tiled_html(ctx, paper)
     tiled = write_pdf(html, out / "maps.pdf", ctx.game.folder, ctx.roots)
     outputs.write_text(out / "maps.json", json.dumps(tiles, indent=1))
-    large = write_pdf(large_html(ctx), out / "maps-large.pdf", ctx.game.folder, ctx.roots)
+    bleed = sheets_config(ctx)["bleed"]
+    large = write_pdf(large_html(ctx), out / "maps-large.pdf", ctx.game.folder, ctx.roots,
+                      finish=lambda path: set_bleed_box(path, bleed))
+    if preflight:
+        fallback = ctx.game.folder / "data" / "maps.yaml"
+        records = [_map_location(ctx, m) or Location(fallback) for m in ctx.game.section("maps").values()]
+        preflight_pages(large.path, bleed, records, ctx, report)
     files = [tiled.path, out / "maps.json", large.path]
     if images:
         import pypdfium2 as pdfium
@@ -288,7 +390,11 @@ def write_maps(ctx: BuildContext, report: Report, paper: str = "a4", images: boo
         pdf = pdfium.PdfDocument(str(large.path))
         for index, m in enumerate(ctx.game.section("maps").values()):
             path = out / "tts" / f"map-{m.id}.png"
-            image = pdf[index].render(scale=IMAGE_DPI / 72).to_pil().convert("RGB")
+            page = pdf[index]
+            trim = [float(v) for v in page.get_trimbox()]
+            media = [float(v) for v in page.get_mediabox()]
+            crop = (trim[0] - media[0], trim[1] - media[1], media[2] - trim[2], media[3] - trim[3])
+            image = page.render(scale=IMAGE_DPI / 72, crop=crop).to_pil().convert("RGB")  # the map, not its bleed
             outputs.write_with(path, lambda tmp, image=image: image.save(tmp, format="PNG"))
             files.append(path)
         pdf.close()

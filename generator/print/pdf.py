@@ -8,6 +8,7 @@ import os
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
+from typing import Callable
 
 from weasyprint import HTML
 from weasyprint.text.fonts import FontConfiguration
@@ -63,24 +64,34 @@ def render_document(html: str, base_url: Path, roots: list[Path], keep: bool = F
     return document, fetcher
 
 
+def finishing(_written, path: Path, finish: Callable[[Path], None] | None) -> None:
+    """Run `finish` on a file just written (its writer's result is ignored)."""
+    if finish is not None:
+        finish(path)
+
+
 def identifier(html: str) -> bytes:
     """The PDF identifier: a hash of the input, so the same input gives the same bytes."""
     return hashlib.sha256(html.encode("utf-8")).hexdigest()[:32].encode("ascii")
 
 
-def write_tagged(document, path: Path, identifier_: bytes) -> None:
+def write_tagged(document, path: Path, identifier_: bytes, finish: Callable[[Path], None] | None = None) -> None:
     """Write a laid-out document as tagged PDF/UA-1 (structure tree, language, title, XMP),
-    claiming conformance only where it conforms (tagging.py)."""
+    claiming conformance only where it conforms (tagging.py); then `finish` runs on the file
+    (a print shop's page boxes and preflight)."""
     document.write_pdf(path, pdf_identifier=identifier_, **variant())
     honest(path)
+    finishing(None, path, finish)
 
 
-def write_pdf(html: str, out: Path, base_url: Path, roots: list[Path], document=None) -> PdfResult:
+def write_pdf(html: str, out: Path, base_url: Path, roots: list[Path], document=None,
+              finish: Callable[[Path], None] | None = None) -> PdfResult:
     """Render (unless `document` is the layout of `html` already), verify the layout, and
     write atomically: a failed build never leaves a half-written PDF. A document whose
     content overflows or overlaps is not written as if fine: it goes to NAME.layout-errors.pdf
     (for the designer to look at) and any earlier NAME.pdf is removed. The PDF identifier is a
-    hash of the input, so the same input gives the same bytes."""
+    hash of the input, so the same input gives the same bytes. `finish` edits the written
+    file before it takes its name (page boxes, font names)."""
     refused: list[str] = []
     read: set[Path] = set()
     if document is None:
@@ -91,7 +102,7 @@ def write_pdf(html: str, out: Path, base_url: Path, roots: list[Path], document=
     target = out.with_name(out.stem + ".layout-errors.pdf") if broken else out
     stale = out if broken else out.with_name(out.stem + ".layout-errors.pdf")
     identifier_ = identifier(html)
-    outputs.write_with(target, lambda tmp: write_tagged(document, tmp, identifier_))
+    outputs.write_with(target, lambda tmp: write_tagged(document, tmp, identifier_, finish))
     outputs.check_inside(stale)
     stale.unlink(missing_ok=True)
     return PdfResult(target, len(document.pages), refused, findings, read)

@@ -13,13 +13,13 @@ import re
 import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterator
+from typing import Callable, Iterator
 
 from .. import outputs
 from ..diagnostics import Diagnostic, Severity
 from .chunkstore import ChunkStore
 from .join import join
-from .pdf import PdfResult, identifier, render_document, write_pdf, write_tagged
+from .pdf import PdfResult, finishing, identifier, render_document, write_pdf, write_tagged
 from .tagging import VERSION as TAGS
 from .verify import LayoutRules, verify_layout
 
@@ -173,13 +173,13 @@ def discard_chunks(out: Path) -> None:
 
 
 def write_sheets(html: str | SheetsHtml, out: Path, base_url: Path, roots: list[Path], per_chunk: int | None = None,
-                 store: ChunkStore | None = None) -> PdfResult:
+                 store: ChunkStore | None = None, finish: Callable[[Path], None] | None = None) -> PdfResult:
     """Write `html` to `out`: whole when small, else chunk by chunk, joined. Every chunk is
     checked; with an overflow or overlap anywhere the PDF goes to NAME.layout-errors.pdf.
     With `store`, a chunk laid out by an earlier build is joined as it was, and each chunk
-    laid out now is kept for the next."""
+    laid out now is kept for the next. `finish` edits the written file (see write_pdf)."""
     if chunk_count(html, per_chunk) == 1:
-        return write_pdf(str(html), out, base_url, roots)
+        return write_pdf(str(html), out, base_url, roots, finish=finish)
     keys: set[str] = set()
     try:
         chunks = []
@@ -196,7 +196,7 @@ def write_sheets(html: str | SheetsHtml, out: Path, base_url: Path, roots: list[
         broken = any(d.severity is Severity.ERROR for d in findings)
         target = out.with_name(out.stem + ".layout-errors.pdf") if broken else out
         stale = out if broken else out.with_name(out.stem + ".layout-errors.pdf")
-        outputs.write_with(target, lambda tmp: join([c.pdf for c in chunks], tmp))
+        outputs.write_with(target, lambda tmp: finishing(join([c.pdf for c in chunks], tmp), tmp, finish))
         outputs.check_inside(stale)
         stale.unlink(missing_ok=True)
         if store is not None:

@@ -103,7 +103,7 @@ def _echelon(name: str | None) -> str:
     sign, count = ECHELONS[name]
     text = sign * count if sign != "I" else "I" * count
     return (f'<text x="{(X0 + X1) / 2:g}" y="{TOP - 0.9:g}" text-anchor="middle" font-family="PT Sans" '
-            f'font-weight="bold" font-size="7" letter-spacing="0.4" fill="currentColor">{text}</text>')
+            f'font-weight="bold" font-size="7.5" letter-spacing="0.4" fill="currentColor">{text}</text>')
 
 
 def unit_symbol(symbol: str, echelon: str | None = None, field: str = "#ffffff") -> Markup:

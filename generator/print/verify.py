@@ -31,7 +31,7 @@ class LayoutRules:
     its own content/GAME/print.yaml)."""
 
     min_text_pt: float = 6.0
-    card_safe_mm: float = 2.0
+    card_safe_mm: float = 3.2
 
     @classmethod
     def load(cls, folders: list[Path]) -> "LayoutRules":
@@ -163,7 +163,7 @@ class LayoutCheck:
             self._add("W040", where, f"text outside page {self._page} (“{_snippet(box.text)}”)", "move it inside the page")
         elif where.card is not None:
             safe = self.rules.card_safe_mm * PX_PER_MM
-            card = _border_rect(where.card)
+            card = _padding_rect(where.card)  # the trim (on a bleed page the border is the bleed)
             if rect[0] < card[0] + safe - TOLERANCE or rect[2] > card[2] - safe + TOLERANCE or \
                     rect[1] < card[1] + safe - TOLERANCE or rect[3] > card[3] - safe + TOLERANCE:
                 self._add("W040", where, f"text outside the card's safe area ({self.rules.card_safe_mm:g} mm "
@@ -324,8 +324,11 @@ def _padding_rect(box) -> tuple[float, float, float, float]:
 
 
 def _page_area(page) -> tuple[float, float, float, float]:
+    """The page's content box, and its bleed (where a bleed page's faces paint on purpose)."""
     x, y = page.content_box_x(), page.content_box_y()
-    return x, y, x + page.width, y + page.height
+    bleed = getattr(page, "bleed", None) or {}
+    return (x - bleed.get("left", 0), y - bleed.get("top", 0),
+            x + page.width + bleed.get("right", 0), y + page.height + bleed.get("bottom", 0))
 
 
 def _text_rect(box) -> tuple[float, float, float, float]:

@@ -3,8 +3,11 @@ one PNG per card and Tabletop Simulator sheets."""
 
 from __future__ import annotations
 
-from ..cards import card_sheets, sheets_document, write_placements
+from ..bleed import set_bleed_box
+from ..cards import card_sheets, sheets_config, sheets_document, write_placements
 from ..images import faces_html, write_card_images
+from ..preflight import preflight_pages
+from ..printshop import write_print_shop
 from ..chunkstore import ChunkStore
 from ..sheets import discard_chunks, write_sheets
 from ..sources import made_from, reads
@@ -14,10 +17,11 @@ from . import Document, Rendered
 class CardSheets(Document):
     name = "cards"
     weight = 1
-    templates = ("card.html.j2", "cards.css", "sheets.yaml", "backs/*")
+    templates = ("card.html.j2", "cards.css", "sheets.yaml", "print-shops.yaml", "backs/*")
 
     def options(self, job) -> dict:
-        return {"paper": job.paper, "bleed": job.bleed, "images": job.images, "drafts": job.drafts}
+        return {"paper": job.paper, "bleed": job.bleed, "print_shop": job.print_shop, "images": job.images,
+                "drafts": job.drafts}
 
     def render(self, ctx, job, report, previous):
         out, root = ctx.output_dir(), ctx.project_root
@@ -28,7 +32,7 @@ class CardSheets(Document):
         bleed_html = sheets_document(ctx, faces, bleed=True)[0] if job.bleed else None
         images_html = _images_source(ctx, faces) if job.images else ""
         # a large deck's sheets are hashed piece by piece, never put together in one string
-        made = (html.digest(), bleed_html.digest() if bleed_html else "", images_html, placements)
+        made = (html.digest(), bleed_html.digest() if bleed_html else "", images_html, placements, job.print_shop or "")
         source = made_from(root, previous.reads, *made)
         if source == previous.state:
             discard_chunks(out / "cards.pdf")
@@ -39,17 +43,27 @@ class CardSheets(Document):
         rendered = Rendered([res.path, out / "cards.json"], pages=res.pages, cards=len(placements))
         read = set(res.read)
         if job.bleed:
+            margin = sheets_config(ctx)["bleed"]
             bleed = write_sheets(bleed_html, out / "cards-bleed.pdf", ctx.game.folder, ctx.roots,
-                                 store=ChunkStore(root, out / "cards-bleed.pdf"))
+                                 store=ChunkStore(root, out / "cards-bleed.pdf"),
+                                 finish=lambda path: set_bleed_box(path, margin))
             report.diagnostics += bleed.diagnostics
             rendered.files.append(bleed.path)
             read |= bleed.read
+            preflight_pages(bleed.path, margin, _pages_of(faces), ctx, report)
+        if job.print_shop:
+            rendered.files += write_print_shop(ctx, faces, job.print_shop, out, report)
         rendered.reads = reads(read, root)
         # with layout findings the source is not remembered: the next build lays it out again
         rendered.source = "" if res.diagnostics else made_from(root, rendered.reads, *made)
         if job.images:
             rendered.files += write_card_images(ctx, faces, out, reuse=bool(previous.state))
         return rendered
+
+
+def _pages_of(faces) -> list:
+    """The record of each bleed page: every face's front, then its back."""
+    return [face.location for face in faces for _side in (0, 1)]
 
 
 def _images_source(ctx, faces) -> str:

@@ -14,7 +14,7 @@ class MapSheets(Document):
     templates = ("map.css", "sheets.yaml")
 
     def options(self, job) -> dict:
-        return {"paper": job.paper, "images": job.images}
+        return {"paper": job.paper, "images": job.images, "preflight": bool(job.bleed or job.print_shop)}
 
     def render(self, ctx, job, report, previous):
         maps = ctx.game.section("maps")
@@ -24,8 +24,10 @@ class MapSheets(Document):
         pictures = [(ctx.game.folder / m.background).read_bytes() for m in maps.values()
                     if m.background and (ctx.game.folder / m.background).is_file()]
         tiled, tiles = tiled_html(ctx, job.paper)
-        source = made_from(ctx.project_root, (), tiled, tiles, large_html(ctx), job.images, *pictures)
+        source = made_from(ctx.project_root, (), tiled, tiles, large_html(ctx), job.images, *pictures,
+                           bool(job.bleed or job.print_shop))
         if source == previous.state:
             return Rendered(source=source, unchanged=True)
-        files, pages = write_maps(ctx, report, paper=job.paper, images=job.images)
+        files, pages = write_maps(ctx, report, paper=job.paper, images=job.images,
+                                  preflight=bool(job.bleed or job.print_shop))
         return Rendered(files, pages=pages, source=source)

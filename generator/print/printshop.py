@@ -1,0 +1,118 @@
+"""Print-on-demand exports (`build --print-shop NAME`): every card face at the printer's trim
+plus bleed, no marks, as the printer takes it: one PDF page or one PNG per face, named as the
+preset in templates/print-shops.yaml says. Each file written is preflighted (preflight.py)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+
+from .. import outputs
+from ..diagnostics import Location, Report
+from ..model.sizes import parse_size
+from .bleed import set_bleed_box
+from .cardfaces import CardFace
+from .cards import sheets_config, sheets_document
+from .context import BuildContext
+from .pdf import render_document
+from .preflight import png_face, preflight_pages
+from .sheets import write_sheets
+
+FOLDER = "print-shop"  # output/GAME/LANG/print-shop/PRESET/
+PNG_CHUNK = 20  # cards laid out at once for PNG presets
+
+
+def presets(folders: list[Path]) -> dict:
+    """The presets of the first print-shops.yaml in the template folders."""
+    from ..loader import read_settings
+    from ..model.printing import PrintShops
+
+    for folder in folders:
+        if (folder / "print-shops.yaml").is_file():
+            return read_settings(folder / "print-shops.yaml", PrintShops)["presets"]
+    return {}
+
+
+def preset_faces(faces: list[CardFace], preset: dict, report: Report, fallback: Location
+                 ) -> dict[str, list[CardFace]]:
+    """The faces the printer takes, by deck, each at the printer's trim; a deck of a size the
+    preset has no product for is left out with a warning at the card's record."""
+    products = {parse_size(name): tuple(size) for name, size in preset["sizes"].items()}
+    by_deck: dict[str, list[CardFace]] = {}
+    told: set[str] = set()
+    for face in faces:
+        trim = products.get(face.mm)
+        if trim is None:
+            if face.deck not in told:
+                told.add(face.deck)
+                report.add("W048", f"{preset['name']} takes no cards of size {face.size} (deck '{face.deck}'): "
+                           "left out of its files", face.location or fallback,
+                           f"add the size to the preset in print-shops.yaml, or choose a size it has "
+                           f"({', '.join(preset['sizes'])})")
+            continue
+        by_deck.setdefault(face.deck, []).append(replace(face, size=f"{trim[0]:g}x{trim[1]:g}mm"))
+    return by_deck
+
+
+def file_name(pattern: str, face: CardFace, n: int) -> str:
+    return pattern.format(deck=face.deck, card=face.id, n=f"{n:03d}")
+
+
+def write_print_shop(ctx: BuildContext, faces: list[CardFace], name: str, out: Path, report: Report) -> list[Path]:
+    """The preset's files for these (fitted) faces, under out/print-shop/NAME/."""
+    preset = presets(ctx.templates)[name]
+    folder = out / FOLDER / name
+    if folder.exists():
+        outputs.discard(folder)  # files of cards no longer there go too
+    config = {**sheets_config(ctx), "bleed": preset["bleed"]}
+    written: list[Path] = []
+    for deck, cards in preset_faces(faces, preset, report, Location(ctx.game.folder / "game.yaml")).items():
+        if preset["format"] == "pdf":
+            html = sheets_document(ctx, cards, bleed=True, marks=False, config=config)[0]
+            written += _pdf_files(ctx, html, cards, preset, folder, report)
+        else:
+            written += _png_files(ctx, cards, preset, config, folder, report)
+    return written
+
+
+def _pdf_files(ctx, html, cards, preset, folder: Path, report: Report) -> list[Path]:
+    """The deck's faces as PDF pages, front then back of each card (one file when both
+    patterns name the same file, as DriveThruCards takes them)."""
+    path = folder / file_name(preset["front"], cards[0], 1)  # the same as the back's (PrintShop checks it)
+    result = write_sheets(html, path, ctx.game.folder, ctx.roots, finish=lambda p: set_bleed_box(p, preset["bleed"]))
+    report.diagnostics += result.diagnostics
+    preflight_pages(result.path, preset["bleed"], [face.location for face in cards for _side in (0, 1)], ctx, report)
+    return [result.path]
+
+
+def _png_files(ctx, cards, preset, config, folder: Path, report: Report) -> list[Path]:
+    """One PNG per face at the preset's dpi, the page being the trim plus the bleed; laid out
+    a chunk of cards at a time, so a large deck's memory stays flat."""
+    import pypdfium2 as pdfium
+
+    written = []
+    for start in range(0, len(cards), PNG_CHUNK):
+        chunk = cards[start:start + PNG_CHUNK]
+        html = str(sheets_document(ctx, chunk, bleed=True, marks=False, config=config)[0])
+        document, _ = render_document(html, ctx.game.folder, ctx.roots)
+        pdf = pdfium.PdfDocument(document.write_pdf())
+        try:
+            for i, face in enumerate(chunk):
+                for side, pattern in ((0, preset["front"]), (1, preset["back"])):
+                    path = folder / file_name(pattern, face, start + i + 1)
+                    written.append(_png(pdf[2 * i + side], face, preset, path))
+                    for finding in png_face(path, face.mm, preset["bleed"], preset["dpi"]):
+                        report.add("E048", f"{ctx.lang}/{path.relative_to(ctx.output_dir()).as_posix()}: "
+                                   f"{finding.what}", face.location or Location(ctx.game.folder / "game.yaml"),
+                                   finding.hint)
+        finally:
+            pdf.close()
+    return written
+
+
+def _png(page, face: CardFace, preset: dict, path: Path) -> Path:
+    image = page.render(scale=preset["dpi"] / 72).to_pil().convert("RGB")
+    size = tuple(round((v + 2 * preset["bleed"]) / 25.4 * preset["dpi"]) for v in face.mm)
+    if image.size != size:  # a pixel more or less from rounding the page's points
+        image = image.resize(size)
+    return outputs.write_with(path, lambda tmp: image.save(tmp, "PNG", dpi=(preset["dpi"],) * 2))
