@@ -20,14 +20,15 @@ from ..i18n.translate import report_fallbacks
 from ..i18n.ui import ui
 from ..manifest import Manifest, digest, file_hash, load_diagnostics, save_diagnostics
 from ..print.context import PACKAGE_TEMPLATES, BuildContext, environment
-from ..print.fonts import FAMILIES, STYLES
 from ..project import Project
 from ..rebuild import Inputs
 from .components import copy_images
-from .offline import offline_files
+from .offline import offline_files, write_game_list, write_worker
 from .pages import SitePage, game_pages
-from .search import index_site
+from .search import game_terms, index_site
+from .webfonts import FONTS, font_face_css, preloads, scripts_of, write_fonts
 
+TERMS = "terms.json"  # in each game-language folder: the words "did you mean" draws from
 TEMPLATES = ("site/*", "card.html.j2", "cards.css", "counter.html.j2", "counters.css", "sheets.yaml")
 
 
@@ -40,24 +41,13 @@ class SiteResult:
     rebuilt: list[str] | None = None  # game/lang folders written this time
 
 
-def _font_css() -> str:
-    rules = []
-    for family, (_folder, prefix) in FAMILIES.items():
-        for (weight, style), suffix in STYLES.items():
-            rules.append(f'@font-face {{ font-family: "{family}"; font-weight: {weight}; font-style: {style}; '
-                         f'font-display: swap; src: url("fonts/{prefix}-{suffix}.ttf"); }}')
-    return "\n".join(rules)
-
-
 def _write_assets(dirs: list[Path], out: Path) -> list[Path]:
     assets = out / SITE_ASSETS
-    written = []
-    for _family, (folder, prefix) in FAMILIES.items():
-        for suffix in STYLES.values():
-            target = assets / "fonts" / f"{prefix}-{suffix}.ttf"
-            outputs.write_if_changed(target, (folder / f"{prefix}-{suffix}.ttf").read_bytes())
-            written.append(target)
-    css = [_font_css()]
+    written = write_fonts(out.parent, assets)
+    for path in folders.files(assets / FONTS):  # the pieces of an older cut, or the TrueType files before them
+        if path not in written:
+            path.unlink()
+    css = [font_face_css()]
     for name in ("cards.css", "counters.css", "site/site.css"):  # the site's own rules win over the sheets'
         path = next(d / name for d in dirs if (d / name).exists())
         text = path.read_text(encoding="utf-8")
@@ -87,9 +77,11 @@ def counter_rules(css: str) -> str:
 
 def build_site(project: Project, games: list[str], report: Report, search: bool = True,
                only: set[str] | None = None, *, manifest: Manifest | None = None, inputs: Inputs | None = None,
-               verified: dict[str, dict[str, bool]] | None = None, on_page=None) -> SiteResult:
+               verified: dict[str, dict[str, bool]] | None = None, on_page=None, site_url: str = "") -> SiteResult:
     """Build the site for `games`; with `only`, rebuild just those games and keep the others'
-    folders as they are (their content was not validated in this run)."""
+    folders as they are (their content was not validated in this run). `site_url`, the address
+    the site is published at, makes the pages' canonical and language links absolute."""
+    site_url = site_url.rstrip("/") + "/" if site_url else ""
     start = time.perf_counter()
     final = project.output / SITE
     outputs.confine_to(project.output)
@@ -105,7 +97,7 @@ def build_site(project: Project, games: list[str], report: Report, search: bool 
             if entry and (final / name).is_dir():
                 catalogue.append(entry["catalogue"])
             continue
-        built = _build_game(project, name, final, report, manifest, inputs, verified, rebuilt, on_page)
+        built = _build_game(project, name, final, report, manifest, inputs, verified, rebuilt, on_page, site_url)
         if built is None:
             continue
         pages, entry = built
@@ -117,6 +109,9 @@ def build_site(project: Project, games: list[str], report: Report, search: bool 
             if folder.is_dir() and folder.name not in {c["id"] for c in catalogue} | set(SITE_OWN):
                 folders.remove(folder)
     _write_assets(dirs, final)
+    write_worker(final)
+    for entry in catalogue:
+        write_game_list(final, entry["id"])
     index = final / SITE_INDEX
     changed = outputs.write_if_changed(index, _index_html(dirs, catalogue))
     count += 1
@@ -136,7 +131,7 @@ def build_site(project: Project, games: list[str], report: Report, search: bool 
     return SiteResult(final, count, time.perf_counter() - start, searched, rebuilt)
 
 
-def _build_game(project, name, final, report, manifest, inputs, verified, rebuilt, on_page):
+def _build_game(project, name, final, report, manifest, inputs, verified, rebuilt, on_page, site_url):
     from ..loader import load_manifest
 
     loaded = load_manifest(project.content / name, Report())
@@ -153,7 +148,7 @@ def _build_game(project, name, final, report, manifest, inputs, verified, rebuil
         downloads = [project.output / name / lang / f"{kind}.pdf" for kind in DOWNLOADS]
         state = digest(Inputs.common(), "site", inputs.game(name, lang), inputs.templates(name, TEMPLATES),
                        inputs.tables(name), sorted((verified.get(name) or {}).items()),
-                       [file_hash(p) if p.is_file() else "-" for p in downloads], langs)
+                       [file_hash(p) if p.is_file() else "-" for p in downloads], langs, site_url)
         if manifest.fresh(key, state):
             entry = manifest.get(key)
             load_diagnostics(entry.get("diagnostics", []), report)
@@ -173,9 +168,10 @@ def _build_game(project, name, final, report, manifest, inputs, verified, rebuil
             examples = verified[name] = _verified(game)
         ctx = BuildContext(game, lang, project.root, examples=examples)
         pages = game_pages(ctx, local)
-        files = []
+        files = [folder / TERMS]
+        outputs.write_if_changed(folder / TERMS, json.dumps(game_terms(pages), ensure_ascii=False))
         for page in pages:
-            files.append(_write_page(ctx, page, pages, langs, folder))
+            files.append(_write_page(ctx, page, pages, langs, folder, site_url))
         files += offline_files(ctx, pages, folder)
         report_fallbacks(ctx.tr, local, f"{game.id} site ({lang})")
         files += _copy_downloads(ctx, folder)
@@ -194,7 +190,8 @@ def _build_game(project, name, final, report, manifest, inputs, verified, rebuil
     return count, {"id": name, "langs": [[lang, LANG_NAMES.get(lang, lang), titles[lang]] for lang in langs]}
 
 
-def _write_page(ctx: BuildContext, page: SitePage, pages: list[SitePage], langs: list[str], folder: Path) -> Path:
+def _write_page(ctx: BuildContext, page: SitePage, pages: list[SitePage], langs: list[str], folder: Path,
+                site_url: str) -> Path:
     up = "../" * page.depth
     root = up + "../../"
     nav = [p for p in pages if p.nav]
@@ -205,6 +202,7 @@ def _write_page(ctx: BuildContext, page: SitePage, pages: list[SitePage], langs:
     html = template.render(
         page=page, nav=nav, up=up, root=root, prev=prev_page, next=next_page,
         game_title=ctx.title, langs=langs, lang_names=LANG_NAMES, game_id=ctx.game.id,
+        preloads=preloads(scripts_of(ctx.lang)), site_url=site_url,
     )
     path = folder / page.path
     outputs.write_if_changed(path, html)
@@ -232,7 +230,9 @@ def _index_html(dirs: list[Path], catalogue) -> str:
     env = environment(dirs)
     env.globals.update(ui=lambda key, lang="en": ui(lang, key))
     games = [{"id": c["id"], "langs": [tuple(item) for item in c["langs"]]} for c in catalogue]
-    return env.get_template("site/index.html.j2").render(games=games, Markup=Markup)
+    scripts = {script for c in catalogue for lang, *_ in c["langs"] for script in scripts_of(lang)}
+    return env.get_template("site/index.html.j2").render(games=games, Markup=Markup,
+                                                         preloads=preloads(tuple(sorted(scripts)) or ("latin",)))
 
 
 def _index(site: Path) -> bool:

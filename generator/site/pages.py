@@ -47,10 +47,19 @@ class SitePage:
     @property
     def search_kind(self) -> str:
         """What a search result on this page is, for its label: rule, unit, keyword or card."""
-        if self.kind == "chapter" and ('<dl class="glossary">' in self.body or self.body.count('id="keyword-') >= 3):
-            return "keyword"  # the glossary: a list of keywords, or a chapter that defines them one by one
+        if self.kind == "chapter" and '<dl class="glossary">' in self.body:
+            return "keyword"  # the glossary: a list of keywords (a rule chapter defining a few is still a rule)
         return {"unit": "unit", "units": "unit", "glossary": "keyword", "card": "card", "cards": "card"}.get(
             self.kind, "rule")
+
+    def description(self, game_title: str) -> str:
+        """The page's summary for search engines and link previews: its first paragraph of text,
+        cut at a word near 160 characters; else its title and the game's."""
+        for match in _PARAGRAPH.finditer(self.body):
+            text = " ".join(Markup(_TAGS.sub(" ", match.group(1))).unescape().split())
+            if len(text) >= 40:
+                return text if len(text) <= 160 else text[:157].rsplit(" ", 1)[0] + "…"
+        return f"{self.title} — {game_title}"
 
     def split_title(self) -> tuple[Markup, Markup]:
         """(the chapter's own title, the rest): the contents list goes between them."""
@@ -58,6 +67,10 @@ class SitePage:
         if end < 0:
             return Markup(""), self.body
         return Markup(self.body[:end + 5]), Markup(self.body[end + 5:])
+
+
+_PARAGRAPH = re.compile(r"<p(?:\s[^>]*)?>(.*?)</p>", re.S)
+_TAGS = re.compile(r"<[^>]+>")
 
 
 def _h(level: int, anchor: str, text: str) -> Heading:

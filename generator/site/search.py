@@ -33,7 +33,32 @@ def index_site(site: Path, into: Path | None = None) -> bool:
         raise faults.Fault(f"cannot write {faults.shown(site / 'pagefind')}: Pagefind failed: "
                            f"{said.splitlines()[0] if said else f'exit {result.returncode}'}")
     check_index(into or site / "pagefind", site / "pagefind")
+    drop_ui_bundles(into or site / "pagefind")
     return True
+
+
+# Pagefind's ready-made search interfaces: the site draws its own results (site.js) and loads
+# only pagefind.js, its worker, the wasm and the index.
+UI_BUNDLES = ("pagefind-ui.js", "pagefind-ui.css", "pagefind-modular-ui.js", "pagefind-modular-ui.css",
+              "pagefind-component-ui.js", "pagefind-component-ui.css", "pagefind-highlight.js")
+
+
+def drop_ui_bundles(folder: Path) -> None:
+    for name in UI_BUNDLES:
+        (folder / name).unlink(missing_ok=True)
+
+
+_WORD = re.compile(r"[^\W\d_]{4,}")
+
+
+def game_terms(pages) -> list[str]:
+    """The words of a game's page titles and headings (4 letters or more, lower case): what
+    the search box offers for a misspelt word that finds nothing ("artilery" -> "artillery")."""
+    words = set()
+    for page in pages:
+        for text in [page.title, *(h.text for h in page.headings)]:
+            words.update(w.lower() for w in _WORD.findall(str(text)))
+    return sorted(words)
 
 
 def check_index(folder: Path, final: Path) -> None:
