@@ -198,6 +198,8 @@
     });
     input.addEventListener("input", run);
     all.addEventListener("change", run);
+    var asked = new URLSearchParams(window.location.search).get("q");  // a link may open the page searching
+    if (asked) { input.value = asked; run(); }
     input.addEventListener("focus", function () { load().catch(function () {}); }, { once: true });
   }
 
