@@ -23,6 +23,7 @@ from ..print.context import PACKAGE_TEMPLATES, BuildContext, environment
 from ..project import Project
 from ..rebuild import Inputs
 from .components import copy_images
+from .markup import scaled_units
 from .offline import offline_files, write_game_list, write_worker
 from .pages import SitePage, game_pages
 from .search import game_terms, index_site
@@ -53,6 +54,7 @@ def _write_assets(dirs: list[Path], out: Path) -> list[Path]:
         text = path.read_text(encoding="utf-8")
         if name == "cards.css":  # print-only rules are harmless in a browser, but keep the file clean
             text = "\n".join(line for line in text.splitlines() if not line.startswith("@page"))
+            text = scaled_units(text)  # the preview's own scale (markup.scale_preview)
         if name == "counters.css":
             text = counter_rules(text)
         css.append(text)

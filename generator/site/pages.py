@@ -23,7 +23,7 @@ from .datasheet import card_preview, card_sheet, unit_sheet
 from .grids import grid_html, grid_note, grid_title, odds_html
 from .links import site_linker
 from ..text.editorial import legend_for, mark_if_editors
-from .markup import for_search, label_marked_blanks, mark_quotations, scroll_tables
+from .markup import for_search, label_marked_blanks, mark_quotations, scale_preview, scroll_tables
 
 
 # Page names the site generates itself; a chapter with one of these names gets a prefix.
@@ -123,7 +123,7 @@ def game_pages(ctx: BuildContext, report: Report) -> list[SitePage]:
                     unit_sheet(ctx, unit, link1), odds_html(ctx, unit, probs, ui)]
             if unit.id in by_unit:
                 face = by_unit[unit.id]
-                body.append(card_preview(ctx, printed.get(face.id, [face]), ui("card-preview")))
+                body.append(scale_preview(card_preview(ctx, printed.get(face.id, [face]), ui("card-preview"))))
             body.insert(1, side_badge(ctx, unit.side))
             body.insert(1, blocks.title_errata(game, tr, unit, link1))
             pages.append(SitePage(f"units/{unit.id}.html", tr.field(unit, "name"), Markup("").join(body),
@@ -152,7 +152,7 @@ def game_pages(ctx: BuildContext, report: Report) -> list[SitePage]:
             if face.draft:
                 body.append(Markup('<p class="draft-reason"><span class="draft">{}</span> {}</p>').format(
                     ui("draft"), face.draft))
-            body += [card_sheet(ctx, face, site_linker(1, overrides)), card_preview(ctx, printed.get(face.id, [face]), ui("card-preview"))]
+            body += [card_sheet(ctx, face, site_linker(1, overrides)), scale_preview(card_preview(ctx, printed.get(face.id, [face]), ui("card-preview")))]
             pages.append(SitePage(f"cards/{face.id}.html", face.title, Markup("").join(body), nav=False, kind="card",
                                   title_mark=face.title_mark))
     probs = probability_tables(ctx)
