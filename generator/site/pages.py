@@ -39,6 +39,7 @@ class SitePage:
     nav: bool = True  # listed in the sidebar
     kind: str = "page"
     title_mark: Markup = Markup("")  # after the page's heading: the editor's-text mark (editorial.py)
+    glossary: bool = False  # a chapter that prints the whole glossary
 
     @property
     def depth(self) -> int:
@@ -47,8 +48,8 @@ class SitePage:
     @property
     def search_kind(self) -> str:
         """What a search result on this page is, for its label: rule, unit, keyword or card."""
-        if self.kind == "chapter" and '<dl class="glossary">' in self.body:
-            return "keyword"  # the glossary: a list of keywords (a rule chapter defining a few is still a rule)
+        if self.glossary or (self.kind == "chapter" and '<dl class="glossary">' in self.body):
+            return "keyword"  # the glossary (a rule chapter that defines a few keywords is still a rule)
         return {"unit": "unit", "units": "unit", "glossary": "keyword", "card": "card", "cards": "card"}.get(
             self.kind, "rule")
 
@@ -95,7 +96,12 @@ def game_pages(ctx: BuildContext, report: Report) -> list[SitePage]:
         chapters.append(rendered)
         pages.append(SitePage(_page_name(chapter), rendered.title, rendered.html,
                               [_named(h, rendered.html) for h in rendered.headings if h.level in (2, 3)],
-                              kind="chapter"))
+                              kind="chapter", glossary=_page_name(chapter) == glossary_chapter))
+    # A chapter that defines keyword after keyword, at least half of all the chapters define, is
+    # the glossary too; a rule chapter defining a few on the way stays a rule.
+    defined = {page.path: page.body.count('id="keyword-') for page in pages}
+    for page in pages:
+        page.glossary = page.glossary or defined[page.path] >= max(3, sum(defined.values()) / 2)
     link0 = site_linker(0, overrides)
     printed_at = blocks.pointers(game, ctx.chapters, {c.chapter.slug: c.title for c in chapters}, _page_name,
                                  by_reference)

@@ -49,16 +49,20 @@ def drop_ui_bundles(folder: Path) -> None:
 
 
 _WORD = re.compile(r"[^\W\d_]{4,}")
+_TAG = re.compile(r"<[^>]+>")
 
 
 def game_terms(pages) -> list[str]:
-    """The words of a game's page titles and headings (4 letters or more, lower case): what
-    the search box offers for a misspelt word that finds nothing ("artilery" -> "artillery")."""
-    words = set()
+    """The words of a game's pages in one language (4 letters or more, lower case), the most
+    used first: a search word not among them is offered the nearest one ("artilery" ->
+    "artillery"), the more used winning a tie."""
+    counts: dict[str, int] = {}
     for page in pages:
-        for text in [page.title, *(h.text for h in page.headings)]:
-            words.update(w.lower() for w in _WORD.findall(str(text)))
-    return sorted(words)
+        for text in (page.title, _TAG.sub(" ", str(page.body))):
+            for word in _WORD.findall(text):
+                word = word.lower()
+                counts[word] = counts.get(word, 0) + 1
+    return sorted(counts, key=lambda w: (-counts[w], w))
 
 
 def check_index(folder: Path, final: Path) -> None:

@@ -37,6 +37,43 @@
 
   calculators();
   search();
+  highlight();
+
+  // Arriving from a search result (?hl=words): mark the words in the page's text and bring the
+  // first one in the section the address names (else in the page) into view.
+  function highlight() {
+    var words = (new URLSearchParams(window.location.search).get("hl") || "").toLowerCase().split(/\s+/)
+      .filter(function (w) { return w.length > 1; });
+    var main = document.querySelector("main");
+    if (!words.length || !main) { return; }
+    var walker = document.createTreeWalker(main, NodeFilter.SHOW_TEXT);
+    var found = [];
+    while (walker.nextNode() && found.length < 50) {
+      var node = walker.currentNode;
+      var text = node.nodeValue.toLowerCase();
+      if (node.parentNode.closest("script, style, .kw-tip, [aria-hidden='true']")) { continue; }
+      words.forEach(function (word) {
+        var at = text.indexOf(word);
+        if (at >= 0 && found.indexOf(node) < 0) { found.push(node); node.hitAt = at; node.hitLength = word.length; }
+      });
+    }
+    var first = null;
+    var section = window.location.hash ? document.getElementById(decodeURIComponent(window.location.hash.slice(1))) : null;
+    found.forEach(function (node) {
+      var hit = node.splitText(node.hitAt);
+      hit.splitText(node.hitLength);
+      var mark = document.createElement("mark");
+      mark.className = "hit";
+      hit.parentNode.replaceChild(mark, hit);
+      mark.appendChild(hit);
+      var after = !section || (section.compareDocumentPosition(mark) & Node.DOCUMENT_POSITION_FOLLOWING);
+      first = first || (after ? mark : null);
+    });
+    if (first) {  // after the browser's own scroll to the address's section
+      var bring = function () { first.scrollIntoView({ block: "center" }); };
+      if (document.readyState === "complete") { bring(); } else { window.addEventListener("load", function () { setTimeout(bring, 0); }); }
+    }
+  }
 
   function search() {
     var form = document.querySelector("form.search");
@@ -89,14 +126,19 @@
         return Promise.all(found.results.slice(0, 12).map(function (r) { return r.data(); }));
       }).then(function (items) {
         if (items === null || items === undefined || ticket !== pending) { return; }
-        if (items.length) { show(items); } else { nothing(term, ticket); }
+        if (items.length) { show(items); } else { note(form.dataset.empty, "search-none"); }
+        return suggest(term, ticket).then(function (fixed) { if (fixed && ticket === pending) { offer(fixed); } });
       }, function () {
         if (ticket === pending) { note(form.dataset.unreachable, "search-offline"); }
       });
     }
-    // The section that matched: Pagefind's sub-result for the heading nearest the hit.
+    // The section that matched: of Pagefind's sub-results (one per heading with an id), the one
+    // holding the most hits; the page's own address when the hits come before any heading.
     function target(item) {
-      var best = (item.sub_results || []).filter(function (sub) { return sub.url.indexOf("#") > 0; })[0];
+      var best = null;
+      (item.sub_results || []).forEach(function (sub) {
+        if (!best || (sub.locations || []).length > (best.locations || []).length) { best = sub; }
+      });
       return best ? best.url : item.url;
     }
     function show(items) {
@@ -108,7 +150,9 @@
         var li = document.createElement("li");
         var link = document.createElement("a");
         link.className = "search-result";
-        link.href = target(item);
+        var address = new URL(target(item), window.location.href);
+        address.searchParams.set("hl", input.value.trim());  // the page marks the words on arrival
+        link.href = address.href;
         link.textContent = item.meta.title || item.url;
         var label = document.createElement("span");
         label.className = "search-label-tag";
@@ -123,17 +167,18 @@
       });
       out.appendChild(list);
     }
-    // Nothing found: offer the game's own word nearest each misspelt one ("artilery" -> "artillery").
-    function nothing(term, ticket) {
+    // A word the game never uses: offer the game's own word nearest it ("artilery" -> "artillery"),
+    // with the results (or "nothing found") below the offer.
+    function suggest(term, ticket) {
       var words = terms || (terms = fetch(form.dataset.terms).then(function (r) { return r.json(); })
         .catch(function () { terms = null; return []; }));
-      words.then(function (known) {
-        if (ticket !== pending) { return; }
+      return words.then(function (known) {
+        if (ticket !== pending || !known.length) { return null; }
         var changed = false;
         var fixed = term.toLowerCase().split(/\s+/).map(function (word) {
           if (word.length < 4 || known.indexOf(word) >= 0) { return word; }
           var best = null, bestCost = word.length > 6 ? 3 : 2;
-          known.forEach(function (candidate) {
+          known.forEach(function (candidate) {  // the most used first: a tie keeps the more used word
             if (Math.abs(candidate.length - word.length) >= bestCost) { return; }
             var cost = distance(word, candidate);
             if (cost < bestCost) { best = candidate; bestCost = cost; }
@@ -141,21 +186,25 @@
           if (best) { changed = true; return best; }
           return word;
         }).join(" ");
-        var p = note(form.dataset.empty, "search-none");
-        if (!changed) { return; }
-        p.appendChild(document.createTextNode(". " + form.dataset.suggest + " "));
-        var again = document.createElement("a");
-        again.className = "search-suggest";
-        again.href = "#";
-        again.textContent = fixed;
-        again.addEventListener("click", function (event) {
-          event.preventDefault();
-          input.value = fixed;
-          input.focus();
-          run();
-        });
-        p.appendChild(again);
+        return changed ? fixed : null;
       });
+    }
+    function offer(fixed) {
+      var p = document.createElement("p");
+      p.className = "search-did-you-mean";
+      p.appendChild(document.createTextNode(form.dataset.suggest + " "));
+      var again = document.createElement("a");
+      again.className = "search-suggest";
+      again.href = "#";
+      again.textContent = fixed;
+      again.addEventListener("click", function (event) {
+        event.preventDefault();
+        input.value = fixed;
+        input.focus();
+        run();
+      });
+      p.appendChild(again);
+      out.insertBefore(p, out.firstChild);
     }
     function distance(a, b) {  // edits between two words, a swap of neighbours counting one
       var d = [];
@@ -175,7 +224,7 @@
       var items = out.querySelectorAll(".search-list li");
       if (!items.length) { return; }
       if (chosen >= 0 && items[chosen]) { items[chosen].classList.remove("chosen"); }
-      chosen = (chosen + step + items.length + 1) % (items.length + 1) - 1;
+      chosen = (chosen + 1 + step + items.length + 1) % (items.length + 1) - 1;  // -1: back in the box
       if (chosen < 0) { input.removeAttribute("aria-activedescendant"); return; }
       items[chosen].classList.add("chosen");
       items[chosen].scrollIntoView({ block: "nearest" });
