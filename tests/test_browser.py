@@ -204,6 +204,7 @@ def test_wide_table_keeps_its_first_column_on_a_phone(browser, server):
     page = context.new_page()
     page.goto(f"{base}/battle-rules/en/tables.html")
     region = page.locator(".table-scroll:has(table.grid)").first
+    assert "radial-gradient" in region.evaluate("r => getComputedStyle(r).backgroundImage")  # the edge's shadow
     region.focus()  # reachable by keyboard
     first = region.locator("tbody tr:nth-child(2) th[scope=row]").first  # the row's first name
     before = first.bounding_box()["x"]

@@ -24,6 +24,9 @@
   // every language, with the site's home (only when served; never from file://).
   if (served && "serviceWorker" in navigator && body.dataset.root !== undefined) {
     var root = new URL(body.dataset.root || "./", window.location.href).href;
+    navigator.serviceWorker.getRegistrations().then(function (registrations) {  // the per-language workers of old
+      registrations.forEach(function (r) { if (r.scope !== root && r.scope.indexOf(root) === 0) { r.unregister(); } });
+    });
     navigator.serviceWorker.register(root + "sw.js", { scope: root }).then(function () {
       return navigator.serviceWorker.ready;
     }).then(function (registration) {
