@@ -451,3 +451,21 @@ def test_a_card_the_sheets_continue_shows_both_printed_cards(tmp_path: Path):
     end = text.index("  - id:", start) if "  - id:" in text[start:] else len(text)
     dice.write_text(text[:start] + text[end:], encoding="utf-8")
     assert preview(tmp_path).count('<figure class="card-figure"') == 1
+
+
+def test_font_pieces_are_cut_once_and_kept(ws: Workspace, monkeypatch):
+    from generator.site import webfonts
+
+    project = Project(ws.root)
+    site = build_site(project, ["demo"], Report(), search=False).root
+    first = {p.name: p.read_bytes() for p in (site / "assets/fonts").iterdir()}
+    kept = sorted((project.output / ".rulesmith/webfonts").iterdir())
+    assert len(kept) == len(first) and all(p.suffix == ".woff2" for p in kept)
+
+    def cut_again(*_args):
+        raise AssertionError("a kept piece was cut again")
+
+    monkeypatch.setattr(webfonts, "_cut", cut_again)
+    (site / "assets/fonts" / next(iter(first))).unlink()  # a piece lost from the site comes back from the kept one
+    build_site(project, ["demo"], Report(), search=False)
+    assert {p.name: p.read_bytes() for p in (site / "assets/fonts").iterdir()} == first

@@ -112,10 +112,10 @@ def build_site(project: Project, games: list[str], report: Report, search: bool 
                 folders.remove(folder)
     _write_assets(dirs, final)
     write_worker(final)
-    for entry in catalogue:
-        write_game_list(final, entry["id"])
     index = final / SITE_INDEX
     changed = outputs.write_if_changed(index, _index_html(dirs, catalogue))
+    for entry in catalogue:  # after every file they list (their version is made from them)
+        write_game_list(final, entry["id"])
     count += 1
     searched = False
     if search:
