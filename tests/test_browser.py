@@ -363,7 +363,8 @@ def test_search_result_opens_the_section_and_marks_the_words(page, server):
     assert 0 < box["y"] < 900 and mark.inner_text().lower() == "regeneration"  # brought into view
 
 
-@pytest.mark.parametrize("lang, typo, word", [("en", "artilery", "artillery"), ("ru", "артилерия", "артиллерия")])
+@pytest.mark.parametrize("lang, typo, word", [("en", "artilery", "artillery"),
+                                              ("ru", "артилерия", "артиллерия")])
 def test_search_offers_the_games_own_word_for_a_typo(page, server, lang, typo, word):
     base, _ = server
     page.goto(f"{base}/nuclear/{lang}/index.html")
@@ -393,7 +394,8 @@ def test_works_from_file_url(page, shipped_site):
     # the fonts' preloads are fetched with CORS, which file:// refuses; the @font-face rules
     # load the same fonts, so the page is drawn in them all the same
     assert page.evaluate("document.fonts.ready.then(() => document.fonts.check('16px \"PT Serif\"'))")
-    assert [e for e in page.console_errors if "assets/fonts/" not in e and e != "Failed to load resource: net::ERR_FAILED"] == []
+    refused = "Failed to load resource: net::ERR_FAILED"
+    assert [e for e in page.console_errors if "assets/fonts/" not in e and e != refused] == []
 
 
 def test_missing_browser_fails_under_ci(monkeypatch):

@@ -380,7 +380,8 @@ def test_fonts_ship_as_woff2_pieces_by_script(shipped_site: Path):
     assert not [s for s in spans if 0x400 <= s[0] <= 0x4FF]  # Cyrillic is a piece of its own
     ru = (shipped_site / "nuclear/ru/combat.html").read_text(encoding="utf-8")
     en = (shipped_site / "nuclear/en/combat.html").read_text(encoding="utf-8")
-    preload = re.compile(r'<link rel="preload" href="[./]*assets/fonts/([^"]+)" as="font" type="font/woff2" crossorigin>')
+    preload = re.compile(r'<link rel="preload" href="[./]*assets/fonts/([^"]+)" as="font" type="font/woff2" '
+                         r'crossorigin>')
     assert set(preload.findall(ru)) == {"PT_Serif-Web-Regular.latin.woff2", "PT_Serif-Web-Regular.cyrillic.woff2",
                                         "PT_Sans-Web-Regular.latin.woff2", "PT_Sans-Web-Regular.cyrillic.woff2",
                                         "PT_Sans-Web-Bold.latin.woff2", "PT_Sans-Web-Bold.cyrillic.woff2"}
@@ -406,7 +407,8 @@ def test_pages_have_descriptions_and_no_relative_language_links(shipped_site: Pa
 
 def test_search_labels_only_glossaries_as_keywords(shipped_site: Path):
     def kind(path: str) -> str:
-        return re.search(r'data-pagefind-meta="kind:([^"]*)"', (shipped_site / path).read_text(encoding="utf-8")).group(1)
+        text = (shipped_site / path).read_text(encoding="utf-8")
+        return re.search(r'data-pagefind-meta="kind:([^"]*)"', text).group(1)
 
     assert kind("nuclear/en/rules-glossary.html") == "Keyword" and kind("deadzone/ru/glossary.html") == "Термин"
     for chapter in ("deadzone/en/actions.html", "deadzone/en/turn.html", "deadzone/en/damage.html",

@@ -158,7 +158,8 @@ def game_pages(ctx: BuildContext, report: Report) -> list[SitePage]:
             if face.draft:
                 body.append(Markup('<p class="draft-reason"><span class="draft">{}</span> {}</p>').format(
                     ui("draft"), face.draft))
-            body += [card_sheet(ctx, face, site_linker(1, overrides)), scale_preview(card_preview(ctx, printed.get(face.id, [face]), ui("card-preview")))]
+            preview = scale_preview(card_preview(ctx, printed.get(face.id, [face]), ui("card-preview")))
+            body += [card_sheet(ctx, face, site_linker(1, overrides)), preview]
             pages.append(SitePage(f"cards/{face.id}.html", face.title, Markup("").join(body), nav=False, kind="card",
                                   title_mark=face.title_mark))
     probs = probability_tables(ctx)
