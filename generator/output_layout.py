@@ -17,9 +17,13 @@ SITE_ASSETS = "assets"          # fonts, site.css, site.js
 SITE_SEARCH = "pagefind"        # the search index
 SITE_SEARCH_NEW = ".pagefind-new"  # the index being made, swapped in whole
 SITE_INDEX = "index.html"       # the list of games
+SITE_WORKER = "sw.js"           # the offline copy's service worker (site/offline.py)
+
+# In output/site/GAME/.
+SITE_OFFLINE_LIST = "offline.json"  # what the worker keeps of the game
 
 OWN = (SITE, SCHEMA, STATE, LOCK)
-SITE_OWN = (SITE_ASSETS, SITE_SEARCH, SITE_SEARCH_NEW, SITE_INDEX)
+SITE_OWN = (SITE_ASSETS, SITE_SEARCH, SITE_SEARCH_NEW, SITE_INDEX, SITE_WORKER)
 RESERVED = frozenset(OWN + SITE_OWN)
 
 

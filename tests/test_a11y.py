@@ -4,7 +4,7 @@ light, desktop dark, 375 px phone light, 375 px phone dark. The five shipped gam
 hex-and-counter test game (its counters and map pages) are checked.
 
 One browser and two tabs do it all (axe runs in both at once). Each page is loaded once at the
-phone's width (where the site's script closes the menu, as on a phone) and checked in the
+phone's width (the menu closed, as the page's HTML has it) and checked in the
 phone's light and dark schemes, then widened to the desktop (the menu open, as a desktop load
 leaves it) and checked in both schemes there. axe runs with the WCAG 2.0/2.1 A and AA rules and best practices, and
 reports violations only. `.ci/run` installs axe-core into tests/axe/ with npm.

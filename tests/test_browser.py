@@ -74,7 +74,7 @@ def search(page, base: str, path: str, query: str, all_games: bool = False) -> l
         page.locator(".search-all").check()
     page.locator(".search-input").fill(query)
     page.locator(".search-result").first.wait_for(timeout=15000)
-    return page.locator(".search-result").evaluate_all("els => els.map(e => e.href)")
+    return page.locator(".search-result").evaluate_all("els => els.map(e => e.href.split(/[?#]/)[0])")  # the pages
 
 
 @pytest.mark.parametrize("lang, query, entry", [("ru", "Регенерация", "rules-glossary.html"),
@@ -204,6 +204,7 @@ def test_wide_table_keeps_its_first_column_on_a_phone(browser, server):
     page = context.new_page()
     page.goto(f"{base}/battle-rules/en/tables.html")
     region = page.locator(".table-scroll:has(table.grid)").first
+    assert "radial-gradient" in region.evaluate("r => getComputedStyle(r).backgroundImage")  # the edge's shadow
     region.focus()  # reachable by keyboard
     first = region.locator("tbody tr:nth-child(2) th[scope=row]").first  # the row's first name
     before = first.bounding_box()["x"]
@@ -270,21 +271,113 @@ def test_calculator_unit_against_target_by_keyboard(browser, server):
 
 
 def test_game_reads_offline_after_the_first_visit(browser, server):
-    """The service worker keeps the whole game (this language) after one page was opened."""
+    """One page of a game opened: the worker keeps every page of that game in every language and
+    the site's home; offline, search says it needs a connection."""
     base, _ = server
     context = browser.new_context()
     page = context.new_page()
     page.goto(f"{base}/nuclear/en/index.html")
-    assert page.evaluate("navigator.serviceWorker.ready.then(r => r.active.state)") in ("activating", "activated")
-    page.wait_for_function("navigator.serviceWorker.controller !== null")
+    page.wait_for_function("document.documentElement.dataset.offline === 'kept'", timeout=30000)
     context.set_offline(True)
     page.goto(f"{base}/nuclear/en/units/gorgon.html")  # never visited
     assert page.locator("main h1").inner_text().startswith("Gorgon")
     assert page.evaluate("getComputedStyle(document.querySelector('.top')).display") == "flex"  # CSS cached too
+    assert page.evaluate("document.fonts.ready.then(() => document.fonts.check('16px \"PT Serif\"'))")
+    page.goto(f"{base}/nuclear/ru/units/gorgon.html")  # the other language
+    assert page.evaluate("document.documentElement.lang") == "ru" and page.locator("main h1").is_visible()
+    page.goto(f"{base}/index.html")  # the site's home
+    assert page.locator("a[href='nuclear/en/index.html']").is_visible()
+    page.goto(f"{base}/nuclear/ru/tables.html")
+    page.locator(".search-input").fill("артиллерия")
+    page.locator(".search-offline").wait_for(timeout=15000)
+    assert "сеть" in page.locator(".search-offline").inner_text()
     context.set_offline(False)
-    manifest = page.evaluate("fetch('../manifest.webmanifest').then(r => r.json())")
+    manifest = page.evaluate("fetch('manifest.webmanifest').then(r => r.json())")
     assert manifest["start_url"] == "index.html"
     context.close()
+
+
+CLS = """() => new Promise(done => { let sum = 0;
+  new PerformanceObserver(list => { for (const e of list.getEntries()) { if (!e.hadRecentInput) sum += e.value; } })
+    .observe({type: 'layout-shift', buffered: true});
+  setTimeout(() => done(sum), 800); })"""
+
+
+@pytest.mark.parametrize("script", [True, False])
+def test_first_paint_is_the_final_layout_on_a_phone(browser, server, script):
+    """No layout shift on a phone, with or without JavaScript: the menu is closed in the HTML,
+    the fonts are there by the first paint, and the text starts on the first screen."""
+    base, _ = server
+    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True,
+                                  java_script_enabled=script)
+    page = context.new_page()
+    for path in ("nuclear/ru/combat.html", "deadzone/en/cards/action-fight.html", "nuclear/en/tables.html"):
+        page.goto(f"{base}/{path}")
+        if script:
+            assert page.evaluate(CLS) < 0.01, path
+        assert not page.locator(".sidebar details.menu").evaluate("d => d.open")
+        assert not page.locator(".sidebar ol").is_visible()
+        assert page.locator("main h1:visible").first.bounding_box()["y"] < 844 / 3, path
+    context.close()
+
+
+def test_desktop_menu_is_open_without_script(browser, server):
+    base, _ = server
+    context = browser.new_context(viewport={"width": 1280, "height": 900}, java_script_enabled=False)
+    page = context.new_page()
+    page.goto(f"{base}/nuclear/en/combat.html")
+    assert page.locator(".sidebar ol a", has_text="Units").is_visible()
+    assert not page.locator(".menu-link").is_visible()
+    context.close()
+
+
+def test_header_stays_in_reach_on_a_long_page(browser, server):
+    """A compact header that stays at the top: search and the menu one tap away at the page's end."""
+    base, _ = server
+    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    page = context.new_page()
+    page.goto(f"{base}/nuclear/en/rules-glossary.html")
+    assert page.locator(".top").bounding_box()["height"] <= 90
+    page.evaluate("window.scrollTo(0, document.body.scrollHeight)")
+    page.wait_for_timeout(100)
+    assert page.locator(".top").bounding_box()["y"] == 0
+    assert page.locator(".search-input").is_visible()
+    page.locator(".menu-link").tap()
+    assert page.locator(".sidebar ol a", has_text="Units").is_visible()
+    context.close()
+
+
+def test_search_result_opens_the_section_and_marks_the_words(page, server):
+    base, _ = server
+    page.goto(f"{base}/nuclear/en/index.html")
+    page.locator(".search-input").fill("regeneration")
+    page.locator(".search-result").first.wait_for(timeout=15000)
+    page.locator(".search-input").press("ArrowDown")
+    assert page.locator(".search-list li").first.evaluate("li => li.classList.contains('chosen')")
+    page.locator(".search-input").press("Enter")
+    page.wait_for_url("**/nuclear/en/rules-glossary.html?hl=regeneration*")
+    mark = page.locator("main mark.hit").first
+    mark.wait_for()
+    page.wait_for_timeout(200)
+    box = mark.bounding_box()
+    assert 0 < box["y"] < 900 and mark.inner_text().lower() == "regeneration"  # brought into view
+
+
+@pytest.mark.parametrize("lang, typo, word", [("en", "artilery", "artillery"),
+                                              ("ru", "артилерия", "артиллерия")])
+def test_search_offers_the_games_own_word_for_a_typo(page, server, lang, typo, word):
+    base, _ = server
+    page.goto(f"{base}/nuclear/{lang}/index.html")
+    page.locator(".search-input").fill(typo)
+    suggestion = page.locator(".search-suggest")
+    suggestion.wait_for(timeout=15000)
+    assert suggestion.inner_text() == word
+    suggestion.click()
+    assert page.locator(".search-input").input_value() == word
+    page.locator(".search-result").first.wait_for(timeout=15000)
+    page.locator(".search-input").press("Escape")
+    assert page.locator(".search-results").inner_text() == "" and page.locator(".search-input").input_value() == ""
+    assert page.console_errors == []
 
 
 def test_works_from_file_url(page, shipped_site):
@@ -298,7 +391,11 @@ def test_works_from_file_url(page, shipped_site):
     assert page.evaluate("navigator.serviceWorker ? navigator.serviceWorker.controller : null") is None
     page.locator(".sidebar a", has_text="Units").click()
     page.wait_for_url("**/nuclear/en/units.html")
-    assert page.console_errors == []
+    # the fonts' preloads are fetched with CORS, which file:// refuses; the @font-face rules
+    # load the same fonts, so the page is drawn in them all the same
+    assert page.evaluate("document.fonts.ready.then(() => document.fonts.check('16px \"PT Serif\"'))")
+    refused = "Failed to load resource: net::ERR_FAILED"
+    assert [e for e in page.console_errors if "assets/fonts/" not in e and e != refused] == []
 
 
 def test_missing_browser_fails_under_ci(monkeypatch):

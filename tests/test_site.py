@@ -341,13 +341,87 @@ def test_offline_files_and_install_manifest(shipped_site: Path):
     assert manifest["start_url"] == "index.html" and {i["sizes"] for i in manifest["icons"]} == {"192x192", "512x512"}
     for icon in manifest["icons"]:
         assert (folder / icon["src"]).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
-    worker = (folder / "sw.js").read_text(encoding="utf-8")
-    pages_listed = json.loads(re.search(r"const PAGES = (\[.*?\]);", worker, re.S).group(1))
-    for name in pages_listed:
-        assert (folder / name).resolve().exists(), name
-    assert "units/leman-russ.html" in pages_listed
+    assert not (folder / "sw.js").exists()  # one worker, at the site's root, for every game
+    assert "caches.open(name)" in (shipped_site / "sw.js").read_text(encoding="utf-8")
+    # the game's list: every page and picture in both languages, the site's home, every asset
+    listed = json.loads((shipped_site / "nuclear/offline.json").read_text(encoding="utf-8"))
+    game = shipped_site / "nuclear"
+    for name in listed["files"]:
+        assert (game / name).resolve().is_file(), name
+    pages = {p.relative_to(game).as_posix() for p in game.rglob("*.html")}
+    assert pages <= set(listed["files"]) and {"en/units/leman-russ.html", "ru/units/leman-russ.html"} <= pages
+    fonts = {p.name for p in (shipped_site / "assets/fonts").iterdir()}
+    assert {"../index.html", "../assets/site.css", "../assets/site.js"} | {f"../assets/fonts/{f}" for f in fonts} \
+        <= set(listed["files"])
+    assert listed["game"] == "nuclear" and re.fullmatch(r"[0-9a-f]{12}", listed["version"])
     script = (shipped_site / "assets/site.js").read_text(encoding="utf-8")
     assert 'window.location.protocol === "http:"' in script  # never registered from file://
+
+
+def test_web_app_names_are_short_titles(shipped_site: Path):
+    names = {lang: json.loads((shipped_site / f"battle-rules/{lang}/manifest.webmanifest").read_text(encoding="utf-8"))
+             for lang in ("ru", "en")}
+    assert names["ru"]["short_name"] == "Сражения" and names["en"]["short_name"] == "Battle Rules"
+    assert names["en"]["name"] == "Additional Battle Rules"
+    nuclear = json.loads((shipped_site / "nuclear/en/manifest.webmanifest").read_text(encoding="utf-8"))
+    assert nuclear["short_name"] == "Nuclear"  # no short title: the title, never a word cut short
+
+
+def test_fonts_ship_as_woff2_pieces_by_script(shipped_site: Path):
+    fonts = sorted((shipped_site / "assets/fonts").iterdir())
+    assert fonts and all(f.name.endswith(".woff2") and f.read_bytes()[:4] == b"wOF2" for f in fonts)
+    assert max(f.stat().st_size for f in fonts) < 25_000
+    assert {f.name.split(".")[1] for f in fonts} == {"latin", "cyrillic", "other"}
+    css = (shipped_site / "assets/site.css").read_text(encoding="utf-8")
+    assert ".ttf" not in css and css.count("unicode-range: U+") == len(fonts)
+    latin = re.search(r'PT_Serif-Web-Regular\.latin\.woff2"\) format\("woff2"\); unicode-range: ([^;]+);', css).group(1)
+    spans = [[int(n, 16) for n in part.removeprefix("U+").split("-")] for part in latin.split(",")]
+    assert spans[0][0] <= ord("A") <= spans[0][-1]
+    assert not [s for s in spans if 0x400 <= s[0] <= 0x4FF]  # Cyrillic is a piece of its own
+    ru = (shipped_site / "nuclear/ru/combat.html").read_text(encoding="utf-8")
+    en = (shipped_site / "nuclear/en/combat.html").read_text(encoding="utf-8")
+    preload = re.compile(r'<link rel="preload" href="[./]*assets/fonts/([^"]+)" as="font" type="font/woff2" '
+                         r'crossorigin>')
+    assert set(preload.findall(ru)) == {"PT_Serif-Web-Regular.latin.woff2", "PT_Serif-Web-Regular.cyrillic.woff2",
+                                        "PT_Sans-Web-Regular.latin.woff2", "PT_Sans-Web-Regular.cyrillic.woff2",
+                                        "PT_Sans-Web-Bold.latin.woff2", "PT_Sans-Web-Bold.cyrillic.woff2"}
+    assert {f for f in preload.findall(en)} == {f for f in preload.findall(ru) if ".latin." in f}
+    for font in preload.findall(ru):
+        assert (shipped_site / "assets/fonts" / font).is_file()
+
+
+def test_search_ships_no_unused_bundles(shipped_site: Path):
+    search = shipped_site / "pagefind"
+    assert (search / "pagefind.js").is_file() and (search / "pagefind-worker.js").is_file()
+    assert not [p.name for p in search.iterdir() if "-ui." in p.name or "highlight" in p.name]
+
+
+def test_pages_have_descriptions_and_no_relative_language_links(shipped_site: Path):
+    page = (shipped_site / "nuclear/en/combat.html").read_text(encoding="utf-8")
+    description = re.search(r'<meta name="description" content="([^"]*)">', page).group(1)
+    assert 40 <= len(description) <= 160 and "<" not in description
+    assert '<link rel="alternate"' not in page  # no site_url: no relative hreflang for the audit to refuse
+    home = (shipped_site / "index.html").read_text(encoding="utf-8")
+    assert re.search(r'<meta name="description" content="[^"]*Nuclear[^"]*">', home)
+
+
+def test_search_labels_only_glossaries_as_keywords(shipped_site: Path):
+    def kind(path: str) -> str:
+        text = (shipped_site / path).read_text(encoding="utf-8")
+        return re.search(r'data-pagefind-meta="kind:([^"]*)"', text).group(1)
+
+    assert kind("nuclear/en/rules-glossary.html") == "Keyword" and kind("deadzone/ru/glossary.html") == "Термин"
+    for chapter in ("deadzone/en/actions.html", "deadzone/en/turn.html", "deadzone/en/damage.html",
+                    "nuclear/en/terrain.html"):  # they define a few keywords on the way
+        assert kind(chapter) == "Rule", chapter
+
+
+def test_site_url_makes_language_links_absolute(ws: Workspace):
+    result = ws.run("build", "--only", "site", "--site-url", "https://rules.example.org/games")
+    assert result.returncode == 0, result.stderr
+    page = (ws.root / "output/site/demo/en/index.html").read_text(encoding="utf-8")
+    assert '<link rel="canonical" href="https://rules.example.org/games/demo/en/index.html">' in page
+    assert '<link rel="alternate" hreflang="en" href="https://rules.example.org/games/demo/en/index.html">' in page
 
 
 def test_a_card_the_sheets_continue_shows_both_printed_cards(tmp_path: Path):
@@ -379,3 +453,21 @@ def test_a_card_the_sheets_continue_shows_both_printed_cards(tmp_path: Path):
     end = text.index("  - id:", start) if "  - id:" in text[start:] else len(text)
     dice.write_text(text[:start] + text[end:], encoding="utf-8")
     assert preview(tmp_path).count('<figure class="card-figure"') == 1
+
+
+def test_font_pieces_are_cut_once_and_kept(ws: Workspace, monkeypatch):
+    from generator.site import webfonts
+
+    project = Project(ws.root)
+    site = build_site(project, ["demo"], Report(), search=False).root
+    first = {p.name: p.read_bytes() for p in (site / "assets/fonts").iterdir()}
+    kept = sorted((project.output / ".rulesmith/webfonts").iterdir())
+    assert len(kept) == len(first) and all(p.suffix == ".woff2" for p in kept)
+
+    def cut_again(*_args):
+        raise AssertionError("a kept piece was cut again")
+
+    monkeypatch.setattr(webfonts, "_cut", cut_again)
+    (site / "assets/fonts" / next(iter(first))).unlink()  # a piece lost from the site comes back from the kept one
+    build_site(project, ["demo"], Report(), search=False)
+    assert {p.name: p.read_bytes() for p in (site / "assets/fonts").iterdir()} == first

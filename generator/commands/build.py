@@ -58,9 +58,11 @@ def _kinds(value: str | None) -> list[str]:
               help="Parallel workers, 1 or more (default: CPU cores).")
 @click.option("--strict", is_flag=True, help="Fail on warnings (e.g. card text that does not fit).")
 @click.option("--force", is_flag=True, help="Rebuild everything, even what has not changed since the last build.")
+@click.option("--site-url", envvar="RULESMITH_SITE_URL", default="", metavar="URL",
+              help="Where the site is published (https://...): pages get absolute canonical and language links.")
 @click.pass_obj
 def command(ctx, games, langs, only, paper, book, booklet, bleed, print_shop, no_drafts, no_notes, no_images, workers,
-            strict, force) -> None:
+            strict, force, site_url) -> None:
     """Build print-and-play PDFs and the site into output/."""
     project = ctx.project
     if booklet and book not in (None, "a5"):
@@ -81,7 +83,7 @@ def command(ctx, games, langs, only, paper, book, booklet, bleed, print_shop, no
         failed = build(project, names, kinds, bool(games), list(langs) or None, workers, force,
                        dict(paper=paper, book=book, booklet=booklet, bleed=bleed, print_shop=print_shop,
                             images=not no_images, drafts=not no_drafts,
-                            notes=not no_notes), strict)
+                            notes=not no_notes), strict, site_url=site_url)
     except outputs.OutsideOutput as exc:
         click.echo(f"error: {exc}", err=True)
         failed = True
@@ -112,7 +114,7 @@ DEFAULT_OPTIONS = dict(paper="a4", book="a4", booklet=False, bleed=False, print_
 
 
 def build(project, names, kinds, partial, langs, workers, force, options, strict,
-          report: Report | None = None, skip_invalid: bool = False) -> bool:
+          report: Report | None = None, skip_invalid: bool = False, site_url: str = "") -> bool:
     """The build itself, under the output lock. True if it failed. With `report` the caller
     prints the diagnostics; with `skip_invalid` games with errors are left as they were and
     the others built (what `serve` does)."""
@@ -200,7 +202,7 @@ def build(project, names, kinds, partial, langs, workers, force, options, strict
 
             site = build_site(project, project.game_ids() if partial else names, report,
                               only=set(names) if partial else None, manifest=manifest, inputs=inputs,
-                              verified=verified, on_page=page_done, langs=langs)
+                              verified=verified, on_page=page_done, langs=langs, site_url=site_url)
             progress.advance(task)
             say(f"site: {page_count(site.pages)} ({len(site.rebuilt or [])} folders rebuilt) in {site.seconds:.1f} s"
                 f" -> {site.root.relative_to(project.root)}")

@@ -136,6 +136,9 @@ class GameManifest(Frozen):
 
     id: Id
     title: dict[str, str] = Field(description="the title in each language, keyed by language code")
+    short_title: dict[str, str] = Field(
+        default={}, description="the name under the site's icon on a phone's home screen, in each language "
+        "(about 12 letters); without it, the title")
     source_language: str = "ru"
     languages: tuple[str, ...] = Field(default=("en",), description="target languages, translated through locale/LANG.po")
     authors: tuple[Text, ...] = Field(default=(), description="as the book credits them; translated like "

@@ -20,14 +20,16 @@ from ..i18n.translate import report_fallbacks
 from ..i18n.ui import ui
 from ..manifest import Manifest, digest, file_hash, load_diagnostics, save_diagnostics
 from ..print.context import PACKAGE_TEMPLATES, BuildContext, environment
-from ..print.fonts import FAMILIES, STYLES
 from ..project import Project
 from ..rebuild import Inputs
 from .components import copy_images
-from .offline import offline_files
+from .markup import scaled_units
+from .offline import offline_files, write_game_list, write_worker
 from .pages import SitePage, game_pages
-from .search import index_site
+from .search import game_terms, index_site
+from .webfonts import FONTS, font_face_css, preloads, scripts_of, write_fonts
 
+TERMS = "terms.json"  # in each game-language folder: the words "did you mean" draws from
 TEMPLATES = ("site/*", "card.html.j2", "cards.css", "counter.html.j2", "counters.css", "sheets.yaml")
 
 
@@ -40,29 +42,19 @@ class SiteResult:
     rebuilt: list[str] | None = None  # game/lang folders written this time
 
 
-def _font_css() -> str:
-    rules = []
-    for family, (_folder, prefix) in FAMILIES.items():
-        for (weight, style), suffix in STYLES.items():
-            rules.append(f'@font-face {{ font-family: "{family}"; font-weight: {weight}; font-style: {style}; '
-                         f'font-display: swap; src: url("fonts/{prefix}-{suffix}.ttf"); }}')
-    return "\n".join(rules)
-
-
 def _write_assets(dirs: list[Path], out: Path) -> list[Path]:
     assets = out / SITE_ASSETS
-    written = []
-    for _family, (folder, prefix) in FAMILIES.items():
-        for suffix in STYLES.values():
-            target = assets / "fonts" / f"{prefix}-{suffix}.ttf"
-            outputs.write_if_changed(target, (folder / f"{prefix}-{suffix}.ttf").read_bytes())
-            written.append(target)
-    css = [_font_css()]
+    written = write_fonts(out.parent, assets)
+    for path in folders.files(assets / FONTS):  # the pieces of an older cut, or the TrueType files before them
+        if path not in written:
+            path.unlink()
+    css = [font_face_css()]
     for name in ("cards.css", "counters.css", "site/site.css", "site/roster.css"):  # the site's own rules win over the sheets'
         path = next(d / name for d in dirs if (d / name).exists())
         text = path.read_text(encoding="utf-8")
         if name == "cards.css":  # print-only rules are harmless in a browser, but keep the file clean
             text = "\n".join(line for line in text.splitlines() if not line.startswith("@page"))
+            text = scaled_units(text)  # the preview's own scale (markup.scale_preview)
         if name == "counters.css":
             text = counter_rules(text)
         css.append(text)
@@ -89,10 +81,13 @@ def counter_rules(css: str) -> str:
 def build_site(project: Project, games: list[str], report: Report, search: bool = True,
                only: set[str] | None = None, *, manifest: Manifest | None = None, inputs: Inputs | None = None,
                verified: dict[str, dict[str, bool]] | None = None, on_page=None,
-               langs: list[str] | None = None) -> SiteResult:
+               langs: list[str] | None = None, site_url: str = "") -> SiteResult:
     """Build the site for `games`; with `only`, rebuild just those games and keep the others'
     folders as they are (their content was not validated in this run); with `langs` (build
-    --lang), rebuild only those languages and keep the other languages' pages as built."""
+    --lang), rebuild only those languages and keep the other languages' pages as built.
+    `site_url`, the address the site is published at, makes the pages' canonical and language
+    links absolute."""
+    site_url = site_url.rstrip("/") + "/" if site_url else ""
     start = time.perf_counter()
     final = project.output / SITE
     outputs.confine_to(project.output)
@@ -108,7 +103,7 @@ def build_site(project: Project, games: list[str], report: Report, search: bool 
             if entry and (final / name).is_dir():
                 catalogue.append(entry["catalogue"])
             continue
-        built = _build_game(project, name, final, report, manifest, inputs, verified, rebuilt, on_page, langs)
+        built = _build_game(project, name, final, report, manifest, inputs, verified, rebuilt, on_page, site_url, langs)
         if built is None:
             continue
         pages, entry = built
@@ -120,8 +115,11 @@ def build_site(project: Project, games: list[str], report: Report, search: bool 
             if folder.is_dir() and folder.name not in {c["id"] for c in catalogue} | set(SITE_OWN):
                 folders.remove(folder)
     _write_assets(dirs, final)
+    write_worker(final)
     index = final / SITE_INDEX
     changed = outputs.write_if_changed(index, _index_html(dirs, catalogue))
+    for entry in catalogue:  # after every file they list (their version is made from them)
+        write_game_list(final, entry["id"])
     count += 1
     searched = False
     if search:
@@ -139,7 +137,7 @@ def build_site(project: Project, games: list[str], report: Report, search: bool 
     return SiteResult(final, count, time.perf_counter() - start, searched, rebuilt)
 
 
-def _build_game(project, name, final, report, manifest, inputs, verified, rebuilt, on_page, only_langs=None):
+def _build_game(project, name, final, report, manifest, inputs, verified, rebuilt, on_page, site_url, only_langs=None):
     from ..loader import load_manifest
 
     loaded = load_manifest(project.content / name, Report())
@@ -156,7 +154,7 @@ def _build_game(project, name, final, report, manifest, inputs, verified, rebuil
         downloads = [project.output / name / lang / f"{kind}.pdf" for kind in DOWNLOADS]
         state = digest(Inputs.common(), "site", inputs.game(name, lang), inputs.templates(name, TEMPLATES),
                        inputs.tables(name), sorted((verified.get(name) or {}).items()),
-                       [file_hash(p) if p.is_file() else "-" for p in downloads], langs)
+                       [file_hash(p) if p.is_file() else "-" for p in downloads], langs, site_url)
         kept = only_langs and lang not in only_langs and folder.is_dir() and manifest.get(key)
         if kept or manifest.fresh(key, state):  # not asked for (and built before), or unchanged
             entry = manifest.get(key)
@@ -177,9 +175,10 @@ def _build_game(project, name, final, report, manifest, inputs, verified, rebuil
             examples = verified[name] = _verified(game)
         ctx = BuildContext(game, lang, project.root, examples=examples)
         pages = game_pages(ctx, local)
-        files = []
+        files = [folder / TERMS]
+        outputs.write_if_changed(folder / TERMS, json.dumps(game_terms(pages), ensure_ascii=False))
         for page in pages:
-            files.append(_write_page(ctx, page, pages, langs, folder))
+            files.append(_write_page(ctx, page, pages, langs, folder, site_url))
         files += offline_files(ctx, pages, folder)
         report_fallbacks(ctx.tr, local, f"{game.id} site ({lang})")
         files += _copy_downloads(ctx, folder)
@@ -198,7 +197,8 @@ def _build_game(project, name, final, report, manifest, inputs, verified, rebuil
     return count, {"id": name, "langs": [[lang, LANG_NAMES.get(lang, lang), titles[lang]] for lang in langs]}
 
 
-def _write_page(ctx: BuildContext, page: SitePage, pages: list[SitePage], langs: list[str], folder: Path) -> Path:
+def _write_page(ctx: BuildContext, page: SitePage, pages: list[SitePage], langs: list[str], folder: Path,
+                site_url: str) -> Path:
     up = "../" * page.depth
     root = up + "../../"
     nav = [p for p in pages if p.nav]
@@ -209,6 +209,7 @@ def _write_page(ctx: BuildContext, page: SitePage, pages: list[SitePage], langs:
     html = template.render(
         page=page, nav=nav, up=up, root=root, prev=prev_page, next=next_page,
         game_title=ctx.title, langs=langs, lang_names=LANG_NAMES, game_id=ctx.game.id,
+        preloads=preloads(scripts_of(ctx.lang)), site_url=site_url,
     )
     path = folder / page.path
     outputs.write_if_changed(path, html)
@@ -236,7 +237,9 @@ def _index_html(dirs: list[Path], catalogue) -> str:
     env = environment(dirs)
     env.globals.update(ui=lambda key, lang="en": ui(lang, key))
     games = [{"id": c["id"], "langs": [tuple(item) for item in c["langs"]]} for c in catalogue]
-    return env.get_template("site/index.html.j2").render(games=games, Markup=Markup)
+    scripts = {script for c in catalogue for lang, *_ in c["langs"] for script in scripts_of(lang)}
+    return env.get_template("site/index.html.j2").render(games=games, Markup=Markup,
+                                                         preloads=preloads(tuple(sorted(scripts)) or ("latin",)))
 
 
 def _index(site: Path) -> bool:

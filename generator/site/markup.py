@@ -118,3 +118,28 @@ def for_search(html: str) -> Markup:
     html = re.sub(r'<dl class="glossary">(.*?)</dl>', lambda m: '<dl class="glossary">' + m.group(1).replace(
         "<dt ", '<dt data-pagefind-weight="7" ') + "</dl>", html, flags=re.S)
     return Markup(html)
+
+
+# The printed card's preview on a page: the card's millimetres and points times --k (set on the
+# figure), so a phone shows it as wide as the text column and its type at a readable size.
+PREVIEW_WIDTH_MM = 94.0  # a 375-390 px phone's text column
+PREVIEW_MAX_SCALE = 1.5
+_PRINTED = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)(mm|pt)\b")
+_FIGURE_SIZE = re.compile(r'style="width:(\d+(?:\.\d+)?)mm;')
+_STYLE = re.compile(r'style="([^"]*)"')
+
+
+def scaled_units(css: str) -> str:
+    """CSS whose printed lengths (mm, pt) follow the preview's scale --k (1 when unset)."""
+    return _PRINTED.sub(lambda m: f"calc({m.group(1)}{m.group(2)} * var(--k, 1))", css)
+
+
+def scale_preview(html: str) -> Markup:
+    """A card preview's figures drawn at the scale that fits the phone's column (at most 1.5):
+    every length in their inline styles follows it."""
+    def figure(match: re.Match) -> str:
+        style = match.group(1)
+        size = _FIGURE_SIZE.match(match.group(0))
+        extra = f"--k:{min(PREVIEW_MAX_SCALE, PREVIEW_WIDTH_MM / float(size.group(1))):.3f};" if size else ""
+        return f'style="{extra}{scaled_units(style)}"'
+    return Markup(_STYLE.sub(figure, str(html)))

@@ -24,7 +24,7 @@ from .datasheet import card_preview, card_sheet, unit_sheet
 from .grids import grid_html, grid_note, grid_title, odds_html
 from .links import site_linker
 from ..text.editorial import legend_for, mark_if_editors
-from .markup import for_search, label_marked_blanks, mark_quotations, scroll_tables
+from .markup import for_search, label_marked_blanks, mark_quotations, scale_preview, scroll_tables
 
 
 # Page names the site generates itself; a chapter with one of these names gets a prefix.
@@ -40,6 +40,7 @@ class SitePage:
     nav: bool = True  # listed in the sidebar
     kind: str = "page"
     title_mark: Markup = Markup("")  # after the page's heading: the editor's-text mark (editorial.py)
+    glossary: bool = False  # a chapter that prints the whole glossary
 
     @property
     def depth(self) -> int:
@@ -48,10 +49,19 @@ class SitePage:
     @property
     def search_kind(self) -> str:
         """What a search result on this page is, for its label: rule, unit, keyword or card."""
-        if self.kind == "chapter" and ('<dl class="glossary">' in self.body or self.body.count('id="keyword-') >= 3):
-            return "keyword"  # the glossary: a list of keywords, or a chapter that defines them one by one
+        if self.glossary or (self.kind == "chapter" and '<dl class="glossary">' in self.body):
+            return "keyword"  # the glossary (a rule chapter that defines a few keywords is still a rule)
         return {"unit": "unit", "units": "unit", "glossary": "keyword", "card": "card", "cards": "card"}.get(
             self.kind, "rule")
+
+    def description(self, game_title: str) -> str:
+        """The page's summary for search engines and link previews: its first paragraph of text,
+        cut at a word near 160 characters; else its title and the game's."""
+        for match in _PARAGRAPH.finditer(self.body):
+            text = " ".join(Markup(_TAGS.sub(" ", match.group(1))).unescape().split())
+            if len(text) >= 40:
+                return text if len(text) <= 160 else text[:157].rsplit(" ", 1)[0] + "…"
+        return f"{self.title} — {game_title}"
 
     def split_title(self) -> tuple[Markup, Markup]:
         """(the chapter's own title, the rest): the contents list goes between them."""
@@ -59,6 +69,10 @@ class SitePage:
         if end < 0:
             return Markup(""), self.body
         return Markup(self.body[:end + 5]), Markup(self.body[end + 5:])
+
+
+_PARAGRAPH = re.compile(r"<p(?:\s[^>]*)?>(.*?)</p>", re.S)
+_TAGS = re.compile(r"<[^>]+>")
 
 
 def _h(level: int, anchor: str, text: str) -> Heading:
@@ -83,7 +97,12 @@ def game_pages(ctx: BuildContext, report: Report) -> list[SitePage]:
         chapters.append(rendered)
         pages.append(SitePage(_page_name(chapter), rendered.title, rendered.html,
                               [_named(h, rendered.html) for h in rendered.headings if h.level in (2, 3)],
-                              kind="chapter"))
+                              kind="chapter", glossary=_page_name(chapter) == glossary_chapter))
+    # A chapter that defines keyword after keyword, at least half of all the chapters define, is
+    # the glossary too; a rule chapter defining a few on the way stays a rule.
+    defined = {page.path: page.body.count('id="keyword-') for page in pages}
+    for page in pages:
+        page.glossary = page.glossary or defined[page.path] >= max(3, sum(defined.values()) / 2)
     link0 = site_linker(0, overrides)
     printed_at = blocks.pointers(game, ctx.chapters, {c.chapter.slug: c.title for c in chapters}, _page_name,
                                  by_reference)
@@ -111,7 +130,7 @@ def game_pages(ctx: BuildContext, report: Report) -> list[SitePage]:
                     unit_sheet(ctx, unit, link1), odds_html(ctx, unit, probs, ui)]
             if unit.id in by_unit:
                 face = by_unit[unit.id]
-                body.append(card_preview(ctx, printed.get(face.id, [face]), ui("card-preview")))
+                body.append(scale_preview(card_preview(ctx, printed.get(face.id, [face]), ui("card-preview"))))
             body.insert(1, side_badge(ctx, unit.side))
             body.insert(1, blocks.title_errata(game, tr, unit, link1))
             pages.append(SitePage(f"units/{unit.id}.html", tr.field(unit, "name"), Markup("").join(body),
@@ -142,7 +161,8 @@ def game_pages(ctx: BuildContext, report: Report) -> list[SitePage]:
                     ui("draft"), face.draft))
             if face.fallback:  # some of the card's words print in the source language: the page says so
                 body.append(Markup('<p class="fallback-note" role="note">{}</p>').format(ui("fallback-note")))
-            body += [card_sheet(ctx, face, site_linker(1, overrides)), card_preview(ctx, printed.get(face.id, [face]), ui("card-preview"))]
+            preview = scale_preview(card_preview(ctx, printed.get(face.id, [face]), ui("card-preview")))
+            body += [card_sheet(ctx, face, site_linker(1, overrides)), preview]
             pages.append(SitePage(f"cards/{face.id}.html", face.title, Markup("").join(body), nav=False, kind="card",
                                   title_mark=face.title_mark))
     probs = probability_tables(ctx)

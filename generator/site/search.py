@@ -33,7 +33,36 @@ def index_site(site: Path, into: Path | None = None) -> bool:
         raise faults.Fault(f"cannot write {faults.shown(site / 'pagefind')}: Pagefind failed: "
                            f"{said.splitlines()[0] if said else f'exit {result.returncode}'}")
     check_index(into or site / "pagefind", site / "pagefind")
+    drop_ui_bundles(into or site / "pagefind")
     return True
+
+
+# Pagefind's ready-made search interfaces: the site draws its own results (site.js) and loads
+# only pagefind.js, its worker, the wasm and the index.
+UI_BUNDLES = ("pagefind-ui.js", "pagefind-ui.css", "pagefind-modular-ui.js", "pagefind-modular-ui.css",
+              "pagefind-component-ui.js", "pagefind-component-ui.css", "pagefind-highlight.js")
+
+
+def drop_ui_bundles(folder: Path) -> None:
+    for name in UI_BUNDLES:
+        (folder / name).unlink(missing_ok=True)
+
+
+_WORD = re.compile(r"[^\W\d_]{4,}")
+_TAG = re.compile(r"<[^>]+>")
+
+
+def game_terms(pages) -> list[str]:
+    """The words of a game's pages in one language (4 letters or more, lower case), the most
+    used first: a search word not among them is offered the nearest one ("artilery" ->
+    "artillery"), the more used winning a tie."""
+    counts: dict[str, int] = {}
+    for page in pages:
+        for text in (page.title, _TAG.sub(" ", str(page.body))):
+            for word in _WORD.findall(text):
+                word = word.lower()
+                counts[word] = counts.get(word, 0) + 1
+    return sorted(counts, key=lambda w: (-counts[w], w))
 
 
 def check_index(folder: Path, final: Path) -> None:

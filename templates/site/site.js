@@ -12,17 +12,71 @@
     });
   });
 
-  // On a narrow screen the menu starts closed.
+  // The menu is closed in the HTML and CSS shows its list on a desktop; a browser without
+  // ::details-content opens it there instead (the sidebar is its own column: nothing moves).
   var menu = document.querySelector(".sidebar details.menu");
-  if (menu && window.matchMedia("(max-width: 59.99em)").matches) { menu.open = false; }
+  var wide = window.matchMedia("(min-width: 60em)").matches;
+  if (menu && wide && !(window.CSS && CSS.supports && CSS.supports("selector(::details-content)"))) { menu.open = true; }
+  var menuLink = document.querySelector(".menu-link");
+  if (menu && menuLink) { menuLink.addEventListener("click", function () { menu.open = true; }); }
 
-  // Offline: the game's pages are kept after the first visit (only when served; never on file://).
-  if (served && "serviceWorker" in navigator && body.dataset.up !== undefined) {
-    navigator.serviceWorker.register(body.dataset.up + "sw.js").catch(function () {});
+  // Offline: one worker for the whole site; this page asks it to keep this page's game whole, in
+  // every language, with the site's home (only when served; never from file://).
+  if (served && "serviceWorker" in navigator && body.dataset.root !== undefined) {
+    var root = new URL(body.dataset.root || "./", window.location.href).href;
+    navigator.serviceWorker.getRegistrations().then(function (registrations) {  // the per-language workers of old
+      registrations.forEach(function (r) { if (r.scope !== root && r.scope.indexOf(root) === 0) { r.unregister(); } });
+    });
+    navigator.serviceWorker.register(root + "sw.js", { scope: root }).then(function () {
+      return navigator.serviceWorker.ready;
+    }).then(function (registration) {
+      if (!body.dataset.game || !registration.active) { return; }
+      navigator.serviceWorker.addEventListener("message", function (event) {
+        if (event.data && "kept" in event.data) { document.documentElement.dataset.offline = event.data.kept ? "kept" : "failed"; }
+      });
+      registration.active.postMessage({ keep: root + body.dataset.game + "/offline.json" });
+    }).catch(function () {});
   }
 
   calculators();
   search();
+  highlight();
+
+  // Arriving from a search result (?hl=words): mark the words in the page's text and bring the
+  // first one in the section the address names (else in the page) into view.
+  function highlight() {
+    var words = (new URLSearchParams(window.location.search).get("hl") || "").toLowerCase().split(/\s+/)
+      .filter(function (w) { return w.length > 1; });
+    var main = document.querySelector("main");
+    if (!words.length || !main) { return; }
+    var walker = document.createTreeWalker(main, NodeFilter.SHOW_TEXT);
+    var found = [];
+    while (walker.nextNode() && found.length < 50) {
+      var node = walker.currentNode;
+      var text = node.nodeValue.toLowerCase();
+      if (node.parentNode.closest("script, style, .kw-tip, [aria-hidden='true']")) { continue; }
+      words.forEach(function (word) {
+        var at = text.indexOf(word);
+        if (at >= 0 && found.indexOf(node) < 0) { found.push(node); node.hitAt = at; node.hitLength = word.length; }
+      });
+    }
+    var first = null;
+    var section = window.location.hash ? document.getElementById(decodeURIComponent(window.location.hash.slice(1))) : null;
+    found.forEach(function (node) {
+      var hit = node.splitText(node.hitAt);
+      hit.splitText(node.hitLength);
+      var mark = document.createElement("mark");
+      mark.className = "hit";
+      hit.parentNode.replaceChild(mark, hit);
+      mark.appendChild(hit);
+      var after = !section || (section.compareDocumentPosition(mark) & Node.DOCUMENT_POSITION_FOLLOWING);
+      first = first || (after ? mark : null);
+    });
+    if (first) {  // after the browser's own scroll to the address's section
+      var bring = function () { first.scrollIntoView({ block: "center" }); };
+      if (document.readyState === "complete") { bring(); } else { window.addEventListener("load", function () { setTimeout(bring, 0); }); }
+    }
+  }
 
   function search() {
     var form = document.querySelector("form.search");
@@ -43,17 +97,29 @@
     }
     var engine = null;
     var pending = 0;
+    var terms = null;
+    var chosen = -1;
     function load() {
       if (!engine) {
         engine = import(new URL(form.dataset.bundle + "pagefind.js", window.location.href).href).then(function (pf) {
           return pf.options({ excerptLength: 24 }).then(function () { return pf; });
         });
+        engine.catch(function () { engine = null; });  // offline now: try again when asked again
       }
       return engine;
+    }
+    function note(text, className) {
+      out.textContent = "";
+      var p = document.createElement("p");
+      p.className = className;
+      p.textContent = text;
+      out.appendChild(p);
+      return p;
     }
     function run() {
       var term = input.value.trim();
       var ticket = ++pending;
+      chosen = -1;
       if (!term) { out.textContent = ""; return; }
       load().then(function (pf) {
         var filters = all.checked ? {} : { game: form.dataset.game };
@@ -63,25 +129,33 @@
         return Promise.all(found.results.slice(0, 12).map(function (r) { return r.data(); }));
       }).then(function (items) {
         if (items === null || items === undefined || ticket !== pending) { return; }
-        show(items);
+        if (items.length) { show(items); } else { note(form.dataset.empty, "search-none"); }
+        return suggest(term, ticket).then(function (fixed) { if (fixed && ticket === pending) { offer(fixed); } });
+      }, function () {
+        if (ticket === pending) { note(form.dataset.unreachable, "search-offline"); }
       });
+    }
+    // The section that matched: of Pagefind's sub-results (one per heading with an id), the one
+    // holding the most hits; the page's own address when the hits come before any heading.
+    function target(item) {
+      var best = null;
+      (item.sub_results || []).forEach(function (sub) {
+        if (!best || (sub.locations || []).length > (best.locations || []).length) { best = sub; }
+      });
+      return best ? best.url : item.url;
     }
     function show(items) {
       out.textContent = "";
-      if (!items.length) {
-        var none = document.createElement("p");
-        none.className = "search-none";
-        none.textContent = form.dataset.empty;
-        out.appendChild(none);
-        return;
-      }
       var list = document.createElement("ol");
       list.className = "search-list";
+      list.setAttribute("role", "list");
       items.forEach(function (item) {
         var li = document.createElement("li");
         var link = document.createElement("a");
         link.className = "search-result";
-        link.href = item.url;
+        var address = new URL(target(item), window.location.href);
+        address.searchParams.set("hl", input.value.trim());  // the page marks the words on arrival
+        link.href = address.href;
         link.textContent = item.meta.title || item.url;
         var label = document.createElement("span");
         label.className = "search-label-tag";
@@ -96,9 +170,89 @@
       });
       out.appendChild(list);
     }
+    // A word the game never uses: offer the game's own word nearest it ("artilery" -> "artillery"),
+    // with the results (or "nothing found") below the offer.
+    function suggest(term, ticket) {
+      var words = terms || (terms = fetch(form.dataset.terms).then(function (r) { return r.json(); })
+        .catch(function () { terms = null; return []; }));
+      return words.then(function (known) {
+        if (ticket !== pending || !known.length) { return null; }
+        var changed = false;
+        var fixed = term.toLowerCase().split(/\s+/).map(function (word) {
+          if (word.length < 4 || known.indexOf(word) >= 0) { return word; }
+          var best = null, bestCost = word.length > 6 ? 3 : 2;
+          known.forEach(function (candidate) {  // the most used first: a tie keeps the more used word
+            if (Math.abs(candidate.length - word.length) >= bestCost) { return; }
+            var cost = distance(word, candidate);
+            if (cost < bestCost) { best = candidate; bestCost = cost; }
+          });
+          if (best) { changed = true; return best; }
+          return word;
+        }).join(" ");
+        return changed ? fixed : null;
+      });
+    }
+    function offer(fixed) {
+      var p = document.createElement("p");
+      p.className = "search-did-you-mean";
+      p.appendChild(document.createTextNode(form.dataset.suggest + " "));
+      var again = document.createElement("a");
+      again.className = "search-suggest";
+      again.href = "#";
+      again.textContent = fixed;
+      again.addEventListener("click", function (event) {
+        event.preventDefault();
+        input.value = fixed;
+        input.focus();
+        run();
+      });
+      p.appendChild(again);
+      out.insertBefore(p, out.firstChild);
+    }
+    function distance(a, b) {  // edits between two words, a swap of neighbours counting one
+      var d = [];
+      for (var i = 0; i <= a.length; i++) { d.push([i]); }
+      for (var j = 1; j <= b.length; j++) { d[0][j] = j; }
+      for (i = 1; i <= a.length; i++) {
+        for (j = 1; j <= b.length; j++) {
+          var cost = a[i - 1] === b[j - 1] ? 0 : 1;
+          d[i][j] = Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost);
+          if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) { d[i][j] = Math.min(d[i][j], d[i - 2][j - 2] + 1); }
+        }
+      }
+      return d[a.length][b.length];
+    }
+    // Keyboard: arrows move through the results, Enter opens the chosen one, Esc closes them.
+    function choose(step) {
+      var items = out.querySelectorAll(".search-list li");
+      if (!items.length) { return; }
+      if (chosen >= 0 && items[chosen]) { items[chosen].classList.remove("chosen"); }
+      chosen = (chosen + 1 + step + items.length + 1) % (items.length + 1) - 1;  // -1: back in the box
+      if (chosen < 0) { input.removeAttribute("aria-activedescendant"); return; }
+      items[chosen].classList.add("chosen");
+      items[chosen].scrollIntoView({ block: "nearest" });
+    }
+    form.addEventListener("keydown", function (event) {
+      if (event.key === "ArrowDown" || event.key === "ArrowUp") {
+        event.preventDefault();
+        choose(event.key === "ArrowDown" ? 1 : -1);
+        var items = out.querySelectorAll(".search-result");
+        if (chosen >= 0 && event.target !== input) { items[chosen].focus(); }
+      } else if (event.key === "Enter" && event.target === input) {
+        var links = out.querySelectorAll(".search-result");
+        var pick = links[chosen >= 0 ? chosen : 0];
+        if (pick) { event.preventDefault(); window.location.href = pick.href; }
+      } else if (event.key === "Escape") {
+        out.textContent = "";
+        chosen = -1;
+        if (event.target === input) { input.value = ""; } else { input.focus(); }
+      }
+    });
     input.addEventListener("input", run);
     all.addEventListener("change", run);
-    input.addEventListener("focus", load, { once: true });
+    var asked = new URLSearchParams(window.location.search).get("q");  // a link may open the page searching
+    if (asked) { input.value = asked; run(); }
+    input.addEventListener("focus", function () { load().catch(function () {}); }, { once: true });
   }
 
   // A probability grid's calculator: choose each input and the outcome, or the attacking and the

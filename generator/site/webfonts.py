@@ -1,0 +1,166 @@
+"""The site's fonts: the shipped TrueType faces cut into WOFF2 pieces by script (Latin,
+Cyrillic, and one for every other glyph the face has), each declared with its unicode-range,
+so a browser fetches only the pieces a page's text uses: an English page the Latin piece, a
+Russian page the Latin and the Cyrillic ones. Cutting takes a few seconds, so the pieces are
+kept in output/.rulesmith/webfonts/ under a name made from the face's hash and the cut, and
+cut again only when either changes."""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from functools import lru_cache
+from io import BytesIO
+from pathlib import Path
+
+from .. import folders, outputs
+from ..output_layout import STATE
+from ..print.fonts import FAMILIES, STYLES
+
+# Each piece's characters; "other" takes every glyph of the face that neither script has.
+SCRIPTS = {
+    # Western and Central European letters (en, de, fr, es, pl, ...), punctuation, signs
+    "latin": "U+0000-017F,U+0192,U+02C6-02DD,U+2000-206F,U+20AC,U+20BD,U+2116,U+2122,U+2190-2195,U+2212,U+2248,"
+             "U+2260-2265,U+FEFF,U+FFFD",
+    # Russian, Ukrainian, Belarusian, Bulgarian, Serbian, Macedonian
+    "cyrillic": "U+0400-045F,U+0490-0491",
+}
+CUT = "woff2-1"  # bump when the cut below changes: every kept piece is made again
+FEATURES = ["kern", "liga", "calt", "ccmp", "locl", "mark", "mkmk", "lnum", "tnum"]
+# Faces every page draws with (body text, the header and menu, headings): fetched before the
+# first paint so the page is drawn once, in its own fonts.
+PRELOAD = (("PT Serif", "Regular"), ("PT Sans", "Regular"), ("PT Sans", "Bold"))
+FONTS = "fonts"  # under the site's assets/
+
+
+@dataclass(frozen=True)
+class Piece:
+    family: str
+    weight: str
+    style: str
+    suffix: str  # Regular, Bold, ...
+    script: str  # latin, cyrillic, other
+    name: str  # file name under assets/fonts/
+    ranges: str  # the @font-face unicode-range
+
+
+def _ranges(spec: str) -> list[tuple[int, int]]:
+    out = []
+    for part in spec.split(","):
+        low, _, high = part.removeprefix("U+").partition("-")
+        out.append((int(low, 16), int(high or low, 16)))
+    return out
+
+
+def _in(code: int, ranges: list[tuple[int, int]]) -> bool:
+    return any(low <= code <= high for low, high in ranges)
+
+
+def _spans(codes: list[int]) -> str:
+    """unicode-range text for `codes` (sorted), runs joined."""
+    runs: list[list[int]] = []
+    for code in codes:
+        if runs and code == runs[-1][1] + 1:
+            runs[-1][1] = code
+        else:
+            runs.append([code, code])
+    return ",".join(f"U+{a:X}" if a == b else f"U+{a:X}-{b:X}" for a, b in runs)
+
+
+@lru_cache(maxsize=None)
+def _split(path: Path) -> dict[str, tuple[int, ...]]:
+    """The face's characters by piece."""
+    from fontTools.ttLib import TTFont
+
+    codes = sorted(TTFont(path, lazy=True).getBestCmap())
+    scripts = {name: _ranges(spec) for name, spec in SCRIPTS.items()}
+    out: dict[str, list[int]] = {name: [] for name in [*SCRIPTS, "other"]}
+    for code in codes:
+        out[next((name for name, ranges in scripts.items() if _in(code, ranges)), "other")].append(code)
+    return {name: tuple(found) for name, found in out.items() if found}
+
+
+@lru_cache(maxsize=None)
+def _hash(path: Path) -> str:
+    return hashlib.sha1(path.read_bytes() + CUT.encode()).hexdigest()[:10]
+
+
+def pieces() -> list[Piece]:
+    """Every piece of every shipped face, in a stable order."""
+    out = []
+    for family, (folder, prefix) in FAMILIES.items():
+        for (weight, style), suffix in STYLES.items():
+            path = folder / f"{prefix}-{suffix}.ttf"
+            for script, codes in _split(path).items():
+                out.append(Piece(family, weight, style, suffix, script, f"{prefix}-{suffix}.{script}.woff2",
+                                 _spans(list(codes))))
+    return out
+
+
+def _cut(path: Path, codes: tuple[int, ...]) -> bytes:
+    from fontTools import subset
+    from fontTools.ttLib import TTFont
+
+    options = subset.Options()
+    options.flavor = "woff2"
+    options.hinting = False  # screens at phone densities do not need it; a third of the bytes
+    options.desubroutinize = True
+    options.layout_features = FEATURES
+    options.name_IDs = [0, 1, 2, 3, 4, 5, 6]  # the licence's copyright and the names; the rest is not drawn
+    font = TTFont(path)
+    subsetter = subset.Subsetter(options)
+    subsetter.populate(unicodes=codes)
+    subsetter.subset(font)
+    font.flavor = "woff2"  # (the options' flavor is only for fontTools' own command line)
+    out = BytesIO()
+    font.save(out)
+    return out.getvalue()
+
+
+def write_fonts(output: Path, assets: Path) -> list[Path]:
+    """Write every piece under assets/fonts/ (cut once, then copied from output/.rulesmith/webfonts/);
+    their paths."""
+    kept = output / STATE / "webfonts"
+    written, cached_files = [], set()
+    for piece in pieces():
+        folder, prefix = FAMILIES[piece.family]
+        source = folder / f"{prefix}-{piece.suffix}.ttf"
+        cached = kept / f"{_hash(source)}-{piece.script}.woff2"
+        cached_files.add(cached)
+        if not cached.is_file():
+            outputs.write_bytes(cached, _cut(source, _split(source)[piece.script]))
+        target = assets / FONTS / piece.name
+        outputs.write_if_changed(target, cached.read_bytes())
+        written.append(target)
+    for old in folders.files(kept):  # an earlier cut's pieces
+        if old not in cached_files:
+            old.unlink()
+    return written
+
+
+def font_face_css() -> str:
+    """@font-face rules for every piece. `optional`: a face not there by the first paint is
+    not swapped in later (the page never jumps); the faces every page uses are preloaded."""
+    return "\n".join(
+        f'@font-face {{ font-family: "{p.family}"; font-weight: {p.weight}; font-style: {p.style}; '
+        f'font-display: optional; src: url("fonts/{p.name}") format("woff2"); unicode-range: {p.ranges}; }}'
+        for p in pieces())
+
+
+def preloads(lang_scripts: tuple[str, ...]) -> list[str]:
+    """File names under assets/fonts/ to preload on a page whose text is in `lang_scripts`."""
+    wanted = {(family, suffix) for family, suffix in PRELOAD}
+    return [p.name for p in pieces() if (p.family, p.suffix) in wanted and p.script in lang_scripts]
+
+
+CYRILLIC_LANGUAGES = {"ru", "uk", "be", "bg", "sr", "mk", "kk", "ky", "tg", "mn"}
+
+
+def scripts_of(lang: str) -> tuple[str, ...]:
+    """The pieces a page in `lang` draws its text from: digits and punctuation are Latin."""
+    return ("latin", "cyrillic") if lang.split("-")[0] in CYRILLIC_LANGUAGES else ("latin",)
+
+
+def font_files() -> list[str]:
+    """Every piece's path under the site's assets/ (for the offline copy)."""
+    return [f"{FONTS}/{p.name}" for p in pieces()]
