@@ -73,6 +73,7 @@ CODES: dict[str, str] = {
     "E066": "content file that is a link to a file outside the project",
     "E067": "name with a line break or an unbalanced right-to-left control",
     "E071": "number outside the min/max its stat or parameter declares",
+    "E072": "unit of measure neither built in nor declared under measures:, or declared twice",
     "W001": "erratum not referenced by any record",
     "W002": "translation does not use the term list's term",
     "W003": "card text does not fit at the minimum size",

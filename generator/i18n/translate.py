@@ -88,7 +88,7 @@ class Translator:
     def measure_words(self) -> dict:
         """The game's own words for its units of measure in this language (game.yaml measures:,
         translated through the catalog): unit -> what prints after a value."""
-        return {m.id: self.manifest("measures", i, "abbr" if m.abbr else "name")
+        return {m.unit: self.manifest("measures", i, "abbr" if m.abbr else "name")
                 for i, m in enumerate(self.game.manifest.measures)}
 
     def side_name(self, side_id: object) -> str | None:
