@@ -110,3 +110,18 @@ def test_the_games_unit_words_are_messages_of_the_catalogs(game_dir):
 
     game = _load(game_dir)
     assert {"inches", "in", "paces"} <= {m.msgid for m in data_messages(game)}
+
+
+def test_a_unit_word_holding_a_reference_still_reads_and_prints_without_looping(game_dir):
+    from generator.text.blocks import stat_html
+
+    manifest = game_dir / "game.yaml"
+    manifest.write_text(manifest.read_text(encoding="utf-8").replace(
+        "{id: pace, name: paces, abbr: paces}", "{id: pace, name: paces, abbr: 'paces ({{ unit:cavalry.charge }})'}"),
+        encoding="utf-8")
+    report = Report()
+    game = _load(game_dir, report)
+    assert game.manifest.unit_words()["paces"] == "pace"
+    assert not [d for d in report.diagnostics if d.code == "E012"]
+    shown = str(stat_html(game, Translator.load(game, "de"), game.units["cavalry"], "charge"))
+    assert shown == "3\u00a0paces (3\u00a0pace)"  # untranslated: the source words; the value inside them with the id

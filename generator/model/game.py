@@ -223,12 +223,14 @@ class GameManifest(Frozen):
 
     def unit_words(self) -> dict[str, Unit]:
         """The words a value may write a unit of the game's own with (`12 paces`): each declared
-        unit's id, name and abbreviation, lower-cased, in the source language."""
+        unit's id, name and abbreviation, lower-cased, in the source language (a reference in a
+        name is no part of the word)."""
         words: dict[str, Unit] = {}
         for measure in self.measures:
             for word in (measure.id, measure.name, measure.abbr):
+                word = " ".join(re.sub(r"\{\{.*?\}\}", " ", word or "").split()).rstrip(".").lower()
                 if word:
-                    words.setdefault(word.strip().rstrip(".").lower(), measure.unit)
+                    words.setdefault(word, measure.unit)
         return words
 
     def enum_values(self, name: str) -> list[str]:
