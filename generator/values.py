@@ -351,6 +351,14 @@ def unstated_inline(lang: str = "en") -> str:
     return f"? ({UNSTATED_NOTE.get(lang, UNSTATED_NOTE['en'])})"
 
 
+def unit_word(unit: Unit, lang: str = "en", words: dict | None = None) -> str:
+    """What prints after a value in `unit`: the game's word for it in this language (`words`,
+    from game.yaml measures:), else the built-in word, else the unit's id."""
+    if words and unit in words:
+        return words[unit]
+    return UNIT_NAMES.get(lang, UNIT_NAMES["en"]).get(unit, unit_id(unit))
+
+
 def format_value(value: Value, lang: str = "en", words: dict | None = None) -> str:
     """The value as a reader sees it; the source's dash for a value that does not apply,
     a marked blank (?‡) for one the source does not give. `words`: the game's own words for
@@ -361,8 +369,7 @@ def format_value(value: Value, lang: str = "en", words: dict | None = None) -> s
         return UNSTATED_MARK
     if isinstance(value, Distance):
         amount = int(value.amount) if float(value.amount).is_integer() else value.amount
-        names = {**UNIT_NAMES.get(lang, UNIT_NAMES["en"]), **(words or {})}
-        return f"{amount}\u00a0{names.get(value.unit, unit_id(value.unit))}"
+        return f"{amount}\u00a0{unit_word(value.unit, lang, words)}"
     if isinstance(value, float) and lang == "ru":
         return str(value).replace(".", ",")
     return str(value)

@@ -125,3 +125,18 @@ def test_a_unit_word_holding_a_reference_still_reads_and_prints_without_looping(
     assert not [d for d in report.diagnostics if d.code == "E012"]
     shown = str(stat_html(game, Translator.load(game, "de"), game.units["cavalry"], "charge"))
     assert shown == "3\u00a0paces (3\u00a0pace)"  # untranslated: the source words; the value inside them with the id
+
+
+def test_a_distance_band_in_a_unit_of_the_games_own_prints_in_the_editions_words(game_dir):
+    from generator.text.blocks import records_html
+
+    bands = game_dir / "data/bands.yaml"
+    bands.write_text("bands:\n  - {id: close, name: Close, min: 0, max: 2, unit: pace}\n"
+                     "  - {id: far, name: Far, min: 3, unit: pacse}\n", encoding="utf-8")
+    report = Report()
+    game = _load(game_dir, report)
+    found = [d for d in report.diagnostics if d.code == "E072"]
+    assert [(d.message, d.location.line) for d in found] == [("band 'far' is in unknown unit of measure 'pacse'", 3)]
+    assert found[0].hint.startswith("did you mean 'pace'?")
+    html = str(records_html(game, "bands", Translator.load(game, "de"), lambda record: None))
+    assert "0–2\u00a0Schritt" in html

@@ -18,11 +18,13 @@ def check(game: Game, report: Report) -> None:
                        f"declare each unit once (first at {first.path.name}:{first.line})")
         declared.setdefault(measure.id, index)
     known = [*(u.value for u in DistanceUnit), *(m for m in declared if m not in set(DistanceUnit))]
-    for index, stat in enumerate(manifest.stats):
-        if stat.unit is None or isinstance(stat.unit, DistanceUnit) or stat.unit in declared:
+    unknown = [(f"stat '{stat.id}'", stat.unit, doc.location(("stats", index, "unit")))
+               for index, stat in enumerate(manifest.stats)]
+    unknown += [(f"band '{band.id}'", band.unit, game.origin(band).location("unit")) for band in game.bands.values()]
+    for what, unit, where in unknown:
+        if unit is None or isinstance(unit, DistanceUnit) or unit in declared:
             continue
-        report.add("E072", f"stat '{stat.id}' is in unknown unit of measure '{stat.unit}'",
-                   doc.location(("stats", index, "unit")),
-                   (did_you_mean(stat.unit, known) + " " if did_you_mean(stat.unit, known) else "")
-                   + f"use one of: {', '.join(known)}, or declare it under measures: in game.yaml "
-                   f"(- {{id: {stat.unit}, name: ..., abbr: ...}})")
+        close = did_you_mean(unit, known)
+        report.add("E072", f"{what} is in unknown unit of measure '{unit}'", where,
+                   (close + " " if close else "") + f"use one of: {', '.join(known)}, or declare it under "
+                   f"measures: in game.yaml (- {{id: {unit}, name: ..., abbr: ...}})")

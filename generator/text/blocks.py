@@ -12,7 +12,7 @@ from ..game import Game
 from ..i18n.translate import Translator
 from ..model import Record, Table, Unit
 from ..model.tables import coded_ids
-from ..values import DASH, StatType, Unstated, format_value, format_written, parse_value, unstated_note
+from ..values import DASH, StatType, Unstated, format_value, format_written, unit_word, unstated_note
 from .cases import apply_case
 from .editorial import field_html, mark_if_editors, trailing_mark
 
@@ -672,7 +672,7 @@ def records_html(game: Game, section: str, tr: Translator, link: Linker, printed
         if getattr(record, "faces", None):
             body.append(faces_html(record, tr))
         if section == "bands":
-            unit = format_value(parse_value(1, StatType.DISTANCE, record.unit), tr.lang).split("\u00a0")[1]
+            unit = unit_word(record.unit, tr.lang, tr.measure_words())
             body.insert(0, Markup("<p>{}\u00a0{}</p>").format(band_span(record), unit))
         body.append(unstated_notes(game, tr, record))
         body.append(incomplete_reason(record, tr, game, link))
