@@ -74,6 +74,7 @@ CODES: dict[str, str] = {
     "E066": "content file that is a link to a file outside the project",
     "E067": "name with a line break or an unbalanced right-to-left control",
     "E071": "number outside the min/max its stat or parameter declares",
+    "E072": "unit of measure neither built in nor declared under measures:, or declared twice",
     "E080": "roster rule that contradicts itself (a limit twice, a minimum above its maximum)",
     "E081": "army list that breaks its roster rules or names what its game does not have",
     "W001": "erratum not referenced by any record",

@@ -120,7 +120,7 @@ class Game:
 
 
 def _export_value(value: Any) -> Any:
-    from .values import Dice, Distance, Span, Target, Unstated
+    from .values import Dice, Distance, Span, Target, Unstated, unit_id
 
     if isinstance(value, tuple):
         return [_export_value(v) for v in value]
@@ -129,7 +129,7 @@ def _export_value(value: Any) -> Any:
     if isinstance(value, Dice):
         return {"dice": [list(t) for t in value.terms]}
     if isinstance(value, Distance):
-        return {"distance": value.amount, "unit": value.unit.value}
+        return {"distance": value.amount, "unit": unit_id(value.unit)}
     if isinstance(value, Span):
         return {"min": value.low, "max": value.high}
     if isinstance(value, Unstated):

@@ -15,6 +15,8 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, PrivateAttr, model_serializer, model_validator
 
+from .diagnostics import did_you_mean
+
 DASH = {"-", "–", "—"}
 
 
@@ -46,6 +48,23 @@ UNIT_WORDS: dict[str, DistanceUnit] = {
     "ue": DistanceUnit.UE, "ед": DistanceUnit.UE,
 }
 
+# A unit of measure: one of the built-in five, or the id of one a game declares (game.yaml
+# measures:, e.g. "pace").
+Unit = DistanceUnit | str
+
+
+def unit_of(unit_id: str) -> Unit:
+    """The built-in unit `unit_id` names ("cm" -> DistanceUnit.CM), else the id of a game's own unit."""
+    try:
+        return DistanceUnit(unit_id)
+    except ValueError:
+        return unit_id
+
+
+def unit_id(unit: Unit) -> str:
+    """The id a unit is written with in game.yaml: 'cm', 'inch', 'pace'."""
+    return unit.value if isinstance(unit, DistanceUnit) else unit
+
 
 @dataclass(frozen=True)
 class Target:
@@ -75,11 +94,11 @@ class Dice:
 @dataclass(frozen=True)
 class Distance:
     amount: float
-    unit: DistanceUnit
+    unit: Unit
 
     def __str__(self) -> str:
         amount = int(self.amount) if float(self.amount).is_integer() else self.amount
-        return f"{amount} {self.unit.value}"
+        return f"{amount} {unit_id(self.unit)}"
 
 
 @dataclass(frozen=True)
@@ -212,8 +231,9 @@ def _number(text: str) -> int | float:
     return int(value) if value.is_integer() and "." not in text else value
 
 
-def parse_value(raw: object, kind: StatType, unit: DistanceUnit | None = None) -> Value:
-    """Parse one stat value of the given type; raise ValueError saying what was expected."""
+def parse_value(raw: object, kind: StatType, unit: Unit | None = None, known: dict[str, Unit] | None = None) -> Value:
+    """Parse one stat value of the given type; raise ValueError saying what was expected.
+    `known`: the words of the game's own units (GameManifest.unit_words), over the built-in ones."""
     if raw is None:
         return None
     if isinstance(raw, Unstated):
@@ -274,13 +294,18 @@ def parse_value(raw: object, kind: StatType, unit: DistanceUnit | None = None) -
                 if unit is None:
                     raise ValueError(f"'{text}' has no unit (write e.g. 25 см or 3 hex)")
                 return Distance(amount, unit)
-            if word in UNIT_WORDS:
-                found = UNIT_WORDS[word]
-                if unit is not None and found is not unit:
-                    raise ValueError(f"'{text}' is in {found.value}, this stat is in {unit.value}")
+            words = {**UNIT_WORDS, **(known or {})}
+            if unit is not None:
+                words.setdefault(unit_id(unit).lower(), unit)  # a unit's id names it
+            if word in words:
+                found = words[word]
+                if unit is not None and found != unit:
+                    raise ValueError(f"'{text}' is in {unit_id(found)}, this stat is in {unit_id(unit)}")
                 return Distance(amount, found)
-            raise ValueError(f"'{text}': unknown distance unit '{word}' "
-                             f"(known: {', '.join(sorted({u.value for u in DistanceUnit}))})")
+            known_ids = sorted({unit_id(u) for u in (*DistanceUnit, *(known or {}).values())})
+            hint = did_you_mean(word, words)
+            raise ValueError(f"'{text}': unknown distance unit '{word}' (known: {', '.join(known_ids)}; "
+                             f"a game declares its own under measures: in game.yaml){' — ' + hint if hint else ''}")
         raise ValueError(f"'{text}' is not a distance (write e.g. 25 см, Н3 or 2 UE)")
     raise ValueError(f"unknown stat type {kind}")  # pragma: no cover
 
@@ -326,6 +351,14 @@ def unstated_inline(lang: str = "en") -> str:
     return f"? ({UNSTATED_NOTE.get(lang, UNSTATED_NOTE['en'])})"
 
 
+def unit_word(unit: Unit, lang: str = "en", words: dict | None = None) -> str:
+    """What prints after a value in `unit`: the game's word for it in this language (`words`,
+    from game.yaml measures:), else the built-in word, else the unit's id."""
+    if words and unit in words:
+        return words[unit]
+    return UNIT_NAMES.get(lang, UNIT_NAMES["en"]).get(unit, unit_id(unit))
+
+
 def format_value(value: Value, lang: str = "en", words: dict | None = None) -> str:
     """The value as a reader sees it; the source's dash for a value that does not apply,
     a marked blank (?‡) for one the source does not give. `words`: the game's own words for
@@ -336,8 +369,7 @@ def format_value(value: Value, lang: str = "en", words: dict | None = None) -> s
         return UNSTATED_MARK
     if isinstance(value, Distance):
         amount = int(value.amount) if float(value.amount).is_integer() else value.amount
-        names = {**UNIT_NAMES.get(lang, UNIT_NAMES["en"]), **(words or {})}
-        return f"{amount}\u00a0{names[value.unit]}"
+        return f"{amount}\u00a0{unit_word(value.unit, lang, words)}"
     if isinstance(value, float) and lang == "ru":
         return str(value).replace(".", ",")
     return str(value)
@@ -357,14 +389,15 @@ def is_separator(part: str) -> bool:
     return bool(_WRITTEN_SEPARATOR.fullmatch(part))
 
 
-def written_values(text: str, kind: StatType, unit: DistanceUnit | None = None) -> list[Value]:
+def written_values(text: str, kind: StatType, unit: Unit | None = None,
+                   known: dict[str, Unit] | None = None) -> list[Value]:
     """The typed values a written form holds: '40 см (60 см)' -> [40 cm, 60 cm]. ValueError
     (saying which part) where a part is not a value of the type."""
-    return [parse_value(part.strip(), kind, unit) for part in written_parts(text) if not is_separator(part)]
+    return [parse_value(part.strip(), kind, unit, known) for part in written_parts(text) if not is_separator(part)]
 
 
-def format_written(text: str, kind: StatType, unit: DistanceUnit | None, lang: str,
-                   words: dict | None = None) -> str | None:
+def format_written(text: str, kind: StatType, unit: Unit | None, lang: str,
+                   words: dict | None = None, known: dict[str, Unit] | None = None) -> str | None:
     """The written form in another language: each value printed for `lang`, the source's
     separators kept ('40 см (60 см)' -> '40 cm (60 cm)'); None if a part is not a value."""
     out = []
@@ -373,7 +406,7 @@ def format_written(text: str, kind: StatType, unit: DistanceUnit | None, lang: s
             out.append(part)
             continue
         try:
-            out.append(format_value(parse_value(part.strip(), kind, unit), lang, words))
+            out.append(format_value(parse_value(part.strip(), kind, unit, known), lang, words))
         except ValueError:
             return None
     return "".join(out)

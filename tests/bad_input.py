@@ -368,6 +368,9 @@ def _po_cases() -> list[Case]:
                                                   "    name: Cost\n    type: number\n    min: 0\n"),
                                              edit("data/units.yaml", "cost: 50", "cost: -10")),
              "E071", "data/units.yaml", "cost: -10"),
+        Case("stat-in-an-undeclared-unit", edit("game.yaml", "    type: distance\n    unit: cm\n",
+                                                "    type: distance\n    unit: paces\n"),
+             "E072", "game.yaml", "unit: paces"),
     ]
 
 

@@ -165,3 +165,41 @@ def test_a_back_face_with_an_unknown_field_gets_one_error_naming_the_back_fields
     found = [d for d in ws.validate().diagnostics if d.code in ("E003", "E004") and "cards.yaml" in str(d.location.path)]
     assert [(d.code, d.message) for d in found] == [("E003", "unknown field 'colour'")]
     assert found[0].hint == "known fields: title, text, stats, image, template"
+
+
+def _long_back(ws, times: int):
+    ws.edit("data/cards.yaml", "    text: One unit moves and then attacks.\n",
+            "    text: One unit moves and then attacks.\n    back:\n      title: Spent\n"
+            f"      text: {'Turn it over when the unit has moved and attacked. ' * times}\n")
+
+
+def _fitted_advance(ws):
+    from generator.print.cardfaces import deck_cards
+    from generator.print.cards import sheets_config
+    from generator.print.context import BuildContext
+    from generator.print.fitting import fitted_faces
+
+    ctx = BuildContext(Project(ws.root).load("demo", Report()), "en", ws.root)
+    card = sheets_config(ctx)["card"]
+    face = next(f for f in fitted_faces(ctx, deck_cards(ctx), Report(), cache=False) if f.id == "advance")
+    return face, card["base_font_pt"], card["min_font_pt"]
+
+
+def test_a_long_back_shrinks_to_fit_like_a_front_and_the_sheets_are_written(ws):
+    _long_back(ws, 30)
+    face, base, low = _fitted_advance(ws)
+    assert face.font_pt == base and low <= face.reverse.font_pt < base  # the back on its own, the front unchanged
+    result = ws.run("build", "--only", "cards", "--no-images", "--jobs", "1")
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "E040" not in result.stdout + result.stderr
+    sheet = (ws.root / "output/demo/en/cards.pdf")
+    assert sheet.is_file()
+
+
+def test_a_back_too_long_at_the_minimum_size_is_an_error(ws):
+    _long_back(ws, 120)
+    face, _base, low = _fitted_advance(ws)
+    assert face.reverse.font_pt == low
+    result = ws.run("build", "--only", "cards", "--no-images", "--jobs", "1")
+    assert result.returncode == 1 and "error[E040]" in result.stdout + result.stderr
+    assert not (ws.root / "output/demo/en/cards.pdf").exists()

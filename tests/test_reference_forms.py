@@ -54,3 +54,49 @@ def test_a_reference_in_a_data_text_that_is_never_closed_is_reported_at_its_brac
     text = path.read_text().splitlines()[line - 1]
     assert [(d.location.line, d.location.col) for d in found] == [(line, text.index("{{ unit:scouts attacks") + 1)]
     assert "never closed" in found[0].message
+
+
+def test_a_case_form_prints_the_records_own_name_in_that_case(ws):
+    from generator.diagnostics import Report
+    from generator.i18n.translate import Translator
+    from generator.project import Project
+    from generator.text.blocks import inline_refs_html
+    from generator.text.refs import Ref, reference_words
+
+    _chapter(ws, "{{ unit:scouts !lower }}")
+    assert not [d for d in ws.validate().diagnostics if d.code in ("E007", "E019")]
+    game = Project(ws.root).load("demo", Report())
+    tr = Translator(game, "en")
+    assert Ref.parse("unit:scouts !lower").case == "lower"
+    assert Ref.parse("unit:scouts | outriders !capital") == Ref("unit", "scouts", None, label="outriders",
+                                                                 case="capital")
+    assert reference_words(tr, "All {{ unit:scouts !lower }}, {{ unit:scouts !upper }}, {{ unit:scouts }}, "
+                               "{{ unit:scouts | outriders !capital }}.") == "All scouts, SCOUTS, Scouts, Outriders."
+    assert str(inline_refs_html(game, tr, "the {{ unit:scouts !lower }}", lambda record: None)) == \
+        'the <span class="ref ref-unit">scouts</span>'
+
+
+def test_a_case_form_prints_in_the_rulebook(ws):
+    from generator.diagnostics import Report
+    from generator.i18n.translate import Translator
+    from generator.project import Project
+    from generator.text.render import RenderContext, _ref_html
+
+    game = Project(ws.root).load("demo", Report())
+    ctx = RenderContext(game, Translator(game, "en"), "print", lambda record: None)
+    assert str(_ref_html(ctx, "unit:scouts !lower")) == '<span class="ref ref-unit">scouts</span>'
+    assert str(_ref_html(ctx, "stat:move !upper")) == '<span class="stat-name">MOVE</span>'
+
+
+def test_an_unknown_case_form_or_one_on_a_value_is_reported(ws):
+    path = _chapter(ws, "{{ unit:scouts !lowr }} or {{ param:victory-points !lower }}")
+    found = [d for d in ws.validate().diagnostics if d.code == "E019" and d.location.path == path]
+    assert [d.message.split(": ", 1)[1] for d in found] == \
+        ["unknown case form '!lowr'", "only a record's or a stat's name takes a case form"]
+    assert found[0].hint == "did you mean 'lower'?"
+
+
+def test_the_translator_may_give_another_case_form_or_none():
+    assert mismatch("The {{ unit:gun !lower }} fire.", "Die {{ unit:gun }} feuern.") is None
+    assert mismatch("The {{ unit:gun !lower }} fire.", "Les {{ unit:gun | canons !lower }} tirent.") is None
+    assert "drops" in mismatch("The {{ unit:gun !lower }} fire.", "Die {{ unit:cavalry }} feuern.")

@@ -118,7 +118,7 @@ def coerce(game: Any, annotation: Any, raw: Any, name: str) -> Any:
         kind = {Target: StatType.TARGET, Span: StatType.RANGE, DiceExpr: StatType.DICE,
                 Distance: StatType.DISTANCE}[annotation]
         try:
-            value = parse_value(raw, kind)
+            value = parse_value(raw, kind, known=game.manifest.unit_words())
         except ValueError as exc:
             raise InputError(f"{name}: {exc}", key=name) from None
         if value is None:

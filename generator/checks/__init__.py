@@ -2,11 +2,11 @@
 
 from ..diagnostics import Report
 from ..game import Game
-from . import (as_written, components, dicetables, editor, enums, errata, examples, fieldrefs, links, locale, names,
-               pictures, printing, quantities, ranges, readings, references, rosters, stats, text)
+from . import (as_written, components, dicetables, editor, enums, errata, examples, fieldrefs, links, locale, measures,
+               names, pictures, printing, quantities, ranges, readings, references, rosters, stats, text)
 
-CHECKS = (names.check, references.check, stats.check, ranges.check, enums.check, dicetables.check, errata.check,
-          text.check, fieldrefs.check, examples.check, readings.check, locale.check, quantities.check,
+CHECKS = (names.check, references.check, stats.check, measures.check, ranges.check, enums.check, dicetables.check,
+          errata.check, text.check, fieldrefs.check, examples.check, readings.check, locale.check, quantities.check,
           components.check, as_written.check, editor.check, pictures.check, links.check, printing.check,
           rosters.check)
 

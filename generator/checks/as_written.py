@@ -32,7 +32,7 @@ def check(game: Game, report: Report) -> None:
                 if key not in game.values:
                     continue  # the typed value itself is wrong (E012) or read through an erratum
                 try:
-                    found = written_values(text, stat.type, stat.unit)
+                    found = written_values(text, stat.type, stat.unit, game.manifest.unit_words())
                 except ValueError as exc:
                     report.add("E046", f"as_written of {record.kind} '{record.id}' stat '{stat_id}': {exc}", where,
                                "write the source's text: values of the stat's type, separated by / or in brackets")

@@ -82,7 +82,7 @@ def _check_stats(game: Game, record: Record, stats: dict, key_id: str, prefix: t
         parsed = []
         for value in values:
             try:
-                parsed.append(parse_value(value, stat.type, stat.unit))
+                parsed.append(parse_value(value, stat.type, stat.unit, game.manifest.unit_words()))
             except ValueError as exc:
                 report.add("E012", f"stat '{stat_id}' of {record.kind} '{record.id}': {exc}", where,
                            f"a {stat.type.value} stat; if the source writes it this way, "

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 
+from ..text.cases import split_case
 from ..text.markdown import parser
 
 _REF = re.compile(r"\{\{\s*(.*?)\s*\}\}")
@@ -19,7 +20,8 @@ def signature(text: str) -> dict[str, Counter]:
     leftovers = Counter(ch for c in children if c.type == "text" for ch in c.content if ch in "*`")
     return {
         # a reference's display text (`{{ unit:gun | guns }}`) is the translator's to write
-        "references": Counter(" ".join(m.split("|")[0].split()) for m in _REF.findall(text)),
+        # and so is its case form (`{{ unit:gun !lower }}`: German keeps its nouns capitalised)
+        "references": Counter(" ".join(split_case(m)[0].split("|")[0].split()) for m in _REF.findall(text)),
         "markup": shape,
         "links": links,
         "stray": leftovers,

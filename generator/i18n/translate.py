@@ -24,6 +24,7 @@ class Translator:
     missing: list[tuple[str | None, str]] = field(default_factory=list)
     ui: InterfaceWords = field(default_factory=lambda: InterfaceWords(""))
     contexts: Contexts = field(default_factory=Contexts)
+    _measuring: bool = field(default=False, init=False, repr=False)  # measure_words is printing a unit's words
 
     @classmethod
     def load(cls, game: Game, lang: str) -> "Translator":
@@ -87,9 +88,16 @@ class Translator:
 
     def measure_words(self) -> dict:
         """The game's own words for its units of measure in this language (game.yaml measures:,
-        translated through the catalog): unit -> what prints after a value."""
-        return {m.id: self.manifest("measures", i, "abbr" if m.abbr else "name")
-                for i, m in enumerate(self.game.manifest.measures)}
+        translated through the catalog): unit -> what prints after a value. A value a unit's
+        words refer to prints in the built-in words (no unit's words print inside themselves)."""
+        if self._measuring:
+            return {}
+        self._measuring = True
+        try:
+            return {m.unit: self.manifest("measures", i, "abbr" if m.abbr else "name")
+                    for i, m in enumerate(self.game.manifest.measures)}
+        finally:
+            self._measuring = False
 
     def side_name(self, side_id: object) -> str | None:
         """A declared side's name in this language; None for no side, or one not declared."""

@@ -6,11 +6,11 @@ import math
 import re
 from typing import Annotated, ClassVar, Union
 
-from pydantic import Field, ValidationInfo, field_validator, model_validator
+from pydantic import Field, StringConstraints, ValidationInfo, field_validator, model_validator
 from pydantic_core import PydanticCustomError
 
 from ..languages import language_code, repeated
-from ..values import DistanceUnit, StatType
+from ..values import StatType, Unit, unit_of
 from .base import Frozen, Id, OrUnstated, Scalar, Text
 
 # Record kinds that carry typed stats (a `stats:` mapping checked against game.yaml's stats).
@@ -84,11 +84,18 @@ class Parameter(Frozen):
 
 class Measure(Frozen):
     """A unit of measure in the game's own words: what prints after a distance (`12 inches`,
-    `12 Zoll`), translated through the catalogs like any text."""
+    `12 Zoll`), translated through the catalogs like any text. Its id is a built-in unit (cm,
+    inch, hex, cube, UE), whose words it replaces, or a unit of the game's own (pace, foot)."""
 
-    id: DistanceUnit = Field(description="the unit: cm, inch, hex, cube or UE")
+    id: Annotated[str, StringConstraints(pattern=r"^(UE|[a-z0-9][a-z0-9-]*)$")] = Field(
+        description="a built-in unit (cm, inch, hex, cube, UE) or a unit of the game's own: lowercase letters, "
+        "digits and hyphens, e.g. pace")
     name: Text = Field(description="its name, e.g. inches, paces")
     abbr: Text | None = Field(default=None, description="what prints after a value (default: the name), e.g. in")
+
+    @property
+    def unit(self) -> Unit:
+        return unit_of(self.id)
 
 
 class StatDef(Frozen):
@@ -98,7 +105,8 @@ class StatDef(Frozen):
     name: Text
     abbr: Text | None = Field(default=None, description="short label for tables and cards")
     type: StatType
-    unit: DistanceUnit | None = Field(default=None, description="for distances: the unit a bare number is in")
+    unit: str | None = Field(default=None, description="for distances: the unit a bare number is in: cm, inch, hex, "
+                             "cube, UE or one the game declares under measures:")
     applies_to: tuple[str, ...] = Field(default=("unit",), description="record kinds that carry this stat")
     required: bool = False
     max_values: int = Field(default=1, ge=1, description="how many values one record may give (a pair: 2)")
@@ -112,6 +120,11 @@ class StatDef(Frozen):
     max: float | None = Field(default=None, description="for a number or distance: the largest value a record may give")
 
     _range = model_validator(mode="after")(_check_range)
+
+    @field_validator("unit")
+    @classmethod
+    def _unit(cls, value: str | None) -> Unit | None:
+        return None if value is None else unit_of(value)
 
     @field_validator("applies_to")
     @classmethod
@@ -210,6 +223,18 @@ class GameManifest(Frozen):
 
     def export(self) -> dict:
         return {"kind": "game", **self.model_dump(mode="json")}
+
+    def unit_words(self) -> dict[str, Unit]:
+        """The words a value may write a unit of the game's own with (`12 paces`): each declared
+        unit's id, name and abbreviation, lower-cased, in the source language (a reference in a
+        name is no part of the word)."""
+        words: dict[str, Unit] = {}
+        for measure in self.measures:
+            for word in (measure.id, measure.name, measure.abbr):
+                word = " ".join(re.sub(r"\{\{.*?\}\}", " ", word or "").split()).rstrip(".").lower()
+                if word:
+                    words.setdefault(word, measure.unit)
+        return words
 
     def enum_values(self, name: str) -> list[str]:
         """The ids of an enumeration's values, in order."""

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import Field
+from pydantic import Field, field_validator
 
-from ..values import DistanceUnit
+from ..values import Unit, unit_of
 from .base import OrUnstated, Record, Scalar, StatEntry, Text, as_written_field
 
 
@@ -46,8 +46,13 @@ class Band(Record):
     above: bool = Field(default=False, description="true: the band starts past `min`, not at it "
                                                    "(the source says 'more than 2 cm'): printed > 2")
     max: OrUnstated[int | float | None] = Field(default=None, description="omit for an open band (8+)")
-    unit: DistanceUnit
+    unit: str = Field(description="cm, inch, hex, cube, UE or a unit the game declares under measures:")
     text: Text | None = None
+
+    @field_validator("unit")
+    @classmethod
+    def _unit(cls, value: str) -> Unit:
+        return unit_of(value)
 
 
 class Rule(Record):

@@ -27,6 +27,7 @@ class BackFace:
     title_mark: Markup
     body: Markup
     text: str = ""  # the back's text as plain words, for a back design of the game's own (backs/NAME.svg.j2)
+    font_pt: float = 0.0  # the size its text was fitted to (print/fitting.py); 0: not fitted yet
 
 
 @dataclass

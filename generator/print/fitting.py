@@ -38,7 +38,30 @@ def fitted_faces(ctx: BuildContext, faces: list[CardFace], report: Report, cache
     """The faces with the text size each needs (and the stat list instead of a stats row too
     wide for the card); with `split_long`, a card still too long at the minimum size goes on
     two cards that continue each other (card sheets; the site keeps one page per card). W003
-    for a card that does not fit even so (also when the size came from the cache)."""
+    for a card that does not fit even so (also when the size came from the cache). A back
+    written as content is fitted the same way, on its own."""
+    return _fitted_backs(ctx, _fitted_fronts(ctx, faces, report, cache, split_long), cache)
+
+
+def _fitted_backs(ctx: BuildContext, faces: list[CardFace], cache: bool) -> list[CardFace]:
+    """Each back written as content shrunk to fit like a front: laid out as a face of its own
+    (its title, its body, no label), down to the minimum size. One that does not fit even so
+    overflows its card on the sheet, which the layout check reports (E040)."""
+    backs = [i for i, face in enumerate(faces) if face.reverse is not None]
+    if not backs:
+        return faces
+    as_fronts = [replace(faces[i], id=f"{faces[i].id}.back", label="", title=faces[i].reverse.title,
+                         title_mark=faces[i].reverse.title_mark, body=faces[i].reverse.body, parts=(), narrow=None,
+                         draft=None, reverse=None, font_pt=0.0) for i in backs]
+    fitted = _fitted_fronts(ctx, as_fronts, Report(), cache, split_long=False)
+    out = list(faces)
+    for i, back in zip(backs, fitted):
+        out[i] = replace(out[i], reverse=replace(out[i].reverse, font_pt=back.font_pt))
+    return out
+
+
+def _fitted_fronts(ctx: BuildContext, faces: list[CardFace], report: Report, cache: bool,
+                   split_long: bool) -> list[CardFace]:
     from .cards import sheets_config
 
     config = sheets_config(ctx)
@@ -69,7 +92,7 @@ def fitted_faces(ctx: BuildContext, faces: list[CardFace], report: Report, cache
         if entry.get("narrow") and face.narrow is not None:
             face = replace(face, body=face.narrow, narrow=None)
         if entry["over"] and split_long and len(face.parts) > 1:
-            out += fitted_faces(ctx, _split(face, base), report, cache, split_long)
+            out += _fitted_fronts(ctx, _split(face, base), report, cache, split_long)
             continue
         if entry["over"]:
             needed, available = entry["over"]

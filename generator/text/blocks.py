@@ -12,7 +12,8 @@ from ..game import Game
 from ..i18n.translate import Translator
 from ..model import Record, Table, Unit
 from ..model.tables import coded_ids
-from ..values import DASH, StatType, Unstated, format_value, format_written, parse_value, unstated_note
+from ..values import DASH, StatType, Unstated, format_value, format_written, unit_word, unstated_note
+from .cases import apply_case
 from .editorial import field_html, mark_if_editors, trailing_mark
 
 Linker = Callable[[Record], str | None]
@@ -137,17 +138,19 @@ def _no_link(record: Record) -> None:
     return None
 
 
-def parameter_value(param, lang: str = "en") -> str:
+def parameter_value(param, lang: str = "en", game: Game | None = None, words: dict | None = None) -> str:
     """A parameter as printed in `lang`: the number, with its unit where the unit is a distance
-    ("24 гекс." / "24 hex"; other units are ids); a dash where the game leaves the number open."""
+    ("24 гекс." / "24 hex"; a unit of the game's own in `words`, the edition's words for the
+    game's units; other units are ids); a dash where the game leaves the number open."""
     from ..values import UNIT_WORDS, Distance
 
     if param.value is None:
         return "—"
-    unit = UNIT_WORDS.get((param.unit or "").lower())
+    known = {**UNIT_WORDS, **(game.manifest.unit_words() if game is not None else {})}
+    unit = known.get((param.unit or "").lower())
     if unit is None:
         return format_value(param.value, lang)
-    return format_value(Distance(param.value, unit), lang)
+    return format_value(Distance(param.value, unit), lang, words)
 
 
 def parameters_html(game: Game, tr: Translator, row_heads: bool = False) -> Markup:
@@ -155,7 +158,7 @@ def parameters_html(game: Game, tr: Translator, row_heads: bool = False) -> Mark
     cell = Markup('<th scope="row">{}</th>') if row_heads else Markup("<td>{}</td>")
     rows = []
     for i, param in enumerate(game.manifest.parameters):
-        value = Markup("{}").format(parameter_value(param, tr.lang))
+        value = Markup("{}").format(parameter_value(param, tr.lang, game, tr.measure_words()))
         if param.value is None and param.note:
             value += Markup(' <span class="param-note">{}{}</span>').format(tr.manifest("parameters", i, "note"),
                                                                            mark_if_editors(param, "note", tr))
@@ -237,6 +240,20 @@ def computed_table_html(game: Game, declared, tr: Translator) -> Markup:
     return Markup("").join(out)
 
 
+def ref_label(game: Game, tr: Translator, resolved) -> Markup:
+    """What a reference to a record's or a stat's name prints: its written form, or the name in
+    this language (the editor's mark after a record's), each in the reference's case form."""
+    case = resolved.ref.case
+    if resolved.ref.label:
+        return escape(apply_case(resolved.ref.label, case))
+    if resolved.ref.kind == "stat":
+        return escape(apply_case(tr.manifest("stats", game.manifest.stats.index(resolved.value), "name"), case))
+    record = resolved.record
+    if hasattr(record, "name"):
+        return field_html(record, tr, "name", case=case)
+    return field_html(record, tr, "summary", case=case) if hasattr(record, "summary") else escape(record.id)
+
+
 def inline_refs_html(game: Game, tr: Translator, text: str, link: Linker) -> Markup:
     """Text with its {{ kind:id }} references printed inline (a record's name, a value)."""
     from .refs import REFERENCE, Ref, RefError, is_block, resolve
@@ -254,13 +271,12 @@ def inline_refs_html(game: Game, tr: Translator, text: str, link: Linker) -> Mar
             out.append(Markup('<span class="broken-ref">{}</span>').format(match.group(0)))
         elif resolved.record is not None and resolved.ref.field is None:
             record = resolved.record
-            label = resolved.ref.label or (field_html(record, tr, "name") if hasattr(record, "name") else record.id)
+            label = ref_label(game, tr, resolved)
             href = link(record)
             out.append(Markup('<a class="ref ref-{}" href="{}">{}</a>').format(record.kind, href, label) if href
                        else Markup('<span class="ref ref-{}">{}</span>').format(record.kind, label))
         elif resolved.ref.kind == "stat":
-            stat = resolved.value
-            out.append(escape(resolved.ref.label or tr.manifest("stats", game.manifest.stats.index(stat), "name")))
+            out.append(ref_label(game, tr, resolved))
         else:
             out.append(escape(resolved.text(tr.lang, tr.measure_words())))
     out.append(escape(text[at:]))
@@ -365,7 +381,7 @@ def stat_html(game: Game, tr: Translator, record: Record, stat_id: str, link: Li
     """A stat as the source writes it: in the source language its own wording ("Н3",
     "40 см (60 см)"), in a translation the same form with the values printed for the language.
     A value read through an erratum prints as written, then a mark that links to the erratum."""
-    words = tr.measure_words()
+    words, known = tr.measure_words(), game.manifest.unit_words()
     canonical = stat_text(game, record, stat_id, tr.lang, words)
     stat = game.stat_def(stat_id)
     erratum = _value_erratum(game, record, stat_id)
@@ -378,7 +394,7 @@ def stat_html(game: Game, tr: Translator, record: Record, stat_id: str, link: Li
         elif stat is None or stat.type is StatType.TEXT:
             shown = canonical  # a code or name: the reading, as the translation writes it
         else:
-            shown = (format_written(written, stat.type, stat.unit, tr.lang, words) if stat else None) or canonical
+            shown = (format_written(written, stat.type, stat.unit, tr.lang, words, known) if stat else None) or canonical
         return Markup("{}{}").format(shown, erratum_mark(game, tr, erratum.id, link or _no_link))
     written = getattr(record, "as_written", {}).get(stat_id)
     short = None if tr.is_source or stat is None else _abbreviated(
@@ -389,7 +405,7 @@ def stat_html(game: Game, tr: Translator, record: Record, stat_id: str, link: Li
         written = _as_written(getattr(record, "stats", {}).get(stat_id))
     if written is None or stat is None or (record.section, record.id, stat_id) not in game.values:
         return Markup("{}").format(canonical)
-    shown = written if tr.is_source else format_written(written, stat.type, stat.unit, tr.lang, words)
+    shown = written if tr.is_source else format_written(written, stat.type, stat.unit, tr.lang, words, known)
     if shown is None or _same_print(shown, canonical):
         return Markup("{}").format(canonical)
     return Markup("{}").format(shown)
@@ -661,7 +677,7 @@ def records_html(game: Game, section: str, tr: Translator, link: Linker, printed
         if getattr(record, "faces", None):
             body.append(faces_html(record, tr))
         if section == "bands":
-            unit = format_value(parse_value(1, StatType.DISTANCE, record.unit), tr.lang).split("\u00a0")[1]
+            unit = unit_word(record.unit, tr.lang, tr.measure_words())
             body.insert(0, Markup("<p>{}\u00a0{}</p>").format(band_span(record), unit))
         body.append(unstated_notes(game, tr, record))
         body.append(incomplete_reason(record, tr, game, link))

@@ -14,6 +14,8 @@ from typing import Any
 
 from markupsafe import Markup, escape
 
+from .cases import apply_case
+
 MARK_CLASS = "editor-mark"
 LEGEND_CLASS = "editor-legend"
 
@@ -54,9 +56,10 @@ def trailing_mark(tr: Any) -> Markup:
     return Markup("\u00a0") + mark(tr)
 
 
-def field_html(record: Any, tr: Any, *path: Any) -> Markup:
-    """A record's text field in this language, escaped, followed by the mark where it is the editor's."""
-    return Markup("{}{}").format(tr.field(record, *path), mark_if_editors(record, path, tr))
+def field_html(record: Any, tr: Any, *path: Any, case: str | None = None) -> Markup:
+    """A record's text field in this language, escaped, followed by the mark where it is the editor's;
+    `case`: a reference's case form (text/cases.py)."""
+    return Markup("{}{}").format(apply_case(tr.field(record, *path), case), mark_if_editors(record, path, tr))
 
 
 def marked(html: str) -> bool:

@@ -10,6 +10,7 @@ from ..diagnostics import did_you_mean
 from ..game import Game
 from ..model import SECTIONS, Record
 from ..values import Unstated, format_value, unstated_inline
+from .cases import FORMS, apply_case, split_case
 
 KIND_SECTIONS: dict[str, str] = {model.kind: section for section, model in SECTIONS.items()}
 # kinds whose reference prints a record's name (a table's prints the whole table)
@@ -35,6 +36,8 @@ class Ref:
     # the words printed in place of the record's name: `{{ unit:gun | guns }}` (translated with its
     # message); keyword-only, so that a Ref's kinds (checker.calc.CalcRef) keep their positions
     label: str | None = dataclass_field(default=None, kw_only=True)
+    # the case form the name prints in: `{{ unit:gun !lower }}` (text/cases.py)
+    case: str | None = dataclass_field(default=None, kw_only=True)
 
     @classmethod
     def parse(cls, text: str) -> "Ref":
@@ -42,6 +45,16 @@ class Ref:
             from ..checker.calc import parse_calc
 
             return parse_calc(text)
+        bare, form = split_case(text)
+        if form is not None:
+            ref = cls.parse(bare)
+            if form not in FORMS:
+                raise RefError(f"'{{{{ {text.strip()} }}}}': unknown case form '!{form}'",
+                               did_you_mean(form, FORMS) or f"case forms: {', '.join('!' + f for f in FORMS)}", "E019")
+            if ref.field is not None or ref.kind not in (*NAMED, "stat"):
+                raise RefError(f"'{{{{ {text.strip()} }}}}': only a record's or a stat's name takes a case form",
+                               f"write {{{{ {bare.strip()} }}}} alone", "E019")
+            return cls(ref.kind, ref.id, ref.field, label=ref.label, case=form)
         text, bar, label = text.partition("|")
         if bar:
             ref = cls.parse(text)
@@ -88,9 +101,9 @@ class Resolved:
 
             return format_computed(self.value, lang)
         if self.ref.label is not None:
-            return self.ref.label
+            return apply_case(self.ref.label, self.ref.case)
         if self.ref.kind == "stat":
-            return self.value.name
+            return apply_case(self.value.name, self.ref.case)
         if self.ref.kind == "table" and self.record is None:
             return ""
         if self.ref.field is not None or self.record is None:
@@ -99,7 +112,8 @@ class Resolved:
             if isinstance(self.value, tuple):
                 return " / ".join(format_value(v, lang, words) for v in self.value)
             return format_value(self.value, lang, words) if not isinstance(self.value, str) else self.value
-        return getattr(self.record, "name", None) or getattr(self.record, "summary", self.record.id)
+        return apply_case(getattr(self.record, "name", None) or getattr(self.record, "summary", self.record.id),
+                          self.ref.case)
 
 
 def resolve(game: Game, ref: Ref) -> Resolved:
@@ -164,13 +178,14 @@ def reference_words(tr: Any, text: str) -> str:
             return match.group(0)
         if is_block(resolved):
             return match.group(0)
+        case = resolved.ref.case
         if resolved.ref.label is not None:
-            return resolved.ref.label
+            return apply_case(resolved.ref.label, case)
         if resolved.record is not None and resolved.ref.field is None:
             record = resolved.record
-            return tr.field(record, "name") if getattr(record, "name", None) else record.id
+            return apply_case(tr.field(record, "name") if getattr(record, "name", None) else record.id, case)
         if resolved.ref.kind == "stat":
-            return tr.manifest("stats", game.manifest.stats.index(resolved.value), "name")
+            return apply_case(tr.manifest("stats", game.manifest.stats.index(resolved.value), "name"), case)
         return resolved.text(tr.lang, tr.measure_words())
 
     return REFERENCE.sub(words, text)

@@ -85,9 +85,7 @@ def _ref_html(ctx: RenderContext, text: str) -> Markup:
         except Exception:  # `rulesmith check --tables` reports why it cannot be computed
             return Markup('<span class="broken-ref">{}</span>').format("{{ " + text + " }}")
     if resolved.ref.kind == "stat":
-        stat = resolved.value
-        return Markup('<span class="stat-name">{}</span>').format(
-            resolved.ref.label or ctx.tr.manifest("stats", ctx.game.manifest.stats.index(stat), "name"))
+        return Markup('<span class="stat-name">{}</span>').format(blocks.ref_label(ctx.game, ctx.tr, resolved))
     if record is None:  # a parameter
         return Markup('<span class="param">{}</span>').format(resolved.text(ctx.tr.lang))
     if resolved.ref.field is not None:
@@ -108,10 +106,8 @@ def _ref_html(ctx: RenderContext, text: str) -> Markup:
             return Markup('<span class="value" id="{}">{}</span>').format(anchor, value)
         return Markup('<span class="value">{}</span>').format(value)
     if record.kind == "keyword":
-        return blocks.keyword_ref_html(record, resolved.ref.label or field_html(record, ctx.tr, "name"), ctx.tr,
-                                       ctx.link)
-    label = resolved.ref.label or (field_html(record, ctx.tr, "name") if hasattr(record, "name")
-                                   else field_html(record, ctx.tr, "summary"))
+        return blocks.keyword_ref_html(record, blocks.ref_label(ctx.game, ctx.tr, resolved), ctx.tr, ctx.link)
+    label = blocks.ref_label(ctx.game, ctx.tr, resolved)
     marks = blocks.field_marks(ctx.game, ctx.tr, record, "name", ctx.link) if hasattr(record, "name") else ""
     href = ctx.link(record)
     if href is None:
