@@ -27,7 +27,7 @@ class Case:
     code: str
     file: str                     # relative to the game folder ("" for the folder itself)
     line: int | str | None        # a line number, a text on the expected line, or None (no line)
-    runner: str = "validate"      # validate | check | cards | bleed | print-shop | counters | rulebook | reference-ru
+    runner: str = "validate"      # validate | check | roster | cards | bleed | print-shop | counters | rulebook | reference-ru
     cli: bool = False             # also run through the command line under ulimit
 
 
@@ -658,9 +658,26 @@ def sheets(old: str, new: str) -> Callable[[Workspace], None]:
     return setup
 
 
+def _roster_cases() -> list[Case]:
+    rosters = "data/rosters.yaml"
+    return [
+        Case("roster-minimum-above-maximum", edit(rosters, "        source: A list for a last stand costs no more than "
+                                                  "200 points.\n",
+                                                  "        source: A list for a last stand costs no more than 200 points.\n"
+                                                  "    limits:\n      - unit: scouts\n        min: 3\n        max: 1\n"
+                                                  "        source: Take one to three scouts.\n"),
+             "E080", rosters, "min: 3"),
+        Case("army-list-over-its-limit", write("army.yaml", "game: demo\nsize: last-stand\nunits:\n"
+                                               "  - unit: scouts\n    count: 1000\n"),
+             "E081", "army.yaml", "- unit: scouts", runner="roster"),
+        Case("army-list-of-an-unknown-game", write("army.yaml", "game: dmeo\nunits: []\n"),
+             "E081", "army.yaml", 1, runner="roster"),
+    ]
+
+
 CASES: list[Case] = (_yaml_cases() + _file_cases() + _language_cases() + _value_cases() + _markdown_cases()
                      + _po_cases() + _errata_cases() + _procedure_cases() + _build_cases() + _model_cases()
-                     + _component_cases() + _asset_cases())
+                     + _component_cases() + _asset_cases() + _roster_cases())
 
 
 def expected_line(ws: Workspace, case: Case) -> int | None:
@@ -684,6 +701,12 @@ def run_case(ws: Workspace, case: Case) -> list:
         report = Report()
         for name in project.game_ids():
             project.load(name, report)
+        return report.diagnostics
+    if case.runner == "roster":  # a player's army list (rulesmith roster check), beside the game's files
+        from generator.roster.session import check_list
+
+        report = Report()
+        check_list(project, ws.game / "army.yaml", report)
         return report.diagnostics
     if case.runner == "check":
         from generator.checker.runner import check_project

@@ -58,7 +58,7 @@ def test_corpus_is_large_and_unique():
     assert len({c.id for c in CASES}) == len(CASES)
 
 
-@pytest.mark.parametrize("case", [c for c in CASES if c.runner in ("validate", "check")], ids=lambda c: c.id)
+@pytest.mark.parametrize("case", [c for c in CASES if c.runner in ("validate", "check", "roster")], ids=lambda c: c.id)
 def test_bad_input_in_process(case: Case, ws: Workspace, monkeypatch):
     monkeypatch.setenv("RULESMITH_TIME_LIMIT", TIME_LIMIT)
     previous = signal.signal(signal.SIGALRM, _alarm)
@@ -135,7 +135,7 @@ def test_hostile_values_render_escaped_in_attributes():
     env = environment([REPO / "templates"])
     env.globals.update(ui=lambda key, lang="en": key)
     html = env.get_template("site/index.html.j2").render(
-        games=[{"id": HOSTILE, "langs": [(HOSTILE, HOSTILE, HOSTILE)]}], Markup=Markup)
+        games=[{"id": HOSTILE, "langs": [(HOSTILE, HOSTILE, HOSTILE)]}], Markup=Markup, preloads=[])
     assert "<script>" not in html
     assert 'lang="&#34;&gt;&lt;script&gt;' in html and 'href="&#34;&gt;&lt;script&gt;' in html
 

@@ -186,7 +186,7 @@ def _fitted_advance(ws):
 
 
 def test_a_long_back_shrinks_to_fit_like_a_front_and_the_sheets_are_written(ws):
-    _long_back(ws, 30)
+    _long_back(ws, 22)
     face, base, low = _fitted_advance(ws)
     assert face.font_pt == base and low <= face.reverse.font_pt < base  # the back on its own, the front unchanged
     result = ws.run("build", "--only", "cards", "--no-images", "--jobs", "1")

@@ -33,6 +33,7 @@ ELSEWHERE = {
     "counter": "counters.pdf",
     "countersheet": "counters.pdf",
     "map": "the map sheets",
+    "roster": "army lists (rulesmith roster print) and the site's list builder, which quote each roster rule",
 }
 
 # (game, record kind, record id, field path): not in the rulebook, and why.
