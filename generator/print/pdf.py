@@ -8,6 +8,7 @@ import os
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
+from typing import Callable
 
 from weasyprint import HTML
 from weasyprint.text.fonts import FontConfiguration
@@ -75,12 +76,14 @@ def write_tagged(document, path: Path, identifier_: bytes) -> None:
     honest(path)
 
 
-def write_pdf(html: str, out: Path, base_url: Path, roots: list[Path], document=None) -> PdfResult:
+def write_pdf(html: str, out: Path, base_url: Path, roots: list[Path], document=None,
+              finish: Callable[[Path], None] | None = None) -> PdfResult:
     """Render (unless `document` is the layout of `html` already), verify the layout, and
     write atomically: a failed build never leaves a half-written PDF. A document whose
     content overflows or overlaps is not written as if fine: it goes to NAME.layout-errors.pdf
     (for the designer to look at) and any earlier NAME.pdf is removed. The PDF identifier is a
-    hash of the input, so the same input gives the same bytes."""
+    hash of the input, so the same input gives the same bytes. `finish` edits the written
+    file before it takes its name (the rulebook's turned pages and blank pages)."""
     refused: list[str] = []
     read: set[Path] = set()
     if document is None:
@@ -91,7 +94,12 @@ def write_pdf(html: str, out: Path, base_url: Path, roots: list[Path], document=
     target = out.with_name(out.stem + ".layout-errors.pdf") if broken else out
     stale = out if broken else out.with_name(out.stem + ".layout-errors.pdf")
     identifier_ = identifier(html)
-    outputs.write_with(target, lambda tmp: write_tagged(document, tmp, identifier_))
+    def write(tmp) -> None:
+        write_tagged(document, Path(tmp), identifier_)
+        if finish is not None:
+            finish(Path(tmp))
+
+    outputs.write_with(target, write)
     outputs.check_inside(stale)
     stale.unlink(missing_ok=True)
     return PdfResult(target, len(document.pages), refused, findings, read)
