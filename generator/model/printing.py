@@ -35,6 +35,8 @@ class BookLayout(Settings):
 
     columns: Literal[1, 2] = Field(default=1, description="text columns on a page")
     column_gap: Mm = Field(default=7, description="space between the columns")
+    spanning_table: int = Field(default=4, ge=1, le=100,
+                                description="a table of this many columns spans the columns of a page")
     top: Mm = 20
     bottom: Mm = 22
     inner: Mm = 18

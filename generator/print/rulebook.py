@@ -90,8 +90,9 @@ def rulebook_html(ctx: BuildContext, paper: str = "a4", notes: bool = True) -> s
     out, remembered while its HTML stays the same: see decisions.py). `notes=False` leaves the
     rules' notes out (and the headings they alone filled)."""
     html = book_html(ctx, paper, notes)
-    columns = book_layout(ctx.roots, paper).columns > 1
-    decision = decided(ctx, f"rulebook-{paper}", html, lambda: _fit(ctx, html, columns),
+    layout = book_layout(ctx.roots, paper)
+    spanning = layout.spanning_table if layout.columns > 1 else 0
+    decision = decided(ctx, f"rulebook-{paper}", html, lambda: _fit(ctx, html, spanning),
                        lambda d: strings(d) and all(_DECIDED.fullmatch(item) for item in d))
     return _fitted(html, decision)
 
@@ -101,17 +102,19 @@ def rulebook_html(ctx: BuildContext, paper: str = "a4", notes: bool = True) -> s
 _DECIDED = re.compile(r"(span-)?\d+|note-\d+")
 
 
-def _fit(ctx: BuildContext, html: str, columns: bool) -> tuple[list[str], set]:
+def _fit(ctx: BuildContext, html: str, spanning: int) -> tuple[list[str], set]:
     """The tables too wide for their column or page, the notes a page repeats, and the files
-    the layout read. The layout of the fitted book is kept for write_pdf."""
+    the layout read. In columns (`spanning` > 0), a table too wide for its column or of
+    `spanning` columns or more spans the page's columns. The layout of the fitted book is
+    kept for write_pdf."""
     render = lambda h: render_document(h, ctx.game.folder, ctx.roots, keep=True)  # noqa: E731
     document, fetcher = render(html)
     decision: list[str] = []
-    wide = _wide_tables(document, columns)
-    if wide and columns:  # first across the columns; what is still too wide turns
+    wide = _wide_tables(document, spanning)
+    if wide and spanning:  # first across the columns; what is still too wide turns
         decision = [f"span-{n}" for n in sorted(wide, key=int)]
         document = render(_fitted(html, decision))[0]
-        wide = _wide_tables(document, columns=False)
+        wide = _wide_tables(document, 0)
     if wide:  # a table turned onto its own page spans nothing
         decision = [item for item in decision if item.removeprefix("span-") not in wide] + sorted(wide, key=int)
         document = render(_fitted(html, decision))[0]
@@ -131,27 +134,45 @@ def _fitted(html: str, decision: list[str]) -> str:
 
 
 def _spanning(html: str, number: str) -> str:
-    """The table `number` inside a block that spans the page's columns (WeasyPrint spans a
-    block, not a table, across columns)."""
+    """The block of its chapter that holds the table `number` (the table, or a rule around
+    it), inside a block that spans the page's columns: WeasyPrint spans a block that is a
+    child of the columns, not a table nor anything deeper."""
     start = html.find(f'<table data-table="{number}"')
-    if start < 0:
+    chapter = html.rfind('<section class="chapter', 0, start)
+    if start < 0 or chapter < 0:
         return html
-    depth, at = 0, start
-    for tag in _TABLE_TAG.finditer(html, start):
+    open_: list[int] = []  # where each element still open before the table starts
+    for tag in _TAG.finditer(html, html.index(">", chapter) + 1, start):
+        if tag.group(2).lower() in _VOID or tag.group(0).endswith("/>"):
+            continue
+        if tag.group(1):
+            if open_:
+                open_.pop()
+        else:
+            open_.append(tag.start())
+    block = open_[0] if open_ else start
+    depth, end = 0, len(html)
+    for tag in _TAG.finditer(html, block):
+        if tag.group(2).lower() in _VOID or tag.group(0).endswith("/>"):
+            continue
         depth += -1 if tag.group(1) else 1
         if depth == 0:
-            at = tag.end()
+            end = tag.end()
             break
-    return f'{html[:start]}<div class="span-columns">{html[start:at]}</div>{html[at:]}'
+    return f'{html[:block]}<div class="span-columns">{html[block:end]}</div>{html[end:]}'
+
+
+_TAG = re.compile(r"<(/?)([a-zA-Z][a-zA-Z0-9]*)\b[^>]*>")
+_VOID = frozenset({"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"})
 
 
 _TABLE = re.compile(r'<table data-table="(\d+)"')
-_TABLE_TAG = re.compile(r"<(/?)table\b[^>]*>")
 
 
-def _wide_tables(document, columns: bool) -> set[str]:
-    """Numbers of the tables that reach past the page's right margin, or with `columns`,
-    past the right of the column that holds them."""
+def _wide_tables(document, spanning: int = 0) -> set[str]:
+    """Numbers of the tables that reach past the page's right margin, and with `spanning`
+    (in columns), those that reach past the right of their column or have `spanning` columns
+    or more (too narrow in a column to read)."""
     found = set()
     for page in document.pages:
         right = page._page_box.content_box_x() + page._page_box.width
@@ -160,8 +181,9 @@ def _wide_tables(document, columns: bool) -> set[str]:
             if element is None or box.element_tag != "table" or not element.get("data-table"):
                 continue
             end = box.position_x + box.margin_width()
-            if end > right + 1 or (columns and parent is not None
-                                   and end > parent.content_box_x() + parent.width + 1):
+            crowded = spanning and (len(getattr(box, "column_widths", None) or ()) >= spanning or (
+                parent is not None and end > parent.content_box_x() + parent.width + 1))
+            if end > right + 1 or crowded:
                 found.add(element.get("data-table"))
     return found
 
