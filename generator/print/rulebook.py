@@ -115,8 +115,8 @@ def _fit(ctx: BuildContext, html: str, spanning: int) -> tuple[list[str], set]:
         decision = [f"span-{n}" for n in sorted(wide, key=int)]
         document = render(_fitted(html, decision))[0]
         wide = _wide_tables(document, 0)
-    if wide:  # a table turned onto its own page spans nothing
-        decision = [item for item in decision if item.removeprefix("span-") not in wide] + sorted(wide, key=int)
+    if wide:
+        decision += sorted(wide, key=int)
         document = render(_fitted(html, decision))[0]
     repeats = unstated.settle(document, _fitted(html, decision), lambda h: render(h)[0])
     return decision + [f"note-{n}" for n in sorted(repeats, key=int)], fetcher.read
@@ -129,14 +129,16 @@ def _fitted(html: str, decision: list[str]) -> str:
     if wide:
         html = _TABLE.sub(lambda m: m.group(0) + (' data-landscape' if m.group(1) in wide else ""), html)
     for number in spans:
-        html = _spanning(html, number)
+        html = _spanning(html, number, number in wide)
     return unstated.left_out(html, left_out)
 
 
-def _spanning(html: str, number: str) -> str:
+def _spanning(html: str, number: str, turned: bool = False) -> str:
     """The block of its chapter that holds the table `number` (the table, or a rule around
     it), inside a block that spans the page's columns: WeasyPrint spans a block that is a
-    child of the columns, not a table nor anything deeper."""
+    child of the columns, not a table nor anything deeper. A `turned` table (on a landscape
+    page of its own) leaves the columns: the chapter's section closes before it and goes on
+    after it, as WeasyPrint does not change pages inside columns."""
     start = html.find(f'<table data-table="{number}"')
     chapter = html.rfind('<section class="chapter', 0, start)
     if start < 0 or chapter < 0:
@@ -159,6 +161,8 @@ def _spanning(html: str, number: str) -> str:
         if depth == 0:
             end = tag.end()
             break
+    if turned:
+        return f'{html[:block]}</section><div class="turned">{html[block:end]}</div><section class="chapter continued">{html[end:]}'
     return f'{html[:block]}<div class="span-columns">{html[block:end]}</div>{html[end:]}'
 
 
