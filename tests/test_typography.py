@@ -12,7 +12,7 @@ import pypdfium2 as pdfium
 import pytest
 
 from generator.print.jobs import Job, run_job
-from generator.print.rulebook import _spanning
+from generator.print.bookblocks import spanning
 
 MM = 72 / 25.4
 TOP, BOTTOM = 20 * MM, 22 * MM  # the A4 book's margins (templates/print.yaml)
@@ -152,7 +152,7 @@ def test_a_chapter_asks_for_a_new_page(tmp_path):
 def test_a_table_spans_the_columns_with_the_block_that_holds_it():
     html = ('<section class="chapter"><p>a</p><div class="rule"><p>b<br></p>'
             '<table data-table="0"><tr><td><table data-table="1"></table></td></tr></table></div><p>c</p></section>')
-    assert _spanning(html, "0") == ('<section class="chapter"><p>a</p><div class="span-columns"><div class="rule">'
+    assert spanning(html, "0") == ('<section class="chapter"><p>a</p><div class="span-columns"><div class="rule">'
                                     '<p>b<br></p><table data-table="0"><tr><td><table data-table="1"></table></td>'
                                     '</tr></table></div></div><p>c</p></section>')
 

@@ -13,6 +13,7 @@ from ..text.editorial import mark_if_editors
 from ..text.legend import legend_for
 from ..text.refs import printed_by_reference, printed_fields, shown_in
 from ..text.render import RenderContext, render_chapter, verified_mark
+from . import bookblocks
 from . import notes as unstated
 from .decisions import decided, strings
 from .bookpages import book_layout, page_css
@@ -98,15 +99,17 @@ def rulebook_html(ctx: BuildContext, paper: str = "a4", notes: bool = True) -> s
 
 
 # A decision names the tables spanning the columns ("span-3"), the tables printed landscape
-# ("3") and the notes left out ("note-12").
-_DECIDED = re.compile(r"(span-)?\d+|note-\d+")
+# ("3"), where a turned table goes ("3@41": before the chapters' block 41) and the notes left
+# out ("note-12").
+_DECIDED = re.compile(r"(span-)?\d+|\d+@\d+|note-\d+")
 
 
 def _fit(ctx: BuildContext, html: str, spanning: int) -> tuple[list[str], set]:
     """The tables too wide for their column or page, the notes a page repeats, and the files
     the layout read. In columns (`spanning` > 0), a table too wide for its column or of
-    `spanning` columns or more spans the page's columns. The layout of the fitted book is
-    kept for write_pdf."""
+    `spanning` columns or more spans the page's columns; a table turned on pages of its own
+    goes where the page of the text before it ends. The layout of the fitted book is kept
+    for write_pdf."""
     render = lambda h: render_document(h, ctx.game.folder, ctx.roots, keep=True)  # noqa: E731
     document, fetcher = render(html)
     decision: list[str] = []
@@ -117,57 +120,42 @@ def _fit(ctx: BuildContext, html: str, spanning: int) -> tuple[list[str], set]:
         wide = _wide_tables(document, 0)
     if wide:
         decision += sorted(wide, key=int)
+        decision += _floated(html, decision, sorted(wide, key=int), lambda h: render(h)[0])
         document = render(_fitted(html, decision))[0]
     repeats = unstated.settle(document, _fitted(html, decision), lambda h: render(h)[0])
     return decision + [f"note-{n}" for n in sorted(repeats, key=int)], fetcher.read
 
 
+def _floated(html: str, decision: list[str], turned: list[str], render) -> list[str]:
+    """Where each turned table goes ("N@J"): the book laid out without its block tells
+    where the page of the text before it ends."""
+    placed = []
+    for number in turned:
+        k = bookblocks.holding(html, number)
+        if k is None:
+            continue
+        others = [item for item in decision if item not in (number, f"span-{number}")]
+        layout = render(_fitted(bookblocks.without(bookblocks.numbered(html), k), others))
+        place = bookblocks.float_place(layout, k)
+        if place is not None:
+            placed.append(f"{number}@{place}")
+    return placed
+
+
 def _fitted(html: str, decision: list[str]) -> str:
+    moves = dict(bookblocks.TURNED_AFTER.fullmatch(item).groups() for item in decision
+                 if bookblocks.TURNED_AFTER.fullmatch(item))
     spans = {item.removeprefix("span-") for item in decision if item.startswith("span-")}
-    wide = {item for item in decision if item.isdigit()}
+    wide = {item for item in decision if item.isdigit()} | set(moves)
     left_out = {item.removeprefix("note-") for item in decision if item.startswith("note-")}
+    # the latest first: moving a block changes the numbers of the blocks after it only
+    for number, before in sorted(moves.items(), key=lambda item: -(bookblocks.holding(html, item[0]) or 0)):
+        html = bookblocks.turning(html, number, int(before))
+    for number in sorted(spans - set(moves), key=int):
+        html = bookblocks.turning(html, number) if number in wide else bookblocks.spanning(html, number)
     if wide:
         html = _TABLE.sub(lambda m: m.group(0) + (' data-landscape' if m.group(1) in wide else ""), html)
-    for number in spans:
-        html = _spanning(html, number, number in wide)
     return unstated.left_out(html, left_out)
-
-
-def _spanning(html: str, number: str, turned: bool = False) -> str:
-    """The block of its chapter that holds the table `number` (the table, or a rule around
-    it), inside a block that spans the page's columns: WeasyPrint spans a block that is a
-    child of the columns, not a table nor anything deeper. A `turned` table (on a landscape
-    page of its own) leaves the columns: the chapter's section closes before it and goes on
-    after it, as WeasyPrint does not change pages inside columns."""
-    start = html.find(f'<table data-table="{number}"')
-    chapter = html.rfind('<section class="chapter', 0, start)
-    if start < 0 or chapter < 0:
-        return html
-    open_: list[int] = []  # where each element still open before the table starts
-    for tag in _TAG.finditer(html, html.index(">", chapter) + 1, start):
-        if tag.group(2).lower() in _VOID or tag.group(0).endswith("/>"):
-            continue
-        if tag.group(1):
-            if open_:
-                open_.pop()
-        else:
-            open_.append(tag.start())
-    block = open_[0] if open_ else start
-    depth, end = 0, len(html)
-    for tag in _TAG.finditer(html, block):
-        if tag.group(2).lower() in _VOID or tag.group(0).endswith("/>"):
-            continue
-        depth += -1 if tag.group(1) else 1
-        if depth == 0:
-            end = tag.end()
-            break
-    if turned:
-        return f'{html[:block]}</section><div class="turned">{html[block:end]}</div><section class="chapter continued">{html[end:]}'
-    return f'{html[:block]}<div class="span-columns">{html[block:end]}</div>{html[end:]}'
-
-
-_TAG = re.compile(r"<(/?)([a-zA-Z][a-zA-Z0-9]*)\b[^>]*>")
-_VOID = frozenset({"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"})
 
 
 _TABLE = re.compile(r'<table data-table="(\d+)"')
