@@ -36,9 +36,10 @@ def page_css(layout: BookLayout) -> str:
         css.append(f"@page :left {{ margin-left: {outer}mm; margin-right: {inner}mm; }}")
         css.append(f"@page :right {{ margin-left: {inner}mm; margin-right: {outer}mm; }}")
     # turned a quarter left, the landscape page's top edge is the portrait page's left one:
-    # its margins are the portrait page's sides; no running head or folio on a turned page
+    # its top and bottom margins are the portrait page's sides (either may be the binding
+    # side); a turned page has no running head or folio, so its ends keep the outer margin
     side = max(inner, outer)
-    css.append(f"@page landscape {{ margin: {side}mm {top}mm {side}mm {bottom}mm;"
+    css.append(f"@page landscape {{ margin: {side}mm {outer}mm {side}mm {outer}mm;"
                " @top-left { content: none; } @top-right { content: none; } @bottom-center { content: none; } }")
     if layout.columns > 1:
         css.append(f".chapter {{ columns: {layout.columns}; column-gap: {layout.column_gap}mm; }}")
