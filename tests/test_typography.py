@@ -12,7 +12,7 @@ import pypdfium2 as pdfium
 import pytest
 
 from generator.print.jobs import Job, run_job
-from generator.print.bookblocks import spanning
+from generator.print.bookblocks import blocks, spanning, turning
 
 MM = 72 / 25.4
 TOP, BOTTOM = 20 * MM, 22 * MM  # the A4 book's margins (templates/print.yaml)
@@ -32,10 +32,11 @@ def _build(root, game: str, lang: str, book: str):
     return pdfium.PdfDocument(str(result.files[0]))
 
 
-@pytest.fixture(scope="module")
-def a4(shipped):
-    """rock-n-roll's Russian rulebook on A4: the longest book, with the most chapters."""
-    return _build(shipped, "rock-n-roll", "ru", "a4")
+@pytest.fixture(scope="module", params=["rock-n-roll", "battle-rules"])
+def a4(shipped, request):
+    """Russian rulebooks on A4: rock-n-roll's, the longest book, with the most chapters, and
+    battle-rules', whose unit table is wider than the page (it spans, then turns)."""
+    return _build(shipped, request.param, "ru", "a4")
 
 
 @pytest.fixture(scope="module")
@@ -155,6 +156,22 @@ def test_a_table_spans_the_columns_with_the_block_that_holds_it():
     assert spanning(html, "0") == ('<section class="chapter"><p>a</p><div class="span-columns"><div class="rule">'
                                     '<p>b<br></p><table data-table="0"><tr><td><table data-table="1"></table></td>'
                                     '</tr></table></div></div><p>c</p></section>')
+
+
+def test_a_turned_table_goes_where_a_page_ends():
+    html = ('<section class="chapter"><h1>A</h1><div class="rule"><table data-table="0"></table></div>'
+            '<p>b</p><p>c</p></section><section class="chapter"><h1>D</h1><p>e</p></section>')
+    assert [html[s:e] for s, e in blocks(html)] == ["<h1>A</h1>", '<div class="rule"><table data-table="0"></table></div>',
+                                                   "<p>b</p>", "<p>c</p>", "<h1>D</h1>", "<p>e</p>"]
+    # before block 3 (<p>c</p>): the chapter's section closes round the turned block
+    assert turning(html, "0", 3) == ('<section class="chapter"><h1>A</h1><p>b</p></section><div class="turned">'
+                                     '<div class="rule"><table data-table="0"></table></div></div>'
+                                     '<section class="chapter continued"><p>c</p></section>'
+                                     '<section class="chapter"><h1>D</h1><p>e</p></section>')
+    # before the next chapter's first block: between the chapters, no empty section
+    assert turning(html, "0", 4) == ('<section class="chapter"><h1>A</h1><p>b</p><p>c</p></section>'
+                                     '<div class="turned"><div class="rule"><table data-table="0"></table></div></div>'
+                                     '<section class="chapter"><h1>D</h1><p>e</p></section>')
 
 
 def test_book_settings_are_checked(ws):
