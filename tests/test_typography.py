@@ -174,6 +174,18 @@ def test_a_turned_table_goes_where_a_page_ends():
                                      '<section class="chapter"><h1>D</h1><p>e</p></section>')
 
 
+def test_a_game_sets_a_paper_its_own_way(tmp_path):
+    from generator.print.bookpages import book_layout, page_css
+    from generator.print.context import PACKAGE_TEMPLATES
+
+    (tmp_path / "print.yaml").write_text("books:\n  a4: {columns: 1, inner: 25, outer: 15, mirrored: true}\n")
+    mine, shipped_a5 = book_layout([tmp_path, PACKAGE_TEMPLATES], "a4"), book_layout([tmp_path, PACKAGE_TEMPLATES], "a5")
+    assert (mine.columns, mine.pad_to) == (1, 1) and shipped_a5.pad_to == 4 and shipped_a5.mirrored
+    css = page_css(mine)
+    assert "@page :left { margin-left: 15.0mm; margin-right: 25.0mm; }" in css and "columns:" not in css
+    assert ".chapter { columns: 2; column-gap: 7.0mm; }" in page_css(book_layout([PACKAGE_TEMPLATES], "letter"))
+
+
 def test_book_settings_are_checked(ws):
     ws.write("print.yaml", "books:\n  a4: {columns: 3}\n")
     errors = [d for d in ws.validate().diagnostics if d.code.startswith("E")]

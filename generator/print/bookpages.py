@@ -29,8 +29,8 @@ def page_css(layout: BookLayout) -> str:
     """Margins (mirrored on a bound book's left and right pages), the columns of the chapters,
     and the landscape page a wide table is laid out on before it is turned."""
     inner, outer, top, bottom = layout.inner, layout.outer, layout.top, layout.bottom
-    # the comment makes a change of pad_to a change of the book's HTML (a rebuild)
-    css = [f"/* pages padded to a multiple of {layout.pad_to} */",
+    # the comment makes a change of pad_to or spanning_table a change of the book's HTML (a rebuild)
+    css = [f"/* pages padded to a multiple of {layout.pad_to}; a table of {layout.spanning_table} columns spans */",
            f"@page {{ margin: {top}mm {outer}mm {bottom}mm {inner}mm; }}"]
     if layout.mirrored:
         css.append(f"@page :left {{ margin-left: {outer}mm; margin-right: {inner}mm; }}")
