@@ -156,6 +156,10 @@ def test_a_table_spans_the_columns_with_the_block_that_holds_it():
     assert spanning(html, "0") == ('<section class="chapter"><p>a</p><div class="span-columns"><div class="rule">'
                                     '<p>b<br></p><table data-table="0"><tr><td><table data-table="1"></table></td>'
                                     '</tr></table></div></div><p>c</p></section>')
+    # a heading right above it spans with it: left in the columns above it, it would stand alone
+    headed = '<section class="chapter"><p>a</p><h2>T</h2><table data-table="0"></table></section>'
+    assert spanning(headed, "0") == ('<section class="chapter"><p>a</p><div class="span-columns"><h2>T</h2>'
+                                     '<table data-table="0"></table></div></section>')
 
 
 def test_a_turned_table_goes_where_a_page_ends():

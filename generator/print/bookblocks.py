@@ -41,13 +41,26 @@ def holding(html: str, number: str) -> int | None:
     return next((k for k, (start, end) in enumerate(blocks(html)) if start <= at < end), None) if at >= 0 else None
 
 
+def headed(html: str, k: int, found: list[tuple[int, int]] | None = None) -> int:
+    """The index of the first of the headings right before block `k` (or `k`): they go
+    where it goes, since a heading left above a block that moves or spans would stand alone."""
+    found = blocks(html) if found is None else found
+    while k > 0 and _HEADING.match(html, found[k - 1][0]) and not html[found[k - 1][1]:found[k][0]].strip():
+        k -= 1
+    return k
+
+
+_HEADING = re.compile(r"<h[1-6]\b")
+
+
 def spanning(html: str, number: str) -> str:
     """The block holding the table `number` inside a block that spans the page's columns:
     WeasyPrint spans a child of the columns, not a table nor anything deeper."""
     k = holding(html, number)
     if k is None:
         return html
-    start, end = blocks(html)[k]
+    found = blocks(html)
+    start, end = found[headed(html, k, found)][0], found[k][1]
     return f'{html[:start]}<div class="span-columns">{html[start:end]}</div>{html[end:]}'
 
 
@@ -60,10 +73,12 @@ def turning(html: str, number: str, before: int | None = None) -> str:
     if k is None:
         return html
     found = blocks(html)
+    if before is None or not k < before < len(found):  # in place: with the headings above it
+        start, end = found[headed(html, k, found)][0], found[k][1]
+        return f'{html[:start]}{_turned(html[start:end])}{html[end:]}'
+    # moved as a float: the text, headings and all, stays as it stands
     start, end = found[k]
     block = html[start:end]
-    if before is None or not k < before < len(found):
-        return f'{html[:start]}{_turned(block)}{html[end:]}'
     at = found[before][0]
     opening = html.rfind("<section", 0, at)
     if not html[html.index(">", opening) + 1:at].strip():  # the first block of its chapter: before the chapter
