@@ -48,11 +48,14 @@ _PAGE = re.compile(r'<page width="[\d.]+" height="([\d.]+)">(.*?)</page>', re.S)
 
 
 def pdf_text(pdf: Path) -> str:
-    """The text of the PDF's pages inside their margins, one line of text a line, in the
-    order the PDF draws it."""
-    boxes = subprocess.run(["pdftotext", "-raw", "-bbox", str(pdf), "-"], capture_output=True, text=True,
-                           check=True).stdout
-    return text_inside_margins(boxes)
+    """The text of the PDF's pages inside their margins, one line of text a line: once in the
+    order the PDF draws it (columns in reading order; a list's numbers come after its items)
+    and once in the order pdftotext's layout analysis reads it (numbers in place; it reads
+    across two chapters' columns stacked on one page). A sentence is printed when either
+    reading holds it whole."""
+    drawn, read = (subprocess.run(["pdftotext", *mode, str(pdf), "-"], capture_output=True, text=True, check=True).stdout
+                   for mode in (("-raw", "-bbox"), ("-bbox-layout",)))
+    return text_inside_margins(drawn) + "\n\n" + text_inside_margins(read)
 
 
 def text_inside_margins(boxes: str) -> str:
@@ -68,11 +71,7 @@ def text_inside_margins(boxes: str) -> str:
                 lines.append([])
             lines[-1].append(html.unescape(word))
             last = float(top)
-    # a list's numbers are drawn after its items' text: a line of a marker alone is no text of the source
-    return "\n".join(" ".join(line) for line in lines if not _MARKER.fullmatch(" ".join(line)))
-
-
-_MARKER = re.compile(r"\d+[.)]|[•–]")
+    return "\n".join(" ".join(line) for line in lines)
 
 
 def print_normal(text: str) -> str:
