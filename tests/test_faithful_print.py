@@ -2,8 +2,10 @@
 source-language field of its records appears in the game's Russian rulebook PDF, the print
 half of tests/test_faithful_site.py (whose sentence splitting and normalisation it reuses).
 
-The PDF's text is read with pdftotext word boxes, leaving out the running header and the page
-number in the margins (they would cut a sentence that runs across a page). Hyphenation,
+The PDF's text is read with pdftotext word boxes in the order the PDF draws them (the book's
+reading order: its own layout analysis reads across the columns where two chapters' columns
+are stacked on one page), leaving out the running header and the page number in the margins
+(they would cut a sentence that runs across a page). Hyphenation,
 soft hyphens, ligatures and the line breaks of justified text are normalised away.
 KNOWN_MISSING lists what the rulebook does not print, each with its reason; the test fails
 if anything else is lost, and also when one of those appears (so the list is kept true)."""
@@ -44,26 +46,33 @@ MARGIN = 45.0  # points: the running header sits above, the page number below (2
 
 _WORD = re.compile(r'<word xMin="[\d.]+" yMin="([\d.]+)" xMax="[\d.]+" yMax="([\d.]+)">(.*?)</word>')
 _PAGE = re.compile(r'<page width="[\d.]+" height="([\d.]+)">(.*?)</page>', re.S)
-_LINE = re.compile(r"<line\b.*?</line>", re.S)
 
 
 def pdf_text(pdf: Path) -> str:
-    """The text of the PDF's pages inside their margins, one line of text a line."""
-    boxes = subprocess.run(["pdftotext", "-bbox-layout", str(pdf), "-"], capture_output=True, text=True,
-                           check=True).stdout
-    return text_inside_margins(boxes)
+    """The text of the PDF's pages inside their margins, one line of text a line: once in the
+    order the PDF draws it (columns in reading order; a list's numbers come after its items)
+    and once in the order pdftotext's layout analysis reads it (numbers in place; it reads
+    across two chapters' columns stacked on one page). A sentence is printed when either
+    reading holds it whole."""
+    drawn, read = (subprocess.run(["pdftotext", *mode, str(pdf), "-"], capture_output=True, text=True, check=True).stdout
+                   for mode in (("-raw", "-bbox"), ("-bbox-layout",)))
+    return text_inside_margins(drawn) + "\n\n" + text_inside_margins(read)
 
 
 def text_inside_margins(boxes: str) -> str:
-    """pdftotext's word boxes to text, leaving out the words in the top and bottom margins."""
-    lines = []
+    """pdftotext's word boxes to text, leaving out the words in the top and bottom margins;
+    a word on another line than the word before starts a new line."""
+    lines: list[list[str]] = []
     for height, page in _PAGE.findall(boxes):
-        for line in _LINE.findall(page):
-            words = [html.unescape(w) for top, bottom, w in _WORD.findall(line)
-                     if float(bottom) > MARGIN and float(top) < float(height) - MARGIN]
-            if words:
-                lines.append(" ".join(words))
-    return "\n".join(lines)
+        last = None
+        for top, bottom, word in _WORD.findall(page):
+            if float(bottom) <= MARGIN or float(top) >= float(height) - MARGIN:
+                continue
+            if last is None or abs(float(top) - last) > 1:
+                lines.append([])
+            lines[-1].append(html.unescape(word))
+            last = float(top)
+    return "\n".join(" ".join(line) for line in lines)
 
 
 def print_normal(text: str) -> str:

@@ -25,14 +25,35 @@ PositiveMm = Annotated[float, Field(gt=0, le=2000, allow_inf_nan=False, descript
 Pt = Annotated[float, Field(ge=1, le=200, allow_inf_nan=False, description="points")]
 
 
+BookPaper = Literal["a4", "a5", "letter"]
+
+
+class BookLayout(Settings):
+    """How the rulebook sets its pages on one paper (`books:` in print.yaml): one or two
+    columns, the margins (inner = the binding side), whether left and right pages mirror
+    them, and the multiple of pages a folded book is padded to with blank pages."""
+
+    columns: Literal[1, 2] = Field(default=1, description="text columns on a page")
+    column_gap: Mm = Field(default=7, description="space between the columns")
+    spanning_table: int = Field(default=4, ge=1, le=100,
+                                description="a table of this many columns spans the columns of a page")
+    top: Mm = 20
+    bottom: Mm = 22
+    inner: Mm = 18
+    outer: Mm = 18
+    mirrored: bool = Field(default=False, description="inner margin on the binding side of each page")
+    pad_to: Literal[1, 2, 4] = Field(default=1, description="page count padded to a multiple of this")
+
+
 class PrintConfig(Settings):
-    """content/GAME/print.yaml (or templates/print.yaml): what the reference sheet shows and
-    the limits the layout check keeps."""
+    """content/GAME/print.yaml (or templates/print.yaml): what the reference sheet shows,
+    the limits the layout check keeps and how the rulebook sets its pages per paper."""
 
     reference: list[ReferenceSection] | None = Field(default=None,
                                                      description="the reference sheet's sections, in order")
     min_text_pt: Pt | None = Field(default=None, description="smallest text size a document may use")
     card_safe_mm: Mm | None = Field(default=None, description="how far text on a card keeps inside the cut line")
+    books: dict[BookPaper, BookLayout] | None = Field(default=None, description="the rulebook's pages per paper")
 
 
 class Paper(Settings):

@@ -91,7 +91,8 @@ def write_pdf(html: str, out: Path, base_url: Path, roots: list[Path], document=
     content overflows or overlaps is not written as if fine: it goes to NAME.layout-errors.pdf
     (for the designer to look at) and any earlier NAME.pdf is removed. The PDF identifier is a
     hash of the input, so the same input gives the same bytes. `finish` edits the written
-    file before it takes its name (page boxes, font names)."""
+    file before it takes its name (page boxes, font names; the rulebook's turned pages and blank
+    pages)."""
     refused: list[str] = []
     read: set[Path] = set()
     if document is None:

@@ -13,8 +13,10 @@ from ..text.editorial import mark_if_editors
 from ..text.legend import legend_for
 from ..text.refs import printed_by_reference, printed_fields, shown_in
 from ..text.render import RenderContext, render_chapter, verified_mark
+from . import bookblocks
 from . import notes as unstated
 from .decisions import decided, strings
+from .bookpages import book_layout, page_css
 from .pdf import render_document
 from .context import BuildContext, print_linker, section_mark
 
@@ -82,37 +84,75 @@ def anchors(ctx: BuildContext) -> set[str]:
 
 
 def rulebook_html(ctx: BuildContext, paper: str = "a4", notes: bool = True) -> str:
-    """The book's HTML, fitted to its paper: a table wider than the page is printed on a
-    landscape page of the same paper, and a note on a value the source does not give (‡)
-    that a page already prints is not printed on it again (decided by laying the book out,
-    remembered while its HTML stays the same: see decisions.py). `notes=False` leaves the
+    """The book's HTML, fitted to its paper: a table wider than its column spans the page's
+    columns, one wider than the page is laid out on a landscape page (turned onto a portrait
+    one when the PDF is finished: bookpages.py), and a note on a value the source does not
+    give (‡) that a page already prints is not printed on it again (decided by laying the book
+    out, remembered while its HTML stays the same: see decisions.py). `notes=False` leaves the
     rules' notes out (and the headings they alone filled)."""
     html = book_html(ctx, paper, notes)
-    decision = decided(ctx, f"rulebook-{paper}", html, lambda: _fit(ctx, html),
+    layout = book_layout(ctx.roots, paper)
+    spanning = layout.spanning_table if layout.columns > 1 else 0
+    decision = decided(ctx, f"rulebook-{paper}", html, lambda: _fit(ctx, html, spanning),
                        lambda d: strings(d) and all(_DECIDED.fullmatch(item) for item in d))
     return _fitted(html, decision)
 
 
-# A decision names the tables printed landscape ("3") and the notes left out ("note-12").
-_DECIDED = re.compile(r"\d+|note-\d+")
+# A decision names the tables spanning the columns ("span-3"), the tables printed landscape
+# ("3"), where a turned table goes ("3@41": before the chapters' block 41) and the notes left
+# out ("note-12").
+_DECIDED = re.compile(r"(span-)?\d+|\d+@\d+|note-\d+")
 
 
-def _fit(ctx: BuildContext, html: str) -> tuple[list[str], set]:
-    """The tables that reach past the margin, the notes a page repeats, and the files the
-    layout read. The layout of the fitted book is kept for write_pdf."""
-    document, fetcher = render_document(html, ctx.game.folder, ctx.roots, keep=True)
-    decision = sorted(_wide_tables(document), key=int)
-    if decision:
-        document, _ = render_document(_fitted(html, decision), ctx.game.folder, ctx.roots, keep=True)
-    landscaped = _fitted(html, decision)
-    repeats = unstated.settle(document, landscaped, lambda h: render_document(h, ctx.game.folder, ctx.roots,
-                                                                              keep=True)[0])
+def _fit(ctx: BuildContext, html: str, spanning: int) -> tuple[list[str], set]:
+    """The tables too wide for their column or page, the notes a page repeats, and the files
+    the layout read. In columns (`spanning` > 0), a table too wide for its column or of
+    `spanning` columns or more spans the page's columns; a table turned on pages of its own
+    goes where the page of the text before it ends. The layout of the fitted book is kept
+    for write_pdf."""
+    render = lambda h: render_document(h, ctx.game.folder, ctx.roots, keep=True)  # noqa: E731
+    document, fetcher = render(html)
+    decision: list[str] = []
+    wide = _wide_tables(document, spanning)
+    if wide and spanning:  # first across the columns; what is still too wide turns
+        decision = [f"span-{n}" for n in sorted(wide, key=int)]
+        document = render(_fitted(html, decision))[0]
+        wide = _wide_tables(document, 0)
+    if wide:
+        decision += sorted(wide, key=int)
+        decision += _floated(html, decision, sorted(wide, key=int), lambda h: render(h)[0])
+        document = render(_fitted(html, decision))[0]
+    repeats = unstated.settle(document, _fitted(html, decision), lambda h: render(h)[0])
     return decision + [f"note-{n}" for n in sorted(repeats, key=int)], fetcher.read
 
 
+def _floated(html: str, decision: list[str], turned: list[str], render) -> list[str]:
+    """Where each turned table goes ("N@J"): the book laid out without its block tells
+    where the page of the text before it ends."""
+    placed = []
+    for number in turned:
+        k = bookblocks.holding(html, number)
+        if k is None:
+            continue
+        others = [item for item in decision if item not in (number, f"span-{number}")]
+        layout = render(_fitted(bookblocks.without(bookblocks.numbered(html), k), others))
+        place = bookblocks.float_place(layout, k)
+        if place is not None:
+            placed.append(f"{number}@{place}")
+    return placed
+
+
 def _fitted(html: str, decision: list[str]) -> str:
-    wide = {item for item in decision if item.isdigit()}
+    moves = dict(bookblocks.TURNED_AFTER.fullmatch(item).groups() for item in decision
+                 if bookblocks.TURNED_AFTER.fullmatch(item))
+    spans = {item.removeprefix("span-") for item in decision if item.startswith("span-")}
+    wide = {item for item in decision if item.isdigit()} | set(moves)
     left_out = {item.removeprefix("note-") for item in decision if item.startswith("note-")}
+    # the latest first: moving a block changes the numbers of the blocks after it only
+    for number, before in sorted(moves.items(), key=lambda item: -(bookblocks.holding(html, item[0]) or 0)):
+        html = bookblocks.turning(html, number, int(before))
+    for number in sorted(spans - set(moves), key=int):
+        html = bookblocks.turning(html, number) if number in wide else bookblocks.spanning(html, number)
     if wide:
         html = _TABLE.sub(lambda m: m.group(0) + (' data-landscape' if m.group(1) in wide else ""), html)
     return unstated.left_out(html, left_out)
@@ -121,23 +161,33 @@ def _fitted(html: str, decision: list[str]) -> str:
 _TABLE = re.compile(r'<table data-table="(\d+)"')
 
 
-def _wide_tables(document) -> set[str]:
-    """Numbers of the tables that reach past the page's right margin."""
+def _wide_tables(document, spanning: int = 0) -> set[str]:
+    """Numbers of the tables that reach past the page's right margin, and with `spanning`
+    (in columns), those that reach past the right of their column or have `spanning` columns
+    or more (too narrow in a column to read)."""
     found = set()
     for page in document.pages:
         right = page._page_box.content_box_x() + page._page_box.width
-        for box in _walk(page._page_box):
+        for box, parent in _walk(page._page_box, None):
             element = getattr(box, "element", None)
-            if element is not None and box.element_tag == "table" and element.get("data-table") \
-                    and box.position_x + box.margin_width() > right + 1:
+            if element is None or box.element_tag != "table" or not element.get("data-table"):
+                continue
+            end = box.position_x + box.margin_width()
+            crowded = spanning and (len(getattr(box, "column_widths", None) or ()) >= spanning or (
+                parent is not None and end > parent.content_box_x() + parent.width + 1))
+            if end > right + 1 or crowded:
                 found.add(element.get("data-table"))
     return found
 
 
-def _walk(box):
-    yield box
+def _walk(box, parent):
+    yield box, parent
     for child in getattr(box, "children", ()) or ():
-        yield from _walk(child)
+        yield from _walk(child, box)
+
+
+# a chapter whose heading asks for a new page: `{.new-page}` on the line before it
+_NEW_PAGE = re.compile(r'\s*<h1\b[^>]*\bclass="[^"]*\bnew-page\b')
 
 
 def book_html(ctx: BuildContext, paper: str = "a4", notes: bool = True) -> str:
@@ -156,8 +206,10 @@ def book_html(ctx: BuildContext, paper: str = "a4", notes: bool = True) -> str:
         summary=Markup("{}{}").format(ctx.tr.manifest("summary"), mark_if_editors(ctx.game.manifest, "summary", ctx.tr))
         if ctx.game.manifest.summary else "",
         chapters=chapters,
+        new_page=[bool(_NEW_PAGE.match(str(ch.html))) for ch in chapters],
         appendix=blocks_,
         paper=PAPER[paper],
+        page_css=Markup(page_css(book_layout(ctx.roots, paper))),
         css=Markup(ctx.css("rulebook.css")),
         verified_mark=Markup(verified_mark(ctx.tr.ui("verified"))) if any(ctx.examples.values()) else "",
         editor_legend=legend_for(Markup("").join([mark_if_editors(ctx.game.manifest, "summary", ctx.tr),

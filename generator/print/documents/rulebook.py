@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from ..booklet import impose
+from ..bookpages import book_layout, finish
 from ..rulebook import rulebook_html
 from . import Document
 
@@ -17,7 +18,9 @@ class Rulebook(Document):
         return {"book": job.book, "notes": job.notes, "booklet": job.booklet}
 
     def render(self, ctx, job, report, previous):
-        rendered = self.single_pdf(ctx, rulebook_html(ctx, job.book, notes=job.notes), report, previous)
+        layout = book_layout(ctx.roots, job.book)
+        rendered = self.single_pdf(ctx, rulebook_html(ctx, job.book, notes=job.notes), report, previous,
+                                   finish=lambda path: finish(path, layout))
         if job.booklet:
             book = ctx.output_dir() / "rulebook.pdf"
             out = ctx.output_dir() / "rulebook-booklet.pdf"

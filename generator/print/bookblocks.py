@@ -1,0 +1,134 @@
+"""The top-level blocks of the rulebook's chapters (the children of a chapter's <section>,
+which the book lays out in columns): the block that holds a wide table spans the columns, or
+leaves them to be turned on pages of its own — placed, as a book places a float, where a
+page of the text around it ends, so that no page before it is left half empty."""
+
+from __future__ import annotations
+
+import re
+
+_TAG = re.compile(r"<(/?)([a-zA-Z][a-zA-Z0-9]*)\b[^>]*>")
+_VOID = frozenset({"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"})
+_CHAPTER = re.compile(r'<section class="chapter\b')
+TURNED_AFTER = re.compile(r"(\d+)@(\d+)")  # a decision: table N turned, placed before block J
+
+
+def blocks(html: str) -> list[tuple[int, int]]:
+    """(start, end) in `html` of every top-level block of every chapter, in order."""
+    found = []
+    for section in _CHAPTER.finditer(html):
+        depth, start = 0, 0
+        for tag in _TAG.finditer(html, section.start()):
+            if tag.group(2).lower() in _VOID or tag.group(0).endswith("/>"):
+                if depth == 1:
+                    found.append((tag.start(), tag.end()))
+            elif tag.group(1):
+                depth -= 1
+                if depth == 1:
+                    found.append((start, tag.end()))
+                elif depth == 0:
+                    break
+            else:
+                depth += 1
+                if depth == 2:
+                    start = tag.start()
+    return found
+
+
+def holding(html: str, number: str) -> int | None:
+    """The index of the block that holds the table `number` (the table, or a rule around it)."""
+    at = html.find(f'<table data-table="{number}"')
+    return next((k for k, (start, end) in enumerate(blocks(html)) if start <= at < end), None) if at >= 0 else None
+
+
+def headed(html: str, k: int, found: list[tuple[int, int]] | None = None) -> int:
+    """The index of the first of the headings right before block `k` (or `k`): they go
+    where it goes, since a heading left above a block that moves or spans would stand alone."""
+    found = blocks(html) if found is None else found
+    while k > 0 and _HEADING.match(html, found[k - 1][0]) and not html[found[k - 1][1]:found[k][0]].strip():
+        k -= 1
+    return k
+
+
+_HEADING = re.compile(r"<h[1-6]\b")
+
+
+def spanning(html: str, number: str) -> str:
+    """The block holding the table `number` inside a block that spans the page's columns:
+    WeasyPrint spans a child of the columns, not a table nor anything deeper."""
+    k = holding(html, number)
+    if k is None:
+        return html
+    found = blocks(html)
+    start, end = found[headed(html, k, found)][0], found[k][1]
+    return f'{html[:start]}<div class="span-columns">{html[start:end]}</div>{html[end:]}'
+
+
+def turning(html: str, number: str, before: int | None = None) -> str:
+    """The block holding the table `number` out of the columns, to be turned on pages of its
+    own: its chapter's section closes before it and goes on after it (WeasyPrint changes
+    pages only outside columns). With `before` (a block's index), it is placed before that
+    later block instead of where it stands."""
+    k = holding(html, number)
+    if k is None:
+        return html
+    found = blocks(html)
+    if before is None or not k < before < len(found):  # in place: with the headings above it
+        start, end = found[headed(html, k, found)][0], found[k][1]
+        return f'{html[:start]}{_turned(html[start:end])}{html[end:]}'
+    # moved as a float: the text, headings and all, stays as it stands
+    start, end = found[k]
+    block = html[start:end]
+    at = found[before][0]
+    opening = html.rfind("<section", 0, at)
+    if not html[html.index(">", opening) + 1:at].strip():  # the first block of its chapter: before the chapter
+        return f'{html[:start]}{html[end:opening]}<div class="turned">{block}</div>{html[opening:]}'
+    return f"{html[:start]}{html[end:at]}{_turned(block)}{html[at:]}"
+
+
+def _turned(block: str) -> str:
+    return f'</section><div class="turned">{block}</div><section class="chapter continued">'
+
+
+def numbered(html: str) -> str:
+    """`html` with `data-block="K"` on each block's start tag, for a layout to tell where each is."""
+    for k, (start, _end) in reversed(list(enumerate(blocks(html)))):
+        tag = _TAG.match(html, start)
+        html = f'{html[:tag.end(2)]} data-block="{k}"{html[tag.end(2):]}'
+    return html
+
+
+def without(html: str, k: int) -> str:
+    start, end = blocks(html)[k]
+    return html[:start] + html[end:]
+
+
+def pages_of_blocks(document) -> dict[int, tuple[int, int]]:
+    """The first and last page (0-based) each numbered block is laid out on."""
+    found: dict[int, tuple[int, int]] = {}
+
+    def walk(box, page: int) -> None:
+        element = getattr(box, "element", None)
+        number = element.get("data-block") if element is not None else None
+        if number is not None and number.isdigit():
+            first, _last = found.get(int(number), (page, page))
+            found[int(number)] = (first, page)
+            return
+        for child in getattr(box, "children", ()) or ():
+            walk(child, page)
+
+    for n, page in enumerate(document.pages):
+        walk(page._page_box, n)
+    return found
+
+
+def float_place(document, k: int) -> int | None:
+    """Where block `k` (left out of the layout `document` of the numbered book) goes to start
+    on a new page: before the first later block that starts after the page on which the
+    block before it ends. None where it may stay."""
+    pages = pages_of_blocks(document)
+    if k - 1 not in pages:
+        return None
+    ends = pages[k - 1][1]
+    later = sorted(j for j, (first, _last) in pages.items() if j > k and first > ends)
+    return later[0] if later and later[0] > k + 1 else None
