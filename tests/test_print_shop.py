@@ -327,20 +327,24 @@ def test_asking_for_a_print_shop_after_a_build_writes_its_files(ws: Workspace):
     assert (ws.root / "output/demo/en/print-shop/drivethrucards/orders.pdf").is_file()
 
 
-def test_different_backgrounds_on_a_sheet_get_a_gutter_of_their_own_colours(ws: Workspace):
+@pytest.mark.parametrize("paper, width, held", [("a4", 210, 9), ("letter", 215.9, 6)])
+def test_different_backgrounds_on_a_sheet_get_a_gutter_of_their_own_colours(ws: Workspace, paper, width, held):
     """Sheet 1 holds the red orders and the blue night cards: a 3 mm gutter between all its
-    cards, each card's colour in its half; sheet 2, night cards only, shares its cut lines."""
+    cards, each card's colour in its half (on Letter 3×2 cards, as 3×3 leave no room for the
+    gutters); sheet 2, night cards only, shares its cut lines."""
     _deck_game(ws)
-    result = run_job(Job(ws.root, "demo", "en", "cards", images=False))
+    result = run_job(Job(ws.root, "demo", "en", "cards", paper=paper, images=False))
     assert result.error is None, result.error
     placements = json.loads((result.files[0].parent / "cards.json").read_text())
     first = [p for p in placements if p["sheet"] == 1]
     second = [p for p in placements if p["sheet"] == 2]
     assert {p["deck"] for p in first} == {"orders", "night"} and {p["deck"] for p in second} == {"night"}
+    assert len(first) == held
     assert first[1]["front"][0] - first[0]["front"][0] == pytest.approx(63 + 3)
+    assert first[3]["front"][1] - first[0]["front"][1] == pytest.approx(88 + 3)
     assert second[1]["front"][0] - second[0]["front"][0] == pytest.approx(63)
     for p in placements:  # duplex: each back exactly behind its front, gutters or not
-        assert p["back"][1] == p["front"][1] and p["back"][0] + 63 == pytest.approx(210 - p["front"][0])
+        assert p["back"][1] == p["front"][1] and p["back"][0] + 63 == pytest.approx(width - p["front"][0])
     document, dpi = pdfium.PdfDocument(str(result.files[0])), 150
     backs = document[1].render(scale=dpi / 72).to_pil().convert("RGB")
 
@@ -352,4 +356,9 @@ def test_different_backgrounds_on_a_sheet_get_a_gutter_of_their_own_colours(ws: 
         (x, y), colour = p["back"], beige if p["deck"] == "orders" else blue
         for side in (x - 1.2, x + 63 + 1.2):
             assert all(abs(a - b) < 12 for a, b in zip(at(side, y + 44), colour)), (p["card"], side)
+    text = document[1].get_textpage()
+    index, _ = text.search("the back of sheet").get_next()
+    note_top = (document[1].get_height() - text.get_charbox(index)[3]) / MM  # mm below the paper's top
+    grid_bottom = max(p["back"][1] for p in first) + 88
+    assert note_top > grid_bottom + 1.5  # the printing note below the colour bled into the gutter's half
     document.close()
