@@ -330,13 +330,13 @@ def games(shipped, tmp_path_factory):
 
 
 @pytest.mark.skipif(shutil.which("pdftotext") is None, reason="needs pdftotext (poppler-utils)")
-@pytest.mark.parametrize("game", [*SHIPPED, "river-line"])
-def test_a_shipped_game_passes_the_preflight(games, game):
-    """A game's cards with --bleed and --print-shop drivethrucards: the build preflights both
+@pytest.mark.parametrize("game, lang", [(g, lang) for g in SHIPPED for lang in ("ru", "en")] + [("river-line", "en")])
+def test_a_shipped_game_passes_the_preflight(games, game, lang):
+    """A game's cards in each edition with --bleed and --print-shop drivethrucards: the build preflights both
     (page boxes, bleed strips of every face, font names, pictures) and finds nothing; no word
     lies within 3.2 mm of a trim. A deck of a size the printer does not take is only left out
     of its files (W048: the tarot reference cards, river-line's bridge-size events)."""
-    result = run_job(Job(games[game], game, "en", "cards", bleed=True, print_shop="drivethrucards",
+    result = run_job(Job(games[game], game, lang, "cards", bleed=True, print_shop="drivethrucards",
                          images=False))
     assert result.error is None, result.error
     assert not [d for d in result.diagnostics if d.code in ("E048", "W040") or d.code.startswith("E")], \
