@@ -133,14 +133,15 @@ def test_preflight_finds_a_subset_name_used_twice(bleed_pdf, tmp_path):
     assert [f.what for f in subset_names(tmp_path / "twice.pdf")] == [f"font name {name} stands for 2 different fonts"]
 
 
-@pytest.mark.skipif(shutil.which("pdftotext") is None, reason="needs pdftotext (poppler-utils)")
-def test_no_word_within_the_safe_margin_of_a_trim(bleed_pdf):
+def _words_near_a_trim(path) -> tuple[int, list[tuple[str, float]]]:
+    """The pages of a bleed PDF, and each word (pdftotext's boxes) closer than 3.2 mm to its
+    page's trim, with that distance in mm."""
     import re
 
-    listing = subprocess.run(["pdftotext", "-bbox", str(bleed_pdf), "-"], capture_output=True, text=True,
+    listing = subprocess.run(["pdftotext", "-bbox", str(path), "-"], capture_output=True, text=True,
                              check=True).stdout
     word = re.compile(r'<word xMin="([\d.]+)" yMin="([\d.]+)" xMax="([\d.]+)" yMax="([\d.]+)">([^<]*)')
-    with pikepdf.Pdf.open(bleed_pdf) as pdf:
+    with pikepdf.Pdf.open(path) as pdf:
         boxes = [([float(v) for v in p.mediabox], [float(v) for v in p.obj.TrimBox]) for p in pdf.pages]
     near = []
     for (media, trim), page in zip(boxes, listing.split("<page ")[1:]):
@@ -151,7 +152,12 @@ def test_no_word_within_the_safe_margin_of_a_trim(bleed_pdf):
             distance = min(x0 - left, y0 - top, right - x1, bottom - y1) / MM
             if distance < 3.2 - 0.01:
                 near.append((m.group(5), round(distance, 2)))
-    assert len(boxes) == 28 and near == []
+    return len(boxes), near
+
+
+@pytest.mark.skipif(shutil.which("pdftotext") is None, reason="needs pdftotext (poppler-utils)")
+def test_no_word_within_the_safe_margin_of_a_trim(bleed_pdf):
+    assert _words_near_a_trim(bleed_pdf) == (28, [])
 
 
 def test_the_safe_margin_is_3_2_mm_at_the_records_line(tmp_path):
@@ -309,15 +315,38 @@ def test_preflight_finds_a_picture_below_300_dpi(tmp_path):
     assert [(f.page, f.what) for f in found] == [(1, "a 120×120 px picture printed 25.4×25.4 mm: 120 dpi, below 300")]
 
 
-def test_a_shipped_game_passes_the_preflight(shipped):
-    """battle-rules' cards with --bleed and --print-shop drivethrucards: the build preflights
-    both (page boxes, bleed strips of every face, font names, pictures) and finds nothing."""
-    result = run_job(Job(shipped, "battle-rules", "en", "cards", bleed=True, print_shop="drivethrucards",
+SHIPPED = ["battle-rules", "deadzone", "frames", "nuclear", "rock-n-roll"]
+
+
+@pytest.fixture(scope="module")
+def games(shipped, tmp_path_factory):
+    """The shipped games and the counters fixture (river-line), each in a project of its own."""
+    from .conftest import REPO
+
+    fixture = tmp_path_factory.mktemp("river-line")
+    (fixture / "content").mkdir()
+    (fixture / "content" / "river-line").symlink_to(REPO / "tests/fixtures/river-line")
+    return {**{name: shipped for name in SHIPPED}, "river-line": fixture}
+
+
+@pytest.mark.skipif(shutil.which("pdftotext") is None, reason="needs pdftotext (poppler-utils)")
+@pytest.mark.parametrize("game, lang", [(g, lang) for g in SHIPPED for lang in ("ru", "en")] + [("river-line", "en")])
+def test_a_shipped_game_passes_the_preflight(games, game, lang):
+    """A game's cards in each edition with --bleed and --print-shop drivethrucards: the build preflights both
+    (page boxes, bleed strips of every face, font names, pictures) and finds nothing; no word
+    lies within 3.2 mm of a trim. A deck of a size the printer does not take is only left out
+    of its files (W048: the tarot reference cards, river-line's bridge-size events)."""
+    result = run_job(Job(games[game], game, lang, "cards", bleed=True, print_shop="drivethrucards",
                          images=False))
     assert result.error is None, result.error
-    assert not [d for d in result.diagnostics if d.code in ("E048", "W040", "W048")], result.diagnostics
-    names = {p.name for p in result.files}
-    assert "cards-bleed.pdf" in names and any(p.parent.name == "drivethrucards" for p in result.files)
+    assert not [d for d in result.diagnostics if d.code in ("E048", "W040") or d.code.startswith("E")], \
+        result.diagnostics
+    assert all("takes no cards of size" in d.message for d in result.diagnostics if d.code == "W048")
+    bleed = next(p for p in result.files if p.name == "cards-bleed.pdf")
+    pages, near = _words_near_a_trim(bleed)
+    assert pages > 0 and near == []
+    written = any(p.parent.name == "drivethrucards" for p in result.files)
+    assert written or any(d.code == "W048" for d in result.diagnostics)  # files, or why there are none
 
 
 def test_asking_for_a_print_shop_after_a_build_writes_its_files(ws: Workspace):
@@ -327,20 +356,24 @@ def test_asking_for_a_print_shop_after_a_build_writes_its_files(ws: Workspace):
     assert (ws.root / "output/demo/en/print-shop/drivethrucards/orders.pdf").is_file()
 
 
-def test_different_backgrounds_on_a_sheet_get_a_gutter_of_their_own_colours(ws: Workspace):
+@pytest.mark.parametrize("paper, width, held", [("a4", 210, 9), ("letter", 215.9, 6)])
+def test_different_backgrounds_on_a_sheet_get_a_gutter_of_their_own_colours(ws: Workspace, paper, width, held):
     """Sheet 1 holds the red orders and the blue night cards: a 3 mm gutter between all its
-    cards, each card's colour in its half; sheet 2, night cards only, shares its cut lines."""
+    cards, each card's colour in its half (on Letter 3×2 cards, as 3×3 leave no room for the
+    gutters); sheet 2, night cards only, shares its cut lines."""
     _deck_game(ws)
-    result = run_job(Job(ws.root, "demo", "en", "cards", images=False))
+    result = run_job(Job(ws.root, "demo", "en", "cards", paper=paper, images=False))
     assert result.error is None, result.error
     placements = json.loads((result.files[0].parent / "cards.json").read_text())
     first = [p for p in placements if p["sheet"] == 1]
     second = [p for p in placements if p["sheet"] == 2]
     assert {p["deck"] for p in first} == {"orders", "night"} and {p["deck"] for p in second} == {"night"}
+    assert len(first) == held
     assert first[1]["front"][0] - first[0]["front"][0] == pytest.approx(63 + 3)
+    assert first[3]["front"][1] - first[0]["front"][1] == pytest.approx(88 + 3)
     assert second[1]["front"][0] - second[0]["front"][0] == pytest.approx(63)
     for p in placements:  # duplex: each back exactly behind its front, gutters or not
-        assert p["back"][1] == p["front"][1] and p["back"][0] + 63 == pytest.approx(210 - p["front"][0])
+        assert p["back"][1] == p["front"][1] and p["back"][0] + 63 == pytest.approx(width - p["front"][0])
     document, dpi = pdfium.PdfDocument(str(result.files[0])), 150
     backs = document[1].render(scale=dpi / 72).to_pil().convert("RGB")
 
@@ -352,4 +385,9 @@ def test_different_backgrounds_on_a_sheet_get_a_gutter_of_their_own_colours(ws: 
         (x, y), colour = p["back"], beige if p["deck"] == "orders" else blue
         for side in (x - 1.2, x + 63 + 1.2):
             assert all(abs(a - b) < 12 for a, b in zip(at(side, y + 44), colour)), (p["card"], side)
+    text = document[1].get_textpage()
+    index, _ = text.search("the back of sheet").get_next()
+    note_top = (document[1].get_height() - text.get_charbox(index)[3]) / MM  # mm below the paper's top
+    grid_bottom = max(p["back"][1] for p in first) + 88
+    assert note_top > grid_bottom + 1.5  # the printing note below the colour bled into the gutter's half
     document.close()

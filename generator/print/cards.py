@@ -3,7 +3,6 @@ fit, bleed mode for print shops."""
 
 from __future__ import annotations
 
-import math
 from dataclasses import replace
 from pathlib import Path
 
@@ -126,48 +125,62 @@ def sheet_pages(ctx: BuildContext, faces: list[CardFace], paper: str, config: di
     SheetsHtml); plus where every card went. A sheet whose cards differ in background (back
     design, side colour) keeps a gutter between them where the paper has room for it
     (gutters.cards_mixed), each card's colour bled into half of it: a cut or a duplex print a
-    little off shows the card's own colour, not a sliver of its neighbour's."""
+    little off shows the card's own colour, not a sliver of its neighbour's. Where the gutters
+    leave room for fewer cards (three rows of poker cards on Letter), such a sheet holds as
+    many as fit with them, and the rest go on the next."""
     macros = ctx.env.get_template("card.html.j2").module
     pages: list[tuple[str, ...]] = []
     placements: list[dict] = []
     by_size: dict[str, list[CardFace]] = {}
     for face in faces:
         by_size.setdefault(face.size, []).extend([face] * face.copies)
-    specs = {size: sheet_spec(config, paper, cards[0].mm) for size, cards in by_size.items()}
-    total = sum(math.ceil(len(cards) / specs[size].per_sheet) for size, cards in by_size.items())
-    ui = ctx.env.globals["ui"]
     apart = mixed_gutter(config)
-    plain, bled = _Backs(ctx, macros), _Backs(ctx, macros, apart / 2)
-    for size, cards in by_size.items():
-        shared = specs[size]
+    sheets = []  # (cards, layout, mixed) of every sheet
+    for cards in by_size.values():
+        shared = sheet_spec(config, paper, cards[0].mm)
         gutter = sheet_spec(config, paper, cards[0].mm, gutter=apart) if apart else shared
-        for start in range(0, len(cards), shared.per_sheet):
-            chunk = cards[start:start + shared.per_sheet]
-            mixed = gutter.per_sheet == shared.per_sheet and len({_background(f) for f in chunk}) > 1
-            spec, bleed, backs_of = (gutter, apart / 2, bled) if mixed and apart else (shared, 0.0, plain)
-            box = (OPEN_BOX, CLOSE_BOX) if bleed else ("", "")
-            style = f"width:{spec.paper_w}mm;height:{spec.paper_h}mm;page:{paper}"
-            fronts: list[str] = []
-            backs: list[str] = []
-            number = len(pages) // 2 + 1
-            for k, face in enumerate(chunk):
-                fx, fy = spec.front_slot(k)
-                bx, by = spec.back_slot(k)
-                front = Markup(box[0]) + macros.front(face, ctx.title, bleed) + Markup(box[1])
-                fronts.append(str(_slot(fx, fy, spec.card_w, spec.card_h, front)))
-                backs += backs_of.pieces(face, lambda inner, bx=bx, by=by, spec=spec: _slot(
-                    bx, by, spec.card_w, spec.card_h, Markup(box[0]) + inner + Markup(box[1])))
-                placements.append({"card": face.id, "deck": face.deck, "sheet": number,
-                                   "front": [fx, fy], "back": [bx, by], "size": [spec.card_w, spec.card_h],
-                                   "paper": [spec.paper_w, spec.paper_h]})
-            part_filled = len(chunk) < spec.per_sheet  # marks only beside the cards it holds
-            for side, slots in (("fronts", fronts), ("backs", backs)):
-                note = ui(f"sheet-{side}").format(n=number, total=total)  # how to print this sheet
-                kind = f"{side} gutters" if bleed else side
-                opening = str(Markup('<div class="sheet {}" style="{}">').format(kind, style))
-                cut = str(_marks(spec, len(chunk) if part_filled else None, mirrored=side == "backs"))
-                pages.append((opening, *slots, cut, str(_note(spec, note)), "</div>"))
+        sheets += [(chunk, gutter if mixed else shared, mixed) for chunk, mixed in _sheets_of(cards, shared, gutter)]
+    total = len(sheets)
+    ui = ctx.env.globals["ui"]
+    plain, bled = _Backs(ctx, macros), _Backs(ctx, macros, apart / 2)
+    for chunk, spec, mixed in sheets:
+        bleed, backs_of = (apart / 2, bled) if mixed else (0.0, plain)
+        box = (OPEN_BOX, CLOSE_BOX) if bleed else ("", "")
+        style = f"width:{spec.paper_w}mm;height:{spec.paper_h}mm;page:{paper}"
+        fronts: list[str] = []
+        backs: list[str] = []
+        number = len(pages) // 2 + 1
+        for k, face in enumerate(chunk):
+            fx, fy = spec.front_slot(k)
+            bx, by = spec.back_slot(k)
+            front = Markup(box[0]) + macros.front(face, ctx.title, bleed) + Markup(box[1])
+            fronts.append(str(_slot(fx, fy, spec.card_w, spec.card_h, front)))
+            backs += backs_of.pieces(face, lambda inner, bx=bx, by=by, spec=spec: _slot(
+                bx, by, spec.card_w, spec.card_h, Markup(box[0]) + inner + Markup(box[1])))
+            placements.append({"card": face.id, "deck": face.deck, "sheet": number,
+                               "front": [fx, fy], "back": [bx, by], "size": [spec.card_w, spec.card_h],
+                               "paper": [spec.paper_w, spec.paper_h]})
+        part_filled = len(chunk) < spec.per_sheet  # marks only beside the cards it holds
+        for side, slots in (("fronts", fronts), ("backs", backs)):
+            note = ui(f"sheet-{side}").format(n=number, total=total)  # how to print this sheet
+            kind = f"{side} gutters" if bleed else side
+            opening = str(Markup('<div class="sheet {}" style="{}">').format(kind, style))
+            cut = str(_marks(spec, len(chunk) if part_filled else None, mirrored=side == "backs"))
+            pages.append((opening, *slots, cut, str(_note(spec, note)), "</div>"))
     return pages, placements
+
+
+def _sheets_of(cards: list[CardFace], shared: SheetSpec, gutter: SheetSpec) -> list[tuple[list[CardFace], bool]]:
+    """The cards of each sheet in order, and whether it keeps the mixed-backgrounds gutter: a
+    sheet's worth of cards that differ in background takes as many as fit with the gutters."""
+    sheets, start = [], 0
+    while start < len(cards):
+        chunk = cards[start:start + shared.per_sheet]
+        mixed = gutter.gutter > 0 and len({_background(f) for f in chunk}) > 1
+        chunk = chunk[:gutter.per_sheet] if mixed else chunk
+        sheets.append((chunk, mixed))
+        start += len(chunk)
+    return sheets
 
 
 def mixed_gutter(config: dict) -> float:
@@ -187,7 +200,7 @@ def _note(spec: SheetSpec, text: str) -> Markup:
     middle column (or the first, when an even number of columns puts a cut line in the
     middle); where the paper leaves too little room below (three poker rows on Letter), turned
     along the left margin beside the middle row, between the row's cut marks."""
-    grid_b = spec.top + spec.grid_h
+    grid_b = spec.top + spec.grid_h + spec.gutter / 2  # below the cards' colour bled into a gutter's half
     if spec.paper_h - spec.printable - grid_b >= NOTE_ROOM:
         column = spec.cols // 2 if spec.cols % 2 else 0
         left = spec.left + column * (spec.card_w + spec.gutter) + 2
