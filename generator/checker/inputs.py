@@ -21,6 +21,7 @@ from ..model import Record
 from ..roster.army import Army, read_army
 from ..values import Dice as DiceExpr
 from ..values import Distance, Span, StatType, Target, parse_value
+from .written import fraction
 
 
 class InputError(ValueError):
@@ -137,8 +138,6 @@ def coerce(game: Any, annotation: Any, raw: Any, name: str) -> Any:
             return float(raw)
         raise InputError(f"{name}: expected a number, got {raw!r}", key=name)
     if annotation is Fraction:
-        from .distribution import fraction
-
         try:
             return fraction(raw)
         except (ValueError, ZeroDivisionError):
