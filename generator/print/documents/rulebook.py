@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ..booklet import impose
 from ..rulebook import rulebook_html
-from . import Document
+from .base import Document
 
 
 class Rulebook(Document):
