@@ -8,7 +8,7 @@ from pathlib import Path
 
 from markupsafe import Markup
 
-from ..checks.keywords import KeywordIndex, parse_use
+from ..text.keywords import KeywordIndex, parse_use
 from ..print.context import BuildContext, print_linker
 from ..print.pdf import PdfResult, write_pdf
 from ..text import blocks
