@@ -120,31 +120,40 @@ def _type_hint(error: dict[str, Any], unstated: bool = True) -> str:
 
 def _model_at(model: type[BaseModel], loc: tuple[Any, ...]) -> type[BaseModel] | None:
     """The nested model class found by following `loc` through field annotations."""
-    import typing
-
     current: Any = model
     for part in loc:
         if isinstance(part, int):
             continue
-        if not (isinstance(current, type) and issubclass(current, BaseModel)):
+        if not _is_model(current):
             return None
         info = current.model_fields.get(part)
         if info is None:
             return None
-        current = info.annotation
-        while typing.get_origin(current) in (tuple, list, typing.Union, type(None)) or (
-            typing.get_args(current) and not (isinstance(current, type) and issubclass(current, BaseModel))
-        ):
-            args = [typing.get_args(a)[0] if typing.get_origin(a) is typing.Annotated else a  # a tagged member
-                    for a in typing.get_args(current) if a is not Ellipsis and a is not type(None)]
-            models = [a for a in args if isinstance(a, type) and issubclass(a, BaseModel)]
-            if models:
-                current = models[0]
-                break
-            if not args:
-                break
-            current = args[0]
-    return current if isinstance(current, type) and issubclass(current, BaseModel) else None
+        current = _unwrapped(info.annotation)
+    return current if _is_model(current) else None
+
+
+def _is_model(value: Any) -> bool:
+    return isinstance(value, type) and issubclass(value, BaseModel)
+
+
+def _unwrapped(current: Any) -> Any:
+    """The model inside an annotation (`tuple[Unit, ...]`, `Unit | None`, a tagged union's
+    first member), or the innermost type it wraps."""
+    import typing
+
+    while typing.get_origin(current) in (tuple, list, typing.Union, type(None)) or (
+        typing.get_args(current) and not _is_model(current)
+    ):
+        args = [typing.get_args(a)[0] if typing.get_origin(a) is typing.Annotated else a  # a tagged member
+                for a in typing.get_args(current) if a is not Ellipsis and a is not type(None)]
+        models = [a for a in args if _is_model(a)]
+        if models:
+            return models[0]
+        if not args:
+            break
+        current = args[0]
+    return current
 
 
 def load_manifest(folder: Path, report: Report) -> tuple[GameManifest, YamlDocument] | None:

@@ -175,7 +175,7 @@ def _long_back(ws, times: int):
 
 def _fitted_advance(ws):
     from generator.print.cardfaces import deck_cards
-    from generator.print.cards import sheets_config
+    from generator.print.sheetparts import sheets_config
     from generator.print.context import BuildContext
     from generator.print.fitting import fitted_faces
 

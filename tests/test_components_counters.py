@@ -104,7 +104,7 @@ def test_counters_take_their_side_colour(built):
 def test_counter_text_is_legible(built):
     """No text below 5 pt, none outside its counter (in the laid-out document)."""
     root, results = built
-    from generator.print.cards import sheets_config
+    from generator.print.sheetparts import sheets_config
     from generator.print.context import BuildContext
     from generator.print.counters import counter_document, legibility
 

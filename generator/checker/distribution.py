@@ -19,6 +19,7 @@ import yaml
 from ..yamlsource import yaml_value
 
 from ..model import Record
+from .written import same
 
 RESULT = "result"  # the name a procedure's single (non-mapping) result goes by
 
@@ -146,8 +147,6 @@ class Event:
         if op is None:
             result = bool(actual)
         else:
-            from .expect import same
-
             if op in ("==", "=", "!="):
                 result = same(actual, value) == (op != "!=")
             else:
@@ -178,20 +177,6 @@ def literal(text: str) -> Any:
         return yaml_value(text)
     except yaml.YAMLError:
         return text
-
-
-def fraction(value: Any) -> Fraction:
-    """An exact probability as written: 1/2, 0.5, 50%, 1 -> Fraction; ValueError otherwise."""
-    if isinstance(value, bool):
-        raise ValueError(f"{value!r} is not a probability")
-    if isinstance(value, (int, Fraction)):
-        return Fraction(value)
-    if isinstance(value, float):
-        return Fraction(str(value))
-    text = str(value).strip().replace(" ", "")
-    if text.endswith("%"):
-        return Fraction(text[:-1]) / 100
-    return Fraction(text)
 
 
 # --- statistics: "P(hits >= 1)", "E(hits)" ---------------------------------------------
@@ -229,4 +214,4 @@ class Stat:
         return f"{self.kind}({self.body})"
 
 
-__all__ = ["Distribution", "Event", "Outcome", "RESULT", "Stat", "as_outcome", "fraction", "freeze", "literal", "lookup"]
+__all__ = ["Distribution", "Event", "Outcome", "RESULT", "Stat", "as_outcome", "freeze", "literal", "lookup"]

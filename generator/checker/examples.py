@@ -25,7 +25,8 @@ from ..diagnostics import Diagnostic, Location, Report, did_you_mean
 from ..text.chapters import Chapter, chapter_files, load_chapter
 from ..text.markdown import container_info
 from ..yamlsource import YamlDocument, load_yaml
-from .distribution import Stat, fraction
+from .distribution import Stat
+from .written import fraction
 
 FENCE = "check"
 KEYS = {

@@ -11,8 +11,9 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Mapping
 
-from ..values import DASH, Dice, Distance, Span, StatType, Target, format_value, parse_value
-from .distribution import Outcome, fraction, lookup
+from ..values import format_value
+from .distribution import Outcome, lookup
+from .written import same
 
 
 @dataclass(frozen=True)
@@ -27,42 +28,6 @@ class Mismatch:
 
     def __str__(self) -> str:
         return f"{self.what}: expected {self.expected}, actual {self.actual}"
-
-
-def same(actual: Any, expected: Any) -> bool:
-    """Whether a written value means the actual one."""
-    if isinstance(expected, str) and expected.strip() in DASH:
-        expected = None
-    if actual is None or expected is None:
-        return actual is None and expected is None
-    if isinstance(actual, bool) or isinstance(expected, bool):
-        return isinstance(actual, bool) and isinstance(expected, bool) and actual == expected
-    if isinstance(actual, (Target, Span, Dice, Distance)):
-        kind = {Target: StatType.TARGET, Span: StatType.RANGE, Dice: StatType.DICE,
-                Distance: StatType.DISTANCE}[type(actual)]
-        try:
-            return parse_value(expected, kind, getattr(actual, "unit", None)) == actual
-        except ValueError:
-            return False
-    if isinstance(actual, (int, float, Fraction)):
-        if isinstance(expected, str):
-            try:
-                expected = fraction(expected)
-            except (ValueError, ZeroDivisionError):
-                return False
-        if not isinstance(expected, (int, float, Fraction)):
-            return False
-        return Fraction(str(actual)) == Fraction(str(expected))
-    if isinstance(actual, Mapping):
-        return isinstance(expected, Mapping) and set(map(str, expected)) == set(actual) and all(
-            same(actual[str(k)], v) for k, v in expected.items())
-    if isinstance(actual, (tuple, list, frozenset, set)):
-        if isinstance(actual, (frozenset, set)):
-            return isinstance(expected, list) and len(expected) == len(actual) and all(
-                any(same(a, e) for a in actual) for e in expected)
-        return isinstance(expected, list) and len(expected) == len(actual) and all(
-            same(a, e) for a, e in zip(actual, expected))
-    return actual == expected or (isinstance(expected, (int, float)) and str(actual) == str(expected))
 
 
 def show(value: Any) -> str:

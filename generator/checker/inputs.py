@@ -14,13 +14,14 @@ import typing
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
-from typing import Any, Literal
+from typing import Any, Callable, Literal
 
 from ..diagnostics import did_you_mean
 from ..model import Record
 from ..roster.army import Army, read_army
 from ..values import Dice as DiceExpr
 from ..values import Distance, Span, StatType, Target, parse_value
+from .written import fraction
 
 
 class InputError(ValueError):
@@ -75,84 +76,123 @@ def coerce(game: Any, annotation: Any, raw: Any, name: str) -> Any:
     """A value written in YAML as the annotated Python value; InputError saying what would fit."""
     if annotation is inspect.Parameter.empty or annotation is Any:
         return raw
-    origin = typing.get_origin(annotation)
-    args = typing.get_args(annotation)
-    if origin in (typing.Union, types.UnionType):
-        if raw is None and type(None) in args:
-            return None
-        first: InputError | None = None
-        for option in (a for a in args if a is not type(None)):
-            try:
-                return coerce(game, option, raw, name)
-            except InputError as exc:
-                first = first or exc
-        raise InputError(f"{name}: {raw!r} is not {type_name(annotation)}", first.hint if first else "", key=name)
-    if origin is Literal:
-        if raw in args:
-            return raw
-        raise InputError(f"{name}: {raw!r} is not one of {', '.join(repr(a) for a in args)}",
-                         did_you_mean(str(raw), [str(a) for a in args]), key=name)
-    if origin in (list, tuple, set, frozenset):
-        if not isinstance(raw, list):
-            raise InputError(f"{name}: expected a list, got {raw!r}", "write [a, b] or one '- item' per line", key=name)
-        if origin is tuple and args and (len(args) != 2 or args[1] is not Ellipsis):
-            if len(raw) != len(args):
-                raise InputError(f"{name}: expected {len(args)} values, got {len(raw)}", key=name)
-            return tuple(coerce(game, a, v, f"{name}[{i}]") for i, (a, v) in enumerate(zip(args, raw)))
-        item = args[0] if args else Any
-        values = [coerce(game, item, v, f"{name}[{i}]") for i, v in enumerate(raw)]
-        return origin(values) if origin is not list else values
-    if origin is dict:
-        if not isinstance(raw, dict):
-            raise InputError(f"{name}: expected a mapping, got {raw!r}", "write {key: value, ...}", key=name)
-        value_type = args[1] if len(args) == 2 else Any
-        return {str(k): coerce(game, value_type, v, f"{name}.{k}") for k, v in raw.items()}
-    if isinstance(annotation, type) and issubclass(annotation, Record):
-        return _record(game, annotation, raw, name)
-    if annotation is Army:
-        army, message, hint = read_army(game, raw)
-        if army is None:
-            raise InputError(f"{name}: {message}", hint, code="E007", key=name)
-        return army
-    if annotation in (Target, Span, DiceExpr, Distance):
-        kind = {Target: StatType.TARGET, Span: StatType.RANGE, DiceExpr: StatType.DICE,
-                Distance: StatType.DISTANCE}[annotation]
-        try:
-            value = parse_value(raw, kind, known=game.manifest.unit_words())
-        except ValueError as exc:
-            raise InputError(f"{name}: {exc}", key=name) from None
-        if value is None:
-            raise InputError(f"{name}: a value is needed, not a dash", key=name)
-        return value
-    if annotation is bool:
-        if isinstance(raw, bool):
-            return raw
-        raise InputError(f"{name}: expected true or false, got {raw!r}", key=name)
-    if annotation is int:
-        if isinstance(raw, int) and not isinstance(raw, bool):
-            return raw
-        raise InputError(f"{name}: expected a whole number, got {raw!r}", key=name)
-    if annotation is float:
-        if isinstance(raw, (int, float)) and not isinstance(raw, bool):
-            return float(raw)
-        raise InputError(f"{name}: expected a number, got {raw!r}", key=name)
-    if annotation is Fraction:
-        from .distribution import fraction
+    read = _BY_ORIGIN.get(typing.get_origin(annotation))
+    if read is None and isinstance(annotation, type) and issubclass(annotation, Record):
+        read = _record_input
+    if read is None:
+        read = next((reader for kind, reader in _BY_TYPE if annotation is kind), _validated)
+    return read(game, annotation, raw, name)
 
+
+def _union(game: Any, annotation: Any, raw: Any, name: str) -> Any:
+    args = typing.get_args(annotation)
+    if raw is None and type(None) in args:
+        return None
+    first: InputError | None = None
+    for option in (a for a in args if a is not type(None)):
         try:
-            return fraction(raw)
-        except (ValueError, ZeroDivisionError):
-            raise InputError(f"{name}: expected a number or fraction such as 1/3, got {raw!r}", key=name) from None
-    if annotation is str:
-        if isinstance(raw, (str, int, float)) and not isinstance(raw, bool):
-            return str(raw)
-        raise InputError(f"{name}: expected text, got {raw!r}", key=name)
+            return coerce(game, option, raw, name)
+        except InputError as exc:
+            first = first or exc
+    raise InputError(f"{name}: {raw!r} is not {type_name(annotation)}", first.hint if first else "", key=name)
+
+
+def _literal(game: Any, annotation: Any, raw: Any, name: str) -> Any:
+    args = typing.get_args(annotation)
+    if raw in args:
+        return raw
+    raise InputError(f"{name}: {raw!r} is not one of {', '.join(repr(a) for a in args)}",
+                     did_you_mean(str(raw), [str(a) for a in args]), key=name)
+
+
+def _collection(game: Any, annotation: Any, raw: Any, name: str) -> Any:
+    origin, args = typing.get_origin(annotation), typing.get_args(annotation)
+    if not isinstance(raw, list):
+        raise InputError(f"{name}: expected a list, got {raw!r}", "write [a, b] or one '- item' per line", key=name)
+    if origin is tuple and args and (len(args) != 2 or args[1] is not Ellipsis):
+        if len(raw) != len(args):
+            raise InputError(f"{name}: expected {len(args)} values, got {len(raw)}", key=name)
+        return tuple(coerce(game, a, v, f"{name}[{i}]") for i, (a, v) in enumerate(zip(args, raw)))
+    item = args[0] if args else Any
+    values = [coerce(game, item, v, f"{name}[{i}]") for i, v in enumerate(raw)]
+    return origin(values) if origin is not list else values
+
+
+def _mapping(game: Any, annotation: Any, raw: Any, name: str) -> Any:
+    args = typing.get_args(annotation)
+    if not isinstance(raw, dict):
+        raise InputError(f"{name}: expected a mapping, got {raw!r}", "write {key: value, ...}", key=name)
+    value_type = args[1] if len(args) == 2 else Any
+    return {str(k): coerce(game, value_type, v, f"{name}.{k}") for k, v in raw.items()}
+
+
+def _record_input(game: Any, annotation: Any, raw: Any, name: str) -> Any:
+    return _record(game, annotation, raw, name)
+
+
+def _army(game: Any, annotation: Any, raw: Any, name: str) -> Any:
+    army, message, hint = read_army(game, raw)
+    if army is None:
+        raise InputError(f"{name}: {message}", hint, code="E007", key=name)
+    return army
+
+
+_WRITTEN = {Target: StatType.TARGET, Span: StatType.RANGE, DiceExpr: StatType.DICE, Distance: StatType.DISTANCE}
+
+
+def _written(game: Any, annotation: Any, raw: Any, name: str) -> Any:
+    try:
+        value = parse_value(raw, _WRITTEN[annotation], known=game.manifest.unit_words())
+    except ValueError as exc:
+        raise InputError(f"{name}: {exc}", key=name) from None
+    if value is None:
+        raise InputError(f"{name}: a value is needed, not a dash", key=name)
+    return value
+
+
+def _plain(fits: tuple[type, ...], convert: Callable[[Any], Any], expected: str) -> Callable[..., Any]:
+    """A reader of a plain YAML scalar: `convert(raw)` where raw is one of `fits` (true and
+    false only where a bool is asked for), else "expected ..."."""
+    def read(game: Any, annotation: Any, raw: Any, name: str) -> Any:
+        if isinstance(raw, fits) and (annotation is bool) == isinstance(raw, bool):
+            return convert(raw)
+        raise InputError(f"{name}: expected {expected}, got {raw!r}", key=name)
+    return read
+
+
+def _same(raw: Any) -> Any:
+    return raw
+
+
+def _fraction(game: Any, annotation: Any, raw: Any, name: str) -> Any:
+    try:
+        return fraction(raw)
+    except (ValueError, ZeroDivisionError):
+        raise InputError(f"{name}: expected a number or fraction such as 1/3, got {raw!r}", key=name) from None
+
+
+def _validated(game: Any, annotation: Any, raw: Any, name: str) -> Any:
     from pydantic import ValidationError
 
     try:
         return _adapter(annotation).validate_python(raw)
     except ValidationError as exc:
         raise InputError(f"{name}: {exc.errors()[0]['msg']}", key=name) from None
+
+
+# How each kind of annotation reads what is written: by its generic origin (list[int], X | None),
+# then by the type itself; a Record subclass names a record; anything else pydantic validates.
+_BY_ORIGIN = {typing.Union: _union, types.UnionType: _union, Literal: _literal, list: _collection,
+              tuple: _collection, set: _collection, frozenset: _collection, dict: _mapping}
+_BY_TYPE = (
+    (Army, _army),
+    (Target, _written), (Span, _written), (DiceExpr, _written), (Distance, _written),
+    (bool, _plain((bool,), _same, "true or false")),
+    (int, _plain((int,), _same, "a whole number")),
+    (float, _plain((int, float), float, "a number")),
+    (Fraction, _fraction),
+    (str, _plain((str, int, float), str, "text")),
+)
 
 
 @lru_cache(maxsize=256)

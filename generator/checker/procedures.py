@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterable, Mapping, TypeVar
 
 from ..diagnostics import did_you_mean
+from .bounded import Outcome
 from .inputs import Input, InputError, coerce, type_name
 
 MODULE = "procedures.py"
@@ -321,7 +322,20 @@ def error_line(exc: BaseException, path: Path | None) -> int:
     return line
 
 
+def problem_of(outcome: Outcome, path: Path, seconds: float) -> Problem:
+    """The E035 for a child that overran or ended, at the line of procedures.py it was running."""
+    line = outcome.line_in(path)
+    at = f" (it was running line {line})" if line else ""
+    if outcome.overtime:
+        return Problem(f"{MODULE} did not finish within {seconds:g} s{at}", path, line or 1,
+                       "a loop that never ends? A slow exact computation may raise the limit: "
+                       "RULESMITH_TIME_LIMIT=SECONDS", code="E035")
+    how = f"called sys.exit({outcome.exit_code!r})" if outcome.frames else f"ended the process (exit status {outcome.exit_code})"
+    return Problem(f"{MODULE} {how}{at}", path, line or 1,
+                   "procedures return results or raise ProcedureError; they never end the process", code="E035")
+
+
 __all__ = [
     "Declared", "InputErrors", "MODULE", "Problem", "Procedure", "Procedures",
-    "clear_cache", "consistency", "error_line", "load_procedures", "mark_unusable", "procedure", "table",
+    "clear_cache", "consistency", "error_line", "load_procedures", "mark_unusable", "problem_of", "procedure", "table",
 ]

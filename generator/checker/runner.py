@@ -15,7 +15,7 @@ from typing import Any, Iterable
 
 from ..diagnostics import Diagnostic, Location, Report
 from ..game import Game
-from .distribution import fraction
+from .written import fraction
 from .examples import CheckBlock, Example, game_examples
 from .expect import Mismatch, compare, show_probability
 from ..values import UnstatedError

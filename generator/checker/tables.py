@@ -34,7 +34,7 @@ from ..values import UnstatedError
 from .calc import format_number
 from .distribution import freeze
 from .expect import show
-from .procedures import MODULE, Declared, error_line, load_procedures
+from .procedures import MODULE, Declared, error_line, load_procedures, problem_of
 
 DECIMALS = 6      # in CSV
 PERCENT_DIGITS = 1  # in the printed rows
@@ -218,7 +218,6 @@ def write_tables(game: Game, output: Path) -> list[Path]:
     The procedures run in a child process with a time limit (bounded.py); TableError if a
     table cannot be computed."""
     from .bounded import run_bounded, time_limit
-    from .trial import problem_of
 
     path = (game.folder / MODULE).resolve()
     if not path.is_file():

@@ -9,14 +9,13 @@ module is marked unusable here, so nothing in this process runs it afterwards.
 from __future__ import annotations
 
 from dataclasses import replace
-from pathlib import Path
 from typing import Any
 
 from ..diagnostics import Report
 from ..game import Game
 from ..text.chapters import load_chapters
-from .bounded import Outcome, start_bounded, time_limit
-from .procedures import MODULE, Problem, load_procedures, mark_unusable
+from .bounded import start_bounded, time_limit
+from .procedures import MODULE, load_procedures, mark_unusable, problem_of
 from .runner import GameResult, check_game
 
 
@@ -32,19 +31,6 @@ def _trial(game: Game, catalogs: bool, examples: bool) -> tuple[Any, ...]:
         for block in [c.block for e in result.examples for c in e.checks] + [c.block for c in result.stray]:
             block.stats = {}
     return report.diagnostics, dict(game.values), result, list(load_procedures(game.folder).problems)
-
-
-def problem_of(outcome: Outcome, path: Path, seconds: float) -> Problem:
-    """The E035 for a child that overran or ended, at the line of procedures.py it was running."""
-    line = outcome.line_in(path)
-    at = f" (it was running line {line})" if line else ""
-    if outcome.overtime:
-        return Problem(f"{MODULE} did not finish within {seconds:g} s{at}", path, line or 1,
-                       "a loop that never ends? A slow exact computation may raise the limit: "
-                       "RULESMITH_TIME_LIMIT=SECONDS", code="E035")
-    how = f"called sys.exit({outcome.exit_code!r})" if outcome.frames else f"ended the process (exit status {outcome.exit_code})"
-    return Problem(f"{MODULE} {how}{at}", path, line or 1,
-                   "procedures return results or raise ProcedureError; they never end the process", code="E035")
 
 
 class PendingChecks:
@@ -87,4 +73,4 @@ def check_bounded(game: Game, report: Report, catalogs: bool = True, examples: b
     return PendingChecks(game, catalogs, examples).finish(report)
 
 
-__all__ = ["PendingChecks", "check_bounded", "problem_of"]
+__all__ = ["PendingChecks", "check_bounded"]

@@ -8,9 +8,9 @@ from ..checker.examples import game_examples
 from ..diagnostics import Location, Report
 from ..game import Game
 from ..i18n.catalog import CatalogError, po_path, read_catalog
-from ..i18n.contexts import check_contexts
+from ..i18n.contexts import contexts_path, load_contexts
 from ..i18n.markup import mismatch
-from ..i18n.messages import game_messages, normalize
+from ..i18n.messages import data_messages, game_messages, normalize
 from ..i18n.terms import any_source, check_entry, load_terms, terms_path
 from ..i18n.ui import check_interface
 from ..text.claims import compare
@@ -20,7 +20,7 @@ from ..yamlsource import BIDI_HINT, unbalanced_bidi
 def check(game: Game, report: Report) -> None:
     manifest = game.manifest
     prose = {normalize(p.text) for e in game_examples(game.folder)[0] for p in e.prose}
-    check_contexts(game, report)
+    _check_contexts(game, report)
     check_interface(game.folder / "locale", manifest.source_language,
                     game.manifest_doc.location(("source_language",)), report)
     for i, lang in enumerate(manifest.languages):
@@ -81,3 +81,16 @@ def _msgstr_line(lines: list[str], start: int) -> int:
         if lines[number - 1].startswith("msgstr"):
             return number
     return start
+
+
+def _check_contexts(game, report: Report) -> None:
+    """Report a malformed contexts file, and W012 for a key that matches no place."""
+    folder = game.folder / "locale"
+    if not contexts_path(folder).is_file():
+        return
+    contexts = load_contexts(folder, report)
+    places = {m.place for m in data_messages(game, contexts) if m.place}
+    for key in contexts.unused(places):
+        report.add("W012", f"contexts: '{key}' matches no translatable text of the game",
+                   Location(contexts_path(folder), contexts.lines[key], 3),
+                   "a record or field was renamed or removed: correct the place or delete the line")

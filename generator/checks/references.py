@@ -5,11 +5,12 @@ from __future__ import annotations
 from ..diagnostics import Report, did_you_mean
 from ..game import Game, Origin
 from ..model import SECTIONS
-from .keywords import KeywordIndex, parse_use
+from ..text.keywords import KeywordIndex, parse_use
 from .names import broken
 
 
-def _missing(report: Report, where, what: str, name: str, pool) -> None:
+def report_unknown(report: Report, where, what: str, name: str, pool) -> None:
+    """E007 at `where`: `name` is no known `what`; the hint names the nearest in `pool`."""
     pool = list(pool)
     hint = did_you_mean(name, pool) or (f"known: {', '.join(sorted(pool)[:12])}" if pool else f"no {what} is defined")
     report.add("E007", f"unknown {what} '{name}'", where, hint)
@@ -24,13 +25,13 @@ def check_keyword_uses(game: Game, index: KeywordIndex, origin: Origin, uses, fi
         where = origin.location(field, i)
         found = index.find(use.name)
         if found is None:
-            _missing(report, where, "keyword", use.name, {k.name for k in game.keywords.values()})
+            report_unknown(report, where, "keyword", use.name, {k.name for k in game.keywords.values()})
             continue
         keyword, erratum = found
         if used_aliases is not None and erratum is not None:
             used_aliases.add(" ".join(use.name.split()).casefold())
         if erratum is not None and erratum not in game.errata:
-            _missing(report, where, "erratum", erratum, game.errata)
+            report_unknown(report, where, "erratum", erratum, game.errata)
         if keyword.parameter and use.param is None:
             report.add("E008", f"keyword '{keyword.name}' needs its parameter ({keyword.parameter})", where,
                        f"write '{use.name} (…)' with the value of {keyword.parameter}")
@@ -43,7 +44,7 @@ def _ref(game: Game, report: Report, origin: Origin, field: tuple, section: str,
     if game.is_dropped(section, value):
         return  # the record is written but invalid: its own diagnostic says why
     if value is not None and value not in game.section(section):
-        _missing(report, origin.location(*field), what, value, game.section(section))
+        report_unknown(report, origin.location(*field), what, value, game.section(section))
 
 
 def check(game: Game, report: Report) -> None:
@@ -83,6 +84,6 @@ def check(game: Game, report: Report) -> None:
         origin = game.origin(erratum)
         section, _, record_id = erratum.record.partition("/")
         if section not in SECTIONS:
-            _missing(report, origin.location("record"), "section", section, SECTIONS)
+            report_unknown(report, origin.location("record"), "section", section, SECTIONS)
         else:
             _ref(game, report, origin, ("record",), section, SECTIONS[section].kind, record_id)

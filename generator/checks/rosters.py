@@ -6,7 +6,7 @@ from ..diagnostics import Report
 from ..game import Game, Origin
 from ..model.rosters import Roster
 from ..values import StatType, is_unstated
-from .references import _missing
+from .references import report_unknown
 
 
 def check(game: Game, report: Report) -> None:
@@ -53,13 +53,13 @@ def _check_sizes(game: Game, roster: Roster, origin: Origin, report: Report) -> 
                        "give each size of game its own id")
         seen.add(size.id)
         if size.rule not in rules and not game.is_dropped("rules", size.rule):
-            _missing(report, origin.location("sizes", i, "rule"), "rule", size.rule, rules)
+            report_unknown(report, origin.location("sizes", i, "rule"), "rule", size.rule, rules)
         if size.parameter is not None:
             if size.limit is not None:
                 report.add("E080", f"game size '{size.id}' gives both 'limit:' and 'parameter:'",
                            origin.location("sizes", i, "parameter"), "keep one: the parameter holds the number")
             elif size.parameter not in parameters:
-                _missing(report, origin.location("sizes", i, "parameter"), "parameter", size.parameter, parameters)
+                report_unknown(report, origin.location("sizes", i, "parameter"), "parameter", size.parameter, parameters)
         elif size.limit is None:
             report.add("E005", f"game size '{size.id}' has no limit",
                        origin.location("sizes", i, "id"),
@@ -76,7 +76,7 @@ def _check_limits(game: Game, roster: Roster, origin: Origin, report: Report) ->
         if limit.unit is not None:
             _units(game, origin, where + ("unit",), (limit.unit,), report)
         if limit.type is not None and types and limit.type not in types:
-            _missing(report, origin.location(*where, "type"), "unit type", limit.type, types)
+            report_unknown(report, origin.location(*where, "type"), "unit type", limit.type, types)
         low, high = limit.min, limit.max
         if isinstance(low, int) and isinstance(high, int) and low > high:
             report.add("E080", f"minimum {low} is above maximum {high}", origin.location(*where, "min"),
@@ -87,11 +87,11 @@ def _units(game: Game, origin: Origin, field: tuple, ids, report: Report) -> Non
     for j, unit in enumerate(ids):
         if unit not in game.units and not game.is_dropped("units", unit):
             place = field + (j,) if field[-1] != "unit" else field
-            _missing(report, origin.location(*place), "unit", unit, game.units)
+            report_unknown(report, origin.location(*place), "unit", unit, game.units)
 
 
 def _stat(game: Game, origin: Origin, field: tuple, stat_id: str, report: Report):
     stat = game.stat_def(stat_id)
     if stat is None:
-        _missing(report, origin.location(*field), "stat", stat_id, [s.id for s in game.manifest.stats])
+        report_unknown(report, origin.location(*field), "stat", stat_id, [s.id for s in game.manifest.stats])
     return stat

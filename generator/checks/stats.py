@@ -50,12 +50,7 @@ def _check_stats(game: Game, record: Record, stats: dict, key_id: str, prefix: t
     """The stats `stats` written at `prefix` of a record, kept in game.values under `key_id`."""
     origin = game.origin(record)
     applicable = {s.id: s for s in game.manifest.stats if record.kind in s.applies_to}
-    for stat_id, raw in stats.items():
-        if stat_id not in applicable:
-            report.add("E013", f"unknown {record.kind} stat '{stat_id}'",
-                       origin.location(*prefix, "stats", stat_id, key=True),
-                       did_you_mean(stat_id, applicable) or
-                       f"declare it under 'stats:' in game.yaml (declared: {', '.join(applicable) or 'none'})")
+    _unknown_stats(record, stats, applicable, origin, prefix, report)
     for stat_id, stat in applicable.items():
         key = (record.section, key_id, stat_id)
         erratum = errata.get(key)
@@ -74,26 +69,44 @@ def _check_stats(game: Game, record: Record, stats: dict, key_id: str, prefix: t
                 report.add("E005", f"{record.kind} '{record.id}' lacks required stat '{stat_id}'", where,
                            f"add '{stat_id}:' under stats, or '{stat_id}: unstated' if the source does not give it")
             continue
-        values = raw if isinstance(raw, list) else [raw]
-        if len(values) > stat.max_values:
-            report.add("E012", f"stat '{stat_id}' takes at most {stat.max_values} value(s), given {len(values)}",
-                       where, "set max_values on the stat in game.yaml if the source gives more")
-            continue
-        parsed = []
-        for value in values:
-            try:
-                parsed.append(parse_value(value, stat.type, stat.unit, game.manifest.unit_words()))
-            except ValueError as exc:
-                report.add("E012", f"stat '{stat_id}' of {record.kind} '{record.id}': {exc}", where,
-                           f"a {stat.type.value} stat; if the source writes it this way, "
-                           "keep it and add an erratum with the reading")
-                break
-        else:
-            largest = max([COMMON_LARGEST_DIE, *(d.sides for d in game.dice.values() if isinstance(d.sides, int))])
-            beyond = next((v for v in parsed if isinstance(v, Target) and v.number > largest), None)
-            if beyond is not None:
-                report.add("E012", f"stat '{stat_id}' of {record.kind} '{record.id}': target {beyond} cannot be rolled "
-                           f"on any die of the game (largest: D{largest})", where,
-                           "write the number the die must show, e.g. 4+; add the die to data/dice.yaml if it is larger")
-                continue
+        parsed = _parsed_stat(game, record, stat, raw, where, report)
+        if parsed is not None:
             game.values[key] = parsed[0] if stat.max_values == 1 else tuple(parsed)
+
+
+def _unknown_stats(record: Record, stats: dict, applicable: dict, origin, prefix: tuple, report: Report) -> None:
+    """E013 for each stat written that game.yaml does not declare for the record's kind."""
+    for stat_id in stats:
+        if stat_id not in applicable:
+            report.add("E013", f"unknown {record.kind} stat '{stat_id}'",
+                       origin.location(*prefix, "stats", stat_id, key=True),
+                       did_you_mean(stat_id, applicable) or
+                       f"declare it under 'stats:' in game.yaml (declared: {', '.join(applicable) or 'none'})")
+
+
+def _parsed_stat(game: Game, record: Record, stat, raw, where, report: Report) -> list | None:
+    """The values of one stat as read; None with E012 when there are too many, one does not
+    read as the stat's type, or a target cannot be rolled on any die of the game."""
+    stat_id = stat.id
+    values = raw if isinstance(raw, list) else [raw]
+    if len(values) > stat.max_values:
+        report.add("E012", f"stat '{stat_id}' takes at most {stat.max_values} value(s), given {len(values)}",
+                   where, "set max_values on the stat in game.yaml if the source gives more")
+        return None
+    parsed = []
+    for value in values:
+        try:
+            parsed.append(parse_value(value, stat.type, stat.unit, game.manifest.unit_words()))
+        except ValueError as exc:
+            report.add("E012", f"stat '{stat_id}' of {record.kind} '{record.id}': {exc}", where,
+                       f"a {stat.type.value} stat; if the source writes it this way, "
+                       "keep it and add an erratum with the reading")
+            return None
+    largest = max([COMMON_LARGEST_DIE, *(d.sides for d in game.dice.values() if isinstance(d.sides, int))])
+    beyond = next((v for v in parsed if isinstance(v, Target) and v.number > largest), None)
+    if beyond is not None:
+        report.add("E012", f"stat '{stat_id}' of {record.kind} '{record.id}': target {beyond} cannot be rolled "
+                   f"on any die of the game (largest: D{largest})", where,
+                   "write the number the die must show, e.g. 4+; add the die to data/dice.yaml if it is larger")
+        return None
+    return parsed

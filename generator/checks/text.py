@@ -62,10 +62,24 @@ def check(game: Game, report: Report) -> None:
 
 
 def _check_chapter(game: Game, chapter: Chapter, seen: dict[str, Location], report: Report) -> None:
+    """A chapter's title, references, notes, example ids (`seen` across chapters) and containers."""
+    _check_title(chapter, report)
+    _check_references(game, chapter, report)
+    _check_note_kinds(chapter, report)
+    _check_example_ids(game, chapter, seen, report)
+    _check_container_names(chapter, report)
+
+
+def _check_title(chapter: Chapter, report: Report) -> None:
+    """E020: a chapter starts with its '# Title'."""
     first = next((t for t in chapter.tokens if t.type.endswith("_open") or t.type in {"inline", "fence"}), None)
     if first is None or first.type != "heading_open" or first.tag != "h1":
         report.add("E020", "a chapter must start with its '# Title' heading", Location(chapter.path, 1, 1),
                    "put the chapter title on the first line as '# Title'")
+
+
+def _check_references(game: Game, chapter: Chapter, report: Report) -> None:
+    """Each reference names something (E007, E019) and a block stands alone (E052)."""
     blocks = {(token.content, token.map[0] + 1) for token in chapter.tokens
               if token.type == "substitution_block" and token.map}
     for text, line, col in chapter.placed_references():
@@ -80,11 +94,19 @@ def _check_chapter(game: Game, chapter: Chapter, seen: dict[str, Location], repo
                        Location(chapter.path, line, col),
                        "put it alone in its own paragraph (a blank line before and after), or refer to one "
                        "record ({{ kind:id }}) in the sentence")
+
+
+def _check_note_kinds(chapter: Chapter, report: Report) -> None:
+    """E021: a `::: note KIND` of a kind that exists."""
     for token in chapter.tokens:
         kind = container_info(token.info)[1] if token.type == "container_note_open" else ""
         if kind and kind not in NOTE_KINDS and token.map:
             report.add("E021", f"unknown kind of note '{kind}'", Location(chapter.path, token.map[0] + 1, 1),
                        f"write '::: note' followed by one of: {', '.join(NOTE_KINDS)} (or nothing)")
+
+
+def _check_example_ids(game: Game, chapter: Chapter, seen: dict[str, Location], report: Report) -> None:
+    """Each example has an id (E021) no other example has (E006)."""
     for example_id, line in examples(chapter):
         where = Location(chapter.path, line, 1)
         if not re.match(r"^[a-z0-9][a-z0-9-]*$", example_id):
@@ -95,6 +117,10 @@ def _check_chapter(game: Game, chapter: Chapter, seen: dict[str, Location], repo
                        where, "give each example its own id")
         else:
             seen[example_id] = where
+
+
+def _check_container_names(chapter: Chapter, report: Report) -> None:
+    """E021: a `:::` container of a kind that exists."""
     for number, line in enumerate(chapter.source.splitlines(), start=1):
         match = _FENCE.match(line)
         if match and match.group(1) not in CONTAINERS:

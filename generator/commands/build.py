@@ -275,7 +275,7 @@ def probability_tables(project, names, manifest: Manifest, inputs: Inputs) -> bo
 
 
 def verified_examples(project, names, manifest: Manifest, inputs: Inputs) -> dict[str, dict[str, bool]]:
-    from ..print.jobs import _verified
+    from ..print.jobs import checked_examples
 
     out = {}
     for name in names:
@@ -286,7 +286,7 @@ def verified_examples(project, names, manifest: Manifest, inputs: Inputs) -> dic
         started = time.perf_counter()
         game = project.load(name, Report(), checks=False)
         if game is not None:
-            out[name] = _verified(game)
+            out[name] = checked_examples(game)
             manifest.record(key, state, [], examples=out[name], seconds=round(time.perf_counter() - started, 3))
     return out
 

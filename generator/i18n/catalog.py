@@ -134,6 +134,21 @@ def update(game: Game, lang: str, pot: polib.POFile) -> polib.POFile:
     previous = {_key(e): e.previous_msgid for e in catalog if e.fuzzy and e.previous_msgid}
     leaving = [e for e in catalog if _key(e) not in wanted and e.msgstr and not e.obsolete]
     catalog.merge(pot)
+    consumed = _inherit(catalog, previous, leaving)
+    order = {_key(e): i for i, e in enumerate(pot)}
+    kept = [e for e in catalog if not e.obsolete]
+    kept.sort(key=lambda e: order[_key(e)])
+    obsolete = [e for e in catalog if e.obsolete and id(e) not in consumed]
+    catalog[:] = kept + obsolete
+    catalog.metadata = {**_metadata(game, lang), **{k: v for k, v in catalog.metadata.items()
+                                                    if k not in ("POT-Creation-Date",)}}
+    return catalog
+
+
+def _inherit(catalog: polib.POFile, previous: dict, leaving: list[polib.POEntry]) -> set[int]:
+    """After a merge, give each untranslated entry what it can inherit, marked fuzzy: the same
+    words translated under another context, else the closest entry leaving the template; an
+    entry that was fuzzy keeps its '#|' previous text. The ids of the leaving entries used."""
     # the same words translated under another context (a place just given its own context)
     same_words = {e.msgid: e.msgstr for e in catalog if e.msgstr and not e.fuzzy and not e.obsolete}
     consumed: set[int] = set()
@@ -155,14 +170,7 @@ def update(game: Game, lang: str, pot: polib.POFile) -> polib.POFile:
             entry.previous_msgid = match.msgid
             if "fuzzy" not in entry.flags:
                 entry.flags.append("fuzzy")
-    order = {_key(e): i for i, e in enumerate(pot)}
-    kept = [e for e in catalog if not e.obsolete]
-    kept.sort(key=lambda e: order[_key(e)])
-    obsolete = [e for e in catalog if e.obsolete and id(e) not in consumed]
-    catalog[:] = kept + obsolete
-    catalog.metadata = {**_metadata(game, lang), **{k: v for k, v in catalog.metadata.items()
-                                                    if k not in ("POT-Creation-Date",)}}
-    return catalog
+    return consumed
 
 
 def _closest(entry: polib.POEntry, candidates: list[polib.POEntry]) -> polib.POEntry | None:

@@ -22,12 +22,13 @@ from pathlib import Path
 from pydantic import BaseModel, ConfigDict, ValidationError, field_validator
 
 from .. import outputs
-from ..diagnostics import Location, Report
+from ..diagnostics import Report
 from ..loader import report_validation_error
 from ..yamlsource import load_yaml
 
 CONTEXTS_FILE = "contexts.yaml"
-_PLACE = re.compile(r"^(game|[a-z][a-z0-9-]*:[a-z0-9*][a-z0-9*-]*)(\.[^.\s]+)+$")
+# A place in contexts.yaml, and a msgctxt that names one: KIND:ID.FIELD or game.FIELD.
+PLACE = re.compile(r"^(game|[a-z][a-z0-9-]*:[a-z0-9*][a-z0-9*-]*)(\.[^.\s]+)+$")
 
 
 class ContextFile(BaseModel):
@@ -43,7 +44,7 @@ class ContextFile(BaseModel):
     @classmethod
     def _places(cls, value):
         for place, context in value.items():
-            if not _PLACE.match(place):
+            if not PLACE.match(place):
                 raise ValueError(f"'{place}' is not a place: write KIND:ID.FIELD (unit:scouts.name) "
                                  "or game.FIELD (game.stats.0.name); * stands for one part")
             if context is not None and not context.strip():
@@ -126,18 +127,3 @@ def write_contexts(locale_dir: Path, additions: dict[str, str | None], header: s
 
 def _quote(text: str) -> str:
     return text if re.fullmatch(r"[\w.:*-]+", text) else '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
-
-
-def check_contexts(game, report: Report) -> None:
-    """Report a malformed contexts file, and W012 for a key that matches no place."""
-    from .messages import data_messages  # messages uses this module
-
-    folder = game.folder / "locale"
-    if not contexts_path(folder).is_file():
-        return
-    contexts = load_contexts(folder, report)
-    places = {m.place for m in data_messages(game, contexts) if m.place}
-    for key in contexts.unused(places):
-        report.add("W012", f"contexts: '{key}' matches no translatable text of the game",
-                   Location(contexts_path(folder), contexts.lines[key], 3),
-                   "a record or field was renamed or removed: correct the place or delete the line")

@@ -78,11 +78,21 @@ def _walk(value: Any, model: type[BaseModel] | None, path: tuple) -> Iterator[tu
 
 
 def _table_cells(record) -> Iterator[tuple[tuple, str]]:
+    """(path, text) of a table's free-text cells: coded columns' values are named elsewhere."""
     coded = {c.id for c in getattr(record, "columns", ()) if c.values}  # their values' names are the messages
     for i, row in enumerate(getattr(record, "rows", ())):
         for key, cell in row.items():
             if key != "roll" and key not in coded and isinstance(cell, str):
                 yield ("rows", i, key), cell
+
+
+def record_strings(record: Any) -> list[tuple[tuple, str]]:
+    """(field path, text) of every string of a record a translator sees, a table's cells
+    included: what data_strings walks and what a record's `editor:` may name."""
+    strings = list(_walk(record, None, ()))
+    if getattr(record, "kind", None) == "table":
+        strings += list(_table_cells(record))
+    return strings
 
 
 def place_of(owner: str, path: tuple) -> str:
@@ -98,10 +108,7 @@ def data_strings(game: Game) -> Iterator[tuple[Any, tuple, str, Any]]:
         yield None, path, text, game.manifest_doc.location(path)
     for record in game.all_records():
         origin = game.origin(record)
-        strings = list(_walk(record, None, ()))
-        if record.kind == "table":
-            strings += list(_table_cells(record))
-        for path, text in strings:
+        for path, text in record_strings(record):
             yield record, path, text, origin.location(*path)
 
 

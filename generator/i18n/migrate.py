@@ -17,7 +17,7 @@ import polib
 
 from ..game import Game
 from .catalog import TEMPLATE, locale_dir, po_path, read_catalog, template, update, write_catalog
-from .contexts import _PLACE, contexts_path, load_contexts, write_contexts
+from .contexts import PLACE, contexts_path, load_contexts, write_contexts
 from .messages import Message, game_messages
 
 
@@ -151,7 +151,7 @@ def needs_migration(game: Game, pot: polib.POFile) -> bool:
     contexts = {e.msgctxt for e in pot}
     for lang in game.manifest.languages:
         path = po_path(game, lang)
-        if path.exists() and any(e.msgctxt and e.msgctxt not in contexts and _PLACE.match(e.msgctxt)
+        if path.exists() and any(e.msgctxt and e.msgctxt not in contexts and PLACE.match(e.msgctxt)
                                  for e in read_catalog(path) if not e.obsolete):
             return True
     return False

@@ -240,7 +240,7 @@ def datasheets(ctx: BuildContext) -> list[CardFace]:
 
 
 def _stats_in_row(ctx: BuildContext) -> int:
-    from .cards import sheets_config
+    from .sheetparts import sheets_config
 
     return int(sheets_config(ctx)["card"].get("stats_in_row", 6))
 

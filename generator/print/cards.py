@@ -12,89 +12,13 @@ from ..diagnostics import Location, Report
 from .cardfaces import CardFace, all_faces
 from .context import BuildContext, source_mark
 from .decisions import decided
-from .fonts import fit_text
 from .bleed import CLOSE_BOX, OPEN_BOX, bleed_rules, box_rules, crop_marks, grown_art
-from .layout import SheetSpec, load_sheets, sheet_spec
+from .images import back_svg
+from .layout import SheetSpec, sheet_spec
+from .overflow import overflows
 from .pdf import render_document
+from .sheetparts import draw_marks, marks, sheets_config, slot
 from .sheets import SheetsHtml
-
-PX_PER_MM = 96 / 25.4
-
-
-def sheets_config(ctx: BuildContext) -> dict:
-    for folder in ctx.templates:
-        if (folder / "sheets.yaml").exists():
-            return load_sheets(folder / "sheets.yaml")
-    raise FileNotFoundError("no sheets.yaml in the template folders")
-
-
-def _walk(box):
-    yield box
-    for child in getattr(box, "children", ()) or ():
-        yield from _walk(child)
-
-
-def too_wide(document) -> set[int]:
-    """Card bodies with content wider than the body (a stats row with too many columns)."""
-    found = set()
-    for page in document.pages:
-        for box in _walk(page._page_box):
-            element = getattr(box, "element", None)
-            if element is None or box.element_tag != "div" or element.get("data-face") is None:
-                continue
-            right = box.content_box_x() + box.width
-            if any(d.position_x + d.width > right + 0.5 for d in _walk(box) if isinstance(d.width, (int, float))):
-                found.add(int(element.get("data-face")))
-    return found
-
-
-def overflows(document) -> dict[int, tuple[float, float]]:
-    """Card bodies whose content is taller than the body: face index -> (needed, available) mm."""
-    found: dict[int, tuple[float, float]] = {}
-    for page in document.pages:
-        for box in _walk(page._page_box):
-            element = getattr(box, "element", None)
-            if element is None or box.element_tag != "div" or element.get("data-face") is None:
-                continue
-            children = [c for c in getattr(box, "children", ()) if hasattr(c, "margin_height")]
-            if not children:
-                continue
-            bottom = max(c.position_y + c.margin_height() for c in children)
-            needed = (bottom - box.content_box_y()) / PX_PER_MM
-            available = box.height / PX_PER_MM
-            if needed > available + 0.2:
-                found[int(element.get("data-face"))] = (needed, available)
-    return found
-
-
-def back_svg(ctx: BuildContext, face: CardFace) -> Markup:
-    """The art of the card's back design; nothing for a back written as content with no design."""
-    if not face.back:
-        return Markup("")
-    template = ctx.env.get_template(f"backs/{face.back}.svg.j2")
-    w, h = face.mm
-    return Markup(template.render(title=ctx.title, deck=face.deck_name, w=w, h=h, fit=fit_text, card=face))
-
-
-def _slot(x: float, y: float, w: float, h: float, inner: Markup) -> Markup:
-    return Markup('<div class="slot" style="left:{}mm;top:{}mm;width:{}mm;height:{}mm">{}</div>').format(
-        round(x, 3), round(y, 3), w, h, inner)
-
-
-def _marks(spec: SheetSpec, count: int | None = None, mirrored: bool = False) -> Markup:
-    return draw_marks(spec.cut_marks(count, mirrored))
-
-
-def draw_marks(lines) -> Markup:
-    """Cut mark lines (x1, y1, x2, y2 in mm, each horizontal or vertical) as 0.2 mm rules."""
-    out = []
-    for x1, y1, x2, y2 in lines:
-        if x1 == x2:
-            out.append(f'<div class="cut" style="left:{x1 - 0.1:.3f}mm;top:{y1:.3f}mm;width:0.2mm;height:{y2 - y1:.3f}mm"></div>')
-        else:
-            out.append(f'<div class="cut" style="left:{x1:.3f}mm;top:{y1 - 0.1:.3f}mm;width:{x2 - x1:.3f}mm;height:0.2mm"></div>')
-    return Markup("".join(out))
-
 
 BACK_ART = "\x00back-art\x00"  # stands for a card's back art while its back is laid out
 
@@ -154,8 +78,8 @@ def sheet_pages(ctx: BuildContext, faces: list[CardFace], paper: str, config: di
             fx, fy = spec.front_slot(k)
             bx, by = spec.back_slot(k)
             front = Markup(box[0]) + macros.front(face, ctx.title, bleed) + Markup(box[1])
-            fronts.append(str(_slot(fx, fy, spec.card_w, spec.card_h, front)))
-            backs += backs_of.pieces(face, lambda inner, bx=bx, by=by, spec=spec: _slot(
+            fronts.append(str(slot(fx, fy, spec.card_w, spec.card_h, front)))
+            backs += backs_of.pieces(face, lambda inner, bx=bx, by=by, spec=spec: slot(
                 bx, by, spec.card_w, spec.card_h, Markup(box[0]) + inner + Markup(box[1])))
             placements.append({"card": face.id, "deck": face.deck, "sheet": number,
                                "front": [fx, fy], "back": [bx, by], "size": [spec.card_w, spec.card_h],
@@ -165,7 +89,7 @@ def sheet_pages(ctx: BuildContext, faces: list[CardFace], paper: str, config: di
             note = ui(f"sheet-{side}").format(n=number, total=total)  # how to print this sheet
             kind = f"{side} gutters" if bleed else side
             opening = str(Markup('<div class="sheet {}" style="{}">').format(kind, style))
-            cut = str(_marks(spec, len(chunk) if part_filled else None, mirrored=side == "backs"))
+            cut = str(marks(spec, len(chunk) if part_filled else None, mirrored=side == "backs"))
             pages.append((opening, *slots, cut, str(_note(spec, note)), "</div>"))
     return pages, placements
 
@@ -272,7 +196,7 @@ def card_sheets(ctx: BuildContext, report: Report, paper: str = "a4", drafts: bo
     faces = [f for f in all_faces(ctx) if drafts or not f.draft]
     if not faces:
         return [], "", [], None
-    from .fitting import _split, fitted_faces
+    from .fitting import fitted_faces, split_face
     from .sheets import discard_chunks
 
     faces = fitted_faces(ctx, faces, report, split_long=True)  # each card laid out once, then remembered
@@ -289,7 +213,7 @@ def card_sheets(ctx: BuildContext, report: Report, paper: str = "a4", drafts: bo
         if out is not None:
             discard_chunks(out)
         for i in sorted(set(long), reverse=True):
-            faces[i:i + 1] = fitted_faces(ctx, _split(faces[i], faces[i].font_pt), report, split_long=True)
+            faces[i:i + 1] = fitted_faces(ctx, split_face(faces[i], faces[i].font_pt), report, split_long=True)
     return faces, html, placements, None
 
 

@@ -9,14 +9,29 @@ when the document is written."""
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from .. import outputs
+from ..diagnostics import Diagnostic
 from ..manifest import file_hash
 from . import memo
 from .sources import made_from, reads
 
 INDEX = "index.json"
+
+
+@dataclass
+class Chunk:
+    """One chunk laid out, checked and written to its own PDF."""
+
+    pdf: Path
+    pages: int
+    refused: list[str] = field(default_factory=list)
+    findings: list[Diagnostic] = field(default_factory=list)
+    read: set[Path] = field(default_factory=set)
+    found: list = field(default_factory=list)  # what the caller looked for in its layout (e.g. long cards)
+    owner: Path | None = None  # the document it is a chunk of
 
 
 class ChunkStore:
@@ -29,8 +44,6 @@ class ChunkStore:
 
     def get(self, key: str, part: str):
         """The chunk `part` (hashed as `key`) as laid out before, or None."""
-        from .sheets import Chunk
-
         entry = self.index.get(key)
         pdf = self.folder / f"{key}.pdf"
         if entry is None or not pdf.is_file():

@@ -13,7 +13,7 @@ from .. import outputs
 from ..diagnostics import Location, Report
 from ..model import Counter, CounterSheet
 from ..model.sizes import parse_size
-from .cards import _marks, _slot, sheets_config
+from .sheetparts import marks, sheets_config, slot
 from .context import BuildContext
 from .layout import sheet_spec, shelves
 from .pdf import render_document
@@ -115,18 +115,18 @@ def counters_html(ctx: BuildContext, all_pieces: list[Piece], paper: str = "a4")
             for k, (index, piece) in enumerate(group[first:first + count]):
                 fx, fy = spec.front_slot(k)
                 bx, by = spec.back_slot(k)
-                fronts.append(_slot(fx, fy, spec.card_w, spec.card_h,
+                fronts.append(slot(fx, fy, spec.card_w, spec.card_h,
                                     counter_html(ctx, piece.front, sheet, size, config, index)))
                 if sheet.backs:
-                    backs.append(_slot(bx, by, spec.card_w, spec.card_h,
+                    backs.append(slot(bx, by, spec.card_w, spec.card_h,
                                        counter_html(ctx, piece.back, sheet, size, config, index)))
                 placements.append({"counter": piece.counter.id, "countersheet": sheet.id, "sheet": number,
                                    "front": [round(fx, 3), round(fy, 3)],
                                    "back": [round(bx, 3), round(by, 3)] if sheet.backs else None,
                                    "size": [spec.card_w, spec.card_h], "paper": [spec.paper_w, spec.paper_h]})
-            front_marks.append(_marks(spec, count))
+            front_marks.append(marks(spec, count))
             if sheet.backs:
-                back_marks.append(_marks(spec, count, mirrored=True))
+                back_marks.append(marks(spec, count, mirrored=True))
         style = f"width:{specs[0].paper_w}mm;height:{specs[0].paper_h}mm;page:{paper}"
         pages.append(Markup('<div class="sheet fronts" style="{}">{}{}</div>').format(
             style, Markup("").join(fronts), Markup("").join(front_marks)))

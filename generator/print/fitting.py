@@ -62,7 +62,7 @@ def _fitted_backs(ctx: BuildContext, faces: list[CardFace], cache: bool) -> list
 
 def _fitted_fronts(ctx: BuildContext, faces: list[CardFace], report: Report, cache: bool,
                    split_long: bool) -> list[CardFace]:
-    from .cards import sheets_config
+    from .sheetparts import sheets_config
 
     config = sheets_config(ctx)
     base, low = config["card"]["base_font_pt"], config["card"]["min_font_pt"]
@@ -92,7 +92,7 @@ def _fitted_fronts(ctx: BuildContext, faces: list[CardFace], report: Report, cac
         if entry.get("narrow") and face.narrow is not None:
             face = replace(face, body=face.narrow, narrow=None)
         if entry["over"] and split_long and len(face.parts) > 1:
-            out += _fitted_fronts(ctx, _split(face, base), report, cache, split_long)
+            out += _fitted_fronts(ctx, split_face(face, base), report, cache, split_long)
             continue
         if entry["over"]:
             needed, available = entry["over"]
@@ -117,11 +117,11 @@ def _fit(ctx: BuildContext, faces: list[CardFace], low: float) -> list[list[floa
     out again, down to the minimum size. Sets each face's font_pt; returns, per face, the
     overflow (needed, available mm) left at the minimum size, or None, and whether the face
     takes its narrow body (the stat list)."""
-    from .cards import overflows
+    from .overflow import overflows
     from .images import faces_html
     from .pdf import render_document
 
-    from .cards import too_wide
+    from .overflow import too_wide
 
     todo = [replace(f, index=k) for k, f in enumerate(faces)]
     over: dict[int, tuple[float, float]] = {}
@@ -151,7 +151,7 @@ def _fit(ctx: BuildContext, faces: list[CardFace], low: float) -> list[list[floa
              todo[k].narrow is None and faces[k].narrow is not None) for k in range(len(todo))]
 
 
-def _split(face: CardFace, font_pt: float) -> list[CardFace]:
+def split_face(face: CardFace, font_pt: float) -> list[CardFace]:
     """A card too long even at the smallest text, as two cards that continue each other."""
     half = (len(face.parts) + 1) // 2
     first, second = face.parts[:half], face.parts[half:]

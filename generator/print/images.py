@@ -15,6 +15,7 @@ from PIL import Image
 from .. import outputs
 from .cardfaces import CardFace
 from .context import BuildContext
+from .fonts import fit_text
 from . import memo
 from .pdf import render_document
 from .sources import in_project, made_from
@@ -24,12 +25,19 @@ MEASURE_PAGES = 4  # a measured card's page holds four times its text: enough to
 TTS_COLS, TTS_ROWS, TTS_MAX_PX = 10, 7, 4096
 
 
+def back_svg(ctx: BuildContext, face: CardFace) -> Markup:
+    """The art of the card's back design; nothing for a back written as content with no design."""
+    if not face.back:
+        return Markup("")
+    template = ctx.env.get_template(f"backs/{face.back}.svg.j2")
+    w, h = face.mm
+    return Markup(template.render(title=ctx.title, deck=face.deck_name, w=w, h=h, fit=fit_text, card=face))
+
+
 def faces_html(ctx: BuildContext, faces: list[CardFace], backs: bool = False, measure: bool = False) -> str:
     """One card face per page at its trimmed size (with backs: the cards' backs instead).
     `measure`: pages far taller than the card, so that a card's text running past its body is
     laid out whole and measured, not cut off at the page's end (fitting.py)."""
-    from .cards import back_svg
-
     macros = ctx.env.get_template("card.html.j2").module
     tall = MEASURE_PAGES if measure else 1
     rules = [f"@page face-{k} {{ size: {w}mm {h * tall}mm; margin: 0 }}"

@@ -78,7 +78,7 @@ def run_job(job: Job) -> JobResult:
     document = registry()[job.kind]
     examples = {}
     if document.reads_examples:
-        examples = dict(job.examples) if job.examples is not None else _verified(game)
+        examples = dict(job.examples) if job.examples is not None else checked_examples(game)
     ctx = BuildContext(game, job.lang, project.root, examples=examples)
     rendered = document.render(ctx, job, report, job.previous)
     result.files, result.pages, result.cards = rendered.files, rendered.pages, rendered.cards
@@ -89,7 +89,7 @@ def run_job(job: Job) -> JobResult:
     return result
 
 
-def _verified(game) -> dict[str, bool]:
+def checked_examples(game) -> dict[str, bool]:
     """Example id -> passed, from the rules checker where it is available."""
     try:
         from ..checker import verified_examples  # type: ignore[attr-defined]

@@ -16,7 +16,7 @@ from ..model import Map
 from ..model.mapgrid import Grid
 from ..model.maps import cell_xy
 from .bleed import crop_marks, set_bleed_box, slug
-from .cards import draw_marks, sheets_config
+from .sheetparts import draw_marks, sheets_config
 from .context import BuildContext
 from .pdf import write_pdf
 from .preflight import preflight_pages

@@ -12,7 +12,8 @@ from ..diagnostics import Location, Report
 from ..model.sizes import parse_size
 from .bleed import set_bleed_box
 from .cardfaces import CardFace
-from .cards import sheets_config, sheets_document
+from .cards import sheets_document
+from .sheetparts import sheets_config
 from .context import BuildContext
 from .pdf import render_document
 from .preflight import png_face, preflight_pages

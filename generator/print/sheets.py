@@ -11,13 +11,13 @@ import hashlib
 import os
 import re
 import shutil
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Iterator
 
 from .. import outputs
-from ..diagnostics import Diagnostic, Severity
-from .chunkstore import ChunkStore
+from ..diagnostics import Severity
+from .chunkstore import Chunk, ChunkStore
 from .join import join
 from .pdf import PdfResult, finishing, identifier, render_document, write_pdf, write_tagged
 from .tagging import VERSION as TAGS
@@ -99,19 +99,6 @@ def chunk_count(html: str | SheetsHtml, per_chunk: int | None = None) -> int:
     pages = len(html.pages) if isinstance(html, SheetsHtml) else len(_page_starts(html)[1])
     n = chunk_pages(per_chunk)
     return 1 if pages <= n else -(-pages // n)
-
-
-@dataclass
-class Chunk:
-    """One chunk laid out, checked and written to its own PDF."""
-
-    pdf: Path
-    pages: int
-    refused: list[str] = field(default_factory=list)
-    findings: list[Diagnostic] = field(default_factory=list)
-    read: set[Path] = field(default_factory=set)
-    found: list = field(default_factory=list)  # what the caller looked for in its layout (e.g. long cards)
-    owner: Path | None = None  # the document it is a chunk of
 
 
 # Chunks already laid out (by the card sheets' overflow check) and written, by the hash of

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from markupsafe import Markup
 
-from ..checks.keywords import KeywordIndex, parse_use
+from ..text.keywords import KeywordIndex, parse_use
 from ..print.context import BuildContext, print_linker
 from ..print.pdf import PdfResult, write_pdf
 from ..text import blocks
@@ -43,27 +43,12 @@ def rules_html(ctx: BuildContext, roster, counted: str | None = None) -> Markup:
     reading where the source leaves a cost's value open."""
     tr, ui = ctx.tr, ctx.env.globals["ui"]
     game = ctx.game
-    stat = game.stat_def(roster.cost.stat)
-    stat_name = tr.manifest("stats", game.manifest.stats.index(stat), "name") if stat else roster.cost.stat
-    items = [Markup("<li>{}: {} {}</li>").format(ui("army-cost"), stat_name, _quote(ctx, roster.cost.source))]
+    items = [Markup("<li>{}: {} {}</li>").format(ui("army-cost"), _stat_name(ctx, roster.cost.stat),
+                                                 _quote(ctx, roster.cost.source))]
     if is_unstated(roster.cost.value):
         reading = ui("army-counted").format(value={"first": 1, "second": 2}[counted]) if counted else ""
         items.append(Markup("<li>{} {}</li>").format(_unstated(ctx, roster, "cost", "value"), reading))
-    if is_unstated(roster.sizes):
-        items.append(Markup("<li>{}: {}</li>").format(ui("army-sizes"), _unstated(ctx, roster, "sizes")))
-    else:
-        for i, size in enumerate(roster.sizes):
-            rule = game.rules.get(size.rule)
-            name = tr.field(rule, "name") if rule else size.id
-            limit = (game.parameter_as_written(size.parameter) if size.parameter else size.limit)
-            shown = ui("army-free") if limit == "free" else format_value(limit, tr.lang)
-            items.append(Markup("<li>{}: {} {}</li>").format(name, shown, _quote(ctx, size.source)))
-    for i, limit in enumerate(roster.limits):
-        who = tr.field(game.units[limit.unit], "name") if limit.unit in game.units else (limit.type or "")
-        span = f"{format_value(limit.min, tr.lang)}–{format_value(limit.max, tr.lang)}"
-        why = Markup(" ").join(_unstated(ctx, roster, "limits", i, end) for end in ("min", "max")
-                               if is_unstated(getattr(limit, end)))
-        items.append(Markup("<li>{}: {} {} {}</li>").format(who, span, _quote(ctx, limit.source), why))
+    items += _size_items(ctx, roster) + _limit_items(ctx, roster)
     for choice in roster.choices:
         names = ", ".join(tr.field(game.units[u], "name") for u in choice.units if u in game.units)
         items.append(Markup("<li>{} {}</li>").format(names, _quote(ctx, choice.source)))
@@ -74,10 +59,43 @@ def rules_html(ctx: BuildContext, roster, counted: str | None = None) -> Markup:
             items.append(Markup("<li>{}: +{} {}</li>").format(option.name, format_value(option.cost, tr.lang),
                                                             _quote(ctx, option.source)))
     if roster.reinforcement is not None:
-        rstat = game.stat_def(roster.reinforcement.stat)
-        rname = tr.manifest("stats", game.manifest.stats.index(rstat), "name") if rstat else roster.reinforcement.stat
-        items.append(Markup("<li>{} {}</li>").format(rname, _quote(ctx, roster.reinforcement.source)))
+        items.append(Markup("<li>{} {}</li>").format(_stat_name(ctx, roster.reinforcement.stat),
+                                                     _quote(ctx, roster.reinforcement.source)))
     return Markup('<ul class="roster-rules">{}</ul>').format(Markup("").join(items))
+
+
+def _stat_name(ctx: BuildContext, stat_id: str) -> str:
+    """A stat's name in the edition's language; its id where game.yaml does not declare it."""
+    stat = ctx.game.stat_def(stat_id)
+    return ctx.tr.manifest("stats", ctx.game.manifest.stats.index(stat), "name") if stat else stat_id
+
+
+def _size_items(ctx: BuildContext, roster) -> list[Markup]:
+    """The army sizes, each with its limit and the source's sentence, or why they are unstated."""
+    tr, ui, game = ctx.tr, ctx.env.globals["ui"], ctx.game
+    if is_unstated(roster.sizes):
+        return [Markup("<li>{}: {}</li>").format(ui("army-sizes"), _unstated(ctx, roster, "sizes"))]
+    items = []
+    for size in roster.sizes:
+        rule = game.rules.get(size.rule)
+        name = tr.field(rule, "name") if rule else size.id
+        limit = (game.parameter_as_written(size.parameter) if size.parameter else size.limit)
+        shown = ui("army-free") if limit == "free" else format_value(limit, tr.lang)
+        items.append(Markup("<li>{}: {} {}</li>").format(name, shown, _quote(ctx, size.source)))
+    return items
+
+
+def _limit_items(ctx: BuildContext, roster) -> list[Markup]:
+    """How many of a unit or type a list may take, each with the source's sentence."""
+    tr, game = ctx.tr, ctx.game
+    items = []
+    for i, limit in enumerate(roster.limits):
+        who = tr.field(game.units[limit.unit], "name") if limit.unit in game.units else (limit.type or "")
+        span = f"{format_value(limit.min, tr.lang)}–{format_value(limit.max, tr.lang)}"
+        why = Markup(" ").join(_unstated(ctx, roster, "limits", i, end) for end in ("min", "max")
+                               if is_unstated(getattr(limit, end)))
+        items.append(Markup("<li>{}: {} {} {}</li>").format(who, span, _quote(ctx, limit.source), why))
+    return items
 
 
 def totals_html(ctx: BuildContext, checked: Checked) -> Markup:

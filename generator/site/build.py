@@ -170,9 +170,9 @@ def _build_game(project, name, final, report, manifest, inputs, verified, rebuil
         local = Report()
         examples = verified.get(name)
         if examples is None:
-            from ..print.jobs import _verified
+            from ..print.jobs import checked_examples
 
-            examples = verified[name] = _verified(game)
+            examples = verified[name] = checked_examples(game)
         ctx = BuildContext(game, lang, project.root, examples=examples)
         pages = game_pages(ctx, local)
         files = [folder / TERMS]

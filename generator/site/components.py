@@ -8,7 +8,7 @@ import re
 from markupsafe import Markup
 
 from .. import folders
-from ..print.cards import sheets_config
+from ..print.sheetparts import sheets_config
 from ..print.context import BuildContext
 from ..print.pictures import data_uri
 from ..print.maps import cell_terrain, draw, svg, terrain_colour

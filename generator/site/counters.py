@@ -7,7 +7,7 @@ from __future__ import annotations
 from markupsafe import Markup
 
 from ..model.sizes import parse_size
-from ..print.cards import sheets_config
+from ..print.sheetparts import sheets_config
 from ..print.context import BuildContext
 from ..print.counters import counter_html, pieces
 

@@ -76,7 +76,7 @@ def card_preview(ctx: BuildContext, faces: list[CardFace], caption: str) -> Mark
     so screen readers and search skip it. A card the sheets continue on a second card shows
     both, as printed (never one card with its text cut off)."""
     macros = ctx.env.get_template("card.html.j2").module
-    from ..print.cards import back_svg
+    from ..print.images import back_svg
 
     def figure(face, html):
         return Markup('<figure class="card-figure" aria-hidden="true" style="width:{}mm;height:{}mm">{}</figure>'

@@ -44,32 +44,38 @@ def unit_choices(ctx, table: dict, rows: list[dict], inputs: list[dict], chances
             unit = ctx.game.units.get(unit_id)
             if unit is None:
                 continue
-            usable = []
-            for reading in readings:
-                values = reading.get("inputs") or {}
-                if any(k not in input_ids or str(v) not in shown.get(k, {}) for k, v in values.items()):
-                    continue  # a value the table has no row for
-                column = reading.get("column")
-                if column is not None and column not in outcome_ids:
-                    continue
-                usable.append(reading)
-            for reading in usable:
-                label = ctx.tr.field(unit, "name")
-                weapon = reading.get("with")
-                if weapon and weapon in ctx.game.weapons:
-                    label += " — " + ctx.tr.field(ctx.game.weapons[weapon], "name")
-                elif len(usable) > 1:  # two readings without a weapon: name the values that differ
-                    label += " — " + ", ".join(f"{_name(names[k], ctx.lang)} {shown[k][str(v)]}"
-                                               for k, v in (reading.get("inputs") or {}).items())
-                column = reading.get("column")
-                times = reading.get("times")
-                choices.append(Choice(unit_id, label,
-                                      {k: shown[k][str(v)] for k, v in (reading.get("inputs") or {}).items()},
-                                      outcome_ids.index(column) if column is not None else -1,
-                                      times if isinstance(times, int) and times > 0 else None))
+            usable = [r for r in readings if _usable(r, input_ids, outcome_ids, shown)]
+            choices += [_choice(ctx, unit, unit_id, r, len(usable) > 1, names, shown, outcome_ids) for r in usable]
         if choices:
             out[side] = choices
     return out if out.get("attacker") or out.get("target") else {}
+
+
+def _usable(reading: dict, input_ids: list[str], outcome_ids: list[str], shown: dict) -> bool:
+    """Whether the table has a row for each of the reading's values and its outcome column."""
+    values = reading.get("inputs") or {}
+    if any(k not in input_ids or str(v) not in shown.get(k, {}) for k, v in values.items()):
+        return False  # a value the table has no row for
+    column = reading.get("column")
+    return column is None or column in outcome_ids
+
+
+def _choice(ctx, unit, unit_id: str, reading: dict, several: bool, names: dict, shown: dict,
+            outcome_ids: list[str]) -> Choice:
+    """One unit's reading as the calculator offers it, labelled by its weapon or, where the
+    unit has `several` readings without one, by the values that differ."""
+    label = ctx.tr.field(unit, "name")
+    weapon = reading.get("with")
+    if weapon and weapon in ctx.game.weapons:
+        label += " — " + ctx.tr.field(ctx.game.weapons[weapon], "name")
+    elif several:  # two readings without a weapon: name the values that differ
+        label += " — " + ", ".join(f"{_name(names[k], ctx.lang)} {shown[k][str(v)]}"
+                                   for k, v in (reading.get("inputs") or {}).items())
+    column = reading.get("column")
+    times = reading.get("times")
+    return Choice(unit_id, label, {k: shown[k][str(v)] for k, v in (reading.get("inputs") or {}).items()},
+                  outcome_ids.index(column) if column is not None else -1,
+                  times if isinstance(times, int) and times > 0 else None)
 
 
 def _name(value, lang: str) -> str:

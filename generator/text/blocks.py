@@ -15,6 +15,7 @@ from ..model.tables import coded_ids
 from ..values import DASH, StatType, Unstated, format_value, format_written, unit_word, unstated_note
 from .cases import apply_case
 from .editorial import field_html, mark_if_editors, trailing_mark
+from .keywords import KeywordIndex, parse_use, same_name
 
 Linker = Callable[[Record], str | None]
 ERRATUM_MARK = "†"  # after a word or value printed as the source writes it; not the marked blank's ‡
@@ -502,8 +503,6 @@ def keyword_uses_html(game: Game, tr: Translator, uses, link: Linker, written: d
     source's spelling (its translation in another language), marked and linked to the erratum;
     so does a use that `written` (written_uses) says this line writes otherwise: the source
     edition prints the line's own spelling."""
-    from ..checks.keywords import KeywordIndex, parse_use
-
     index = KeywordIndex.build(game.keywords)
     parts = []
     for text in uses:
@@ -533,8 +532,6 @@ def keyword_uses_html(game: Game, tr: Translator, uses, link: Linker, written: d
 def _alias_name(tr: Translator, keyword, written: str) -> str | None:
     """The alias as the source writes it, or its translation; None where the catalog has no
     translation of its own (the keyword's name then stands for it)."""
-    from ..checks.keywords import same_name
-
     for i, alias in enumerate(keyword.aliases):
         if same_name(alias.name, written):
             if tr.is_source:

@@ -14,6 +14,7 @@ from typing import Any
 
 from markupsafe import Markup, escape
 
+from ..i18n.messages import record_strings
 from .cases import apply_case
 
 MARK_CLASS = "editor-mark"
@@ -22,12 +23,7 @@ LEGEND_CLASS = "editor-legend"
 
 def text_fields(record: Any) -> set[str]:
     """Dotted paths of every text field of a record a translator sees: what `editor:` may name."""
-    from ..i18n.messages import _table_cells, _walk
-
-    paths = [path for path, _text in _walk(record, None, ())]
-    if getattr(record, "kind", None) == "table":
-        paths += [path for path, _text in _table_cells(record)]
-    return {".".join(map(str, path)) for path in paths}
+    return {".".join(map(str, path)) for path, _text in record_strings(record)}
 
 
 def is_editors(record: Any, *path: Any) -> bool:

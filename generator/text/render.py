@@ -22,7 +22,7 @@ from .chapters import Chapter
 from .claims import plain
 from .editorial import field_html, trailing_mark
 from .markdown import EDITOR_CLASS, NOTE_KINDS, build, container_info, parser
-from .refs import TEXT_FIELDS, Ref, RefError, is_block, resolve
+from .refs import TEXT_FIELDS, Ref, RefError, Resolved, is_block, resolve
 
 Target = Literal["site", "print"]
 
@@ -89,22 +89,7 @@ def _ref_html(ctx: RenderContext, text: str) -> Markup:
     if record is None:  # a parameter
         return Markup('<span class="param">{}</span>').format(resolved.text(ctx.tr.lang))
     if resolved.ref.field is not None:
-        value = resolved.value
-        path = tuple(resolved.ref.field.split("."))
-        if isinstance(value, str) and is_translatable_path(record, path):
-            value = field_html(record, ctx.tr, *path)
-        else:
-            value = resolved.text(ctx.tr.lang)
-        value = Markup("{}{}").format(value, blocks.field_marks(ctx.game, ctx.tr, record, resolved.ref.field, ctx.link))
-        key = (record.kind, record.id, resolved.ref.field)
-        if key in ctx.printed_texts and key not in ctx.placed:
-            # the first paragraph printing this text of the record: links land there (its
-            # appendix entry, if the section keeps one, points at it: blocks.text_anchor)
-            ctx.placed.add(key)
-            whole = record.section in ctx.anchored and resolved.ref.field in TEXT_FIELDS
-            anchor = blocks.anchor(record) if whole else blocks.text_anchor(record, resolved.ref.field)
-            return Markup('<span class="value" id="{}">{}</span>').format(anchor, value)
-        return Markup('<span class="value">{}</span>').format(value)
+        return _field_ref_html(ctx, resolved)
     if record.kind == "keyword":
         return blocks.keyword_ref_html(record, blocks.ref_label(ctx.game, ctx.tr, resolved), ctx.tr, ctx.link)
     label = blocks.ref_label(ctx.game, ctx.tr, resolved)
@@ -113,6 +98,28 @@ def _ref_html(ctx: RenderContext, text: str) -> Markup:
     if href is None:
         return Markup('<span class="ref ref-{}">{}</span>{}').format(record.kind, label, marks)
     return Markup('<a class="ref ref-{}" href="{}">{}</a>{}').format(record.kind, href, label, marks)
+
+
+def _field_ref_html(ctx: RenderContext, resolved: Resolved) -> Markup:
+    """`{{ kind:id.field }}`: the field's value, with the record's marks; the first paragraph
+    that prints a text the document also prints whole carries its anchor."""
+    record = resolved.record
+    value = resolved.value
+    path = tuple(resolved.ref.field.split("."))
+    if isinstance(value, str) and is_translatable_path(record, path):
+        value = field_html(record, ctx.tr, *path)
+    else:
+        value = resolved.text(ctx.tr.lang)
+    value = Markup("{}{}").format(value, blocks.field_marks(ctx.game, ctx.tr, record, resolved.ref.field, ctx.link))
+    key = (record.kind, record.id, resolved.ref.field)
+    if key in ctx.printed_texts and key not in ctx.placed:
+        # the first paragraph printing this text of the record: links land there (its
+        # appendix entry, if the section keeps one, points at it: blocks.text_anchor)
+        ctx.placed.add(key)
+        whole = record.section in ctx.anchored and resolved.ref.field in TEXT_FIELDS
+        anchor = blocks.anchor(record) if whole else blocks.text_anchor(record, resolved.ref.field)
+        return Markup('<span class="value" id="{}">{}</span>').format(anchor, value)
+    return Markup('<span class="value">{}</span>').format(value)
 
 
 _TICK = ('<svg viewBox="0 0 10 10" width="0.8em" height="0.8em" aria-hidden="true"><title>{title}</title>'

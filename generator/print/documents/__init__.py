@@ -5,61 +5,9 @@ one new module added to KINDS."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from pathlib import Path
+from .base import Document, Rendered
 
-from ...diagnostics import Report
-from ..sources import Source, made_from, reads
-
-
-@dataclass
-class Rendered:
-    files: list[Path] = field(default_factory=list)
-    pages: int = 0
-    cards: int = 0
-    source: str = ""       # hash of what the files were made from (the HTML, see sources.py)
-    reads: tuple[str, ...] = ()  # the files their layout read
-    unchanged: bool = False  # the source hashed as last time: nothing was written
-
-
-class Document:
-    name = ""
-    weight = 9  # lower starts first: the longest documents go first on the workers
-    templates: tuple[str, ...] = ()  # template files it reads, inside the template folders
-    reads_tables = False  # the checker's probability tables
-    reads_examples = False  # the checker's verified examples
-
-    def options(self, job) -> dict:
-        """The build options that change this document."""
-        return {}
-
-    def template_files(self, dirs: list[Path]) -> list[Path]:
-        files = []
-        for folder in dirs:
-            for name in self.templates:
-                files += sorted(folder.glob(name)) if "*" in name else [folder / name]
-        return files
-
-    def render(self, ctx, job, report: Report, previous: Source) -> Rendered:
-        """Write the document's files under ctx.output_dir(); when its source hashes as
-        `previous` (and the files are intact), write nothing and say so."""
-        raise NotImplementedError
-
-    def single_pdf(self, ctx, html: str, report: Report, previous: Source, finish=None) -> Rendered:
-        """Render a document that is one PDF, `NAME.pdf`, from its HTML; skipped when the HTML
-        and the files its last layout read hash as `previous`. `finish(path)` edits the
-        written PDF (see write_pdf)."""
-        from ..pdf import write_pdf
-
-        source = made_from(ctx.project_root, previous.reads, html)
-        if source == previous.state:
-            return Rendered(source=source, reads=previous.reads, unchanged=True)
-        res = write_pdf(html, ctx.output_dir() / f"{self.name}.pdf", ctx.game.folder, ctx.roots, finish=finish)
-        report.diagnostics += res.diagnostics
-        read = reads(res.read, ctx.project_root)
-        # with layout findings the source is not remembered: the next build checks it again
-        return Rendered([res.path], pages=res.pages, reads=read,
-                        source="" if res.diagnostics else made_from(ctx.project_root, read, html))
+__all__ = ["KINDS", "Document", "Rendered", "registry"]
 
 
 def registry() -> dict[str, Document]:

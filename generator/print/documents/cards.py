@@ -11,7 +11,7 @@ from ..printshop import write_print_shop
 from ..chunkstore import ChunkStore
 from ..sheets import discard_chunks, write_sheets
 from ..sources import made_from, reads
-from . import Document, Rendered
+from .base import Document, Rendered
 
 
 class CardSheets(Document):

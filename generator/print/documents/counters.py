@@ -7,7 +7,7 @@ from ..cards import write_placements
 from ..counters import counter_document, write_counter_images
 from ..pdf import write_pdf
 from ..sources import made_from
-from . import Document, Rendered
+from .base import Document, Rendered
 
 
 def pictures(ctx) -> list[bytes]:

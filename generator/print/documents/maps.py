@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from ..maps import large_html, tiled_html, write_maps
 from ..sources import made_from
-from . import Document, Rendered
+from .base import Document, Rendered
 
 
 class MapSheets(Document):

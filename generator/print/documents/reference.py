@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ..reference import reference_html
-from . import Document
+from .base import Document
 
 
 class ReferenceSheet(Document):

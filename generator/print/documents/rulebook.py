@@ -5,7 +5,7 @@ from __future__ import annotations
 from ..booklet import impose
 from ..bookpages import book_layout, finish
 from ..rulebook import rulebook_html
-from . import Document
+from .base import Document
 
 
 class Rulebook(Document):
