@@ -11,7 +11,7 @@ import math
 import re
 from dataclasses import dataclass
 from enum import Enum
-from typing import Any
+from typing import Any, Callable
 
 from pydantic import BaseModel, ConfigDict, PrivateAttr, model_serializer, model_validator
 
@@ -234,80 +234,122 @@ def _number(text: str) -> int | float:
 def parse_value(raw: object, kind: StatType, unit: Unit | None = None, known: dict[str, Unit] | None = None) -> Value:
     """Parse one stat value of the given type; raise ValueError saying what was expected.
     `known`: the words of the game's own units (GameManifest.unit_words), over the built-in ones."""
-    if raw is None:
-        return None
-    if isinstance(raw, Unstated):
+    if raw is None or isinstance(raw, Unstated):
         return raw
     if raw == UNSTATED or (isinstance(raw, dict) and set(raw) == {UNSTATED}):
         return Unstated.model_validate(raw)
+    _refuse_non_value(raw)
+    text = str(raw).strip()
+    if text in DASH:
+        return None  # the source's dash: the stat does not apply
+    parse = _PARSERS.get(kind) if isinstance(kind, StatType) else None
+    if parse is None:
+        raise ValueError(f"unknown stat type {kind}")  # pragma: no cover
+    return parse(raw, text, unit, known)
+
+
+def _refuse_non_value(raw: object) -> None:
+    """ValueError for what YAML reads as a value no stat holds: true/false, .nan, .inf."""
     if isinstance(raw, bool):
         raise ValueError("expected a value, not true/false")
     if isinstance(raw, float) and not math.isfinite(raw):
         raise ValueError(f"'{raw}' is not a number a game can use")
-    text = str(raw).strip()
-    if text in DASH:
-        return None  # the source's dash: the stat does not apply
-    if kind is StatType.TEXT:
-        return text
-    if kind is StatType.NUMBER:
-        if isinstance(raw, (int, float)) or _NUMBER.match(text):
-            return _number(text)
-        raise ValueError(f"'{text}' is not a number (write e.g. 80 or -3)")
-    if kind is StatType.TARGET:
-        match = _TARGET.match(text)
-        if match and len(match.group(1)) <= 3:
-            number = int(match.group(1))
-            if number < 1:
-                raise ValueError(f"'{text}': a target is at least 1+")
-            return Target(number)
+
+
+def _parse_text(raw: object, text: str, unit: Unit | None, known: dict[str, Unit] | None) -> str:
+    """Free text, as written (stripped)."""
+    return text
+
+
+def _parse_number(raw: object, text: str, unit: Unit | None, known: dict[str, Unit] | None) -> int | float:
+    """A cost, count or modifier: 80, -3, 1,5 (a whole number stays an int)."""
+    if isinstance(raw, (int, float)) or _NUMBER.match(text):
+        return _number(text)
+    raise ValueError(f"'{text}' is not a number (write e.g. 80 or -3)")
+
+
+def _parse_target(raw: object, text: str, unit: Unit | None, known: dict[str, Unit] | None) -> Target:
+    """A number to roll on a die: 4+ (1+ to 999+)."""
+    match = _TARGET.match(text)
+    if not match or len(match.group(1)) > 3:
         raise ValueError(f"'{text}' is not a target number (write e.g. 4+)")
-    if kind is StatType.DICE:
-        terms = []
-        for part in text.split("+"):
-            match = _DICE_TERM.match(part.strip())
-            if not match:
-                raise ValueError(f"'{text}' is not a dice expression (write e.g. D6, 2D6 or D6+D3)")
-            terms.append((int(match.group(1) or 1), int(match.group(2))))
-        return Dice(tuple(terms))
-    if kind is StatType.RANGE:
-        if isinstance(raw, int) or text.isdigit():
-            return Span(int(text), int(text))
-        match = _SPAN.match(text)
-        if match:
-            low, high = int(match.group(1)), int(match.group(2))
-            if low > high:
-                raise ValueError(f"range '{text}' runs backwards")
-            return Span(low, high)
-        match = _SPAN_OPEN.match(text)
-        if match:
-            return Span(int(match.group(1)), None)
-        raise ValueError(f"'{text}' is not a range (write e.g. 1–4, 7 or 8+)")
-    if kind is StatType.DISTANCE:
-        match = _DISTANCE_PREFIX.match(text)
-        if match:
-            return Distance(int(match.group(2)), DistanceUnit.HEX)
-        match = _DISTANCE_SUFFIX.match(text)
-        if match:
-            amount = _number(match.group(1))
-            word = (match.group(2) or "").lower()
-            if not word:
-                if unit is None:
-                    raise ValueError(f"'{text}' has no unit (write e.g. 25 см or 3 hex)")
-                return Distance(amount, unit)
-            words = {**UNIT_WORDS, **(known or {})}
-            if unit is not None:
-                words.setdefault(unit_id(unit).lower(), unit)  # a unit's id names it
-            if word in words:
-                found = words[word]
-                if unit is not None and found != unit:
-                    raise ValueError(f"'{text}' is in {unit_id(found)}, this stat is in {unit_id(unit)}")
-                return Distance(amount, found)
-            known_ids = sorted({unit_id(u) for u in (*DistanceUnit, *(known or {}).values())})
-            hint = did_you_mean(word, words)
-            raise ValueError(f"'{text}': unknown distance unit '{word}' (known: {', '.join(known_ids)}; "
-                             f"a game declares its own under measures: in game.yaml){' — ' + hint if hint else ''}")
+    number = int(match.group(1))
+    if number < 1:
+        raise ValueError(f"'{text}': a target is at least 1+")
+    return Target(number)
+
+
+def _parse_dice(raw: object, text: str, unit: Unit | None, known: dict[str, Unit] | None) -> Dice:
+    """A sum of dice terms: D6, 2D6, d100, D6+D3 (Cyrillic Д too)."""
+    terms = []
+    for part in text.split("+"):
+        match = _DICE_TERM.match(part.strip())
+        if not match:
+            raise ValueError(f"'{text}' is not a dice expression (write e.g. D6, 2D6 or D6+D3)")
+        terms.append((int(match.group(1) or 1), int(match.group(2))))
+    return Dice(tuple(terms))
+
+
+def _parse_range(raw: object, text: str, unit: Unit | None, known: dict[str, Unit] | None) -> Span:
+    """An inclusive span: 7, 1–4 (or 1-4, 1..4), or open-ended 8+."""
+    if isinstance(raw, int) or text.isdigit():
+        return Span(int(text), int(text))
+    match = _SPAN.match(text)
+    if match:
+        low, high = int(match.group(1)), int(match.group(2))
+        if low > high:
+            raise ValueError(f"range '{text}' runs backwards")
+        return Span(low, high)
+    match = _SPAN_OPEN.match(text)
+    if match:
+        return Span(int(match.group(1)), None)
+    raise ValueError(f"'{text}' is not a range (write e.g. 1–4, 7 or 8+)")
+
+
+def _parse_distance(raw: object, text: str, unit: Unit | None, known: dict[str, Unit] | None) -> Distance:
+    """A length: Н3 (hexes, the sources' prefix form), 25 см, 2 UE; a bare number is in the
+    stat's own unit."""
+    match = _DISTANCE_PREFIX.match(text)
+    if match:
+        return Distance(int(match.group(2)), DistanceUnit.HEX)
+    match = _DISTANCE_SUFFIX.match(text)
+    if not match:
         raise ValueError(f"'{text}' is not a distance (write e.g. 25 см, Н3 or 2 UE)")
-    raise ValueError(f"unknown stat type {kind}")  # pragma: no cover
+    amount = _number(match.group(1))
+    word = (match.group(2) or "").lower()
+    if word:
+        return Distance(amount, _unit_named(word, text, unit, known))
+    if unit is None:
+        raise ValueError(f"'{text}' has no unit (write e.g. 25 см or 3 hex)")
+    return Distance(amount, unit)
+
+
+def _unit_named(word: str, text: str, unit: Unit | None, known: dict[str, Unit] | None) -> Unit:
+    """The unit `word` names (a built-in word, the game's own, or the stat's unit's id);
+    ValueError if it names none, or another unit than the stat's."""
+    words = {**UNIT_WORDS, **(known or {})}
+    if unit is not None:
+        words.setdefault(unit_id(unit).lower(), unit)  # a unit's id names it
+    if word not in words:
+        known_ids = sorted({unit_id(u) for u in (*DistanceUnit, *(known or {}).values())})
+        hint = did_you_mean(word, words)
+        raise ValueError(f"'{text}': unknown distance unit '{word}' (known: {', '.join(known_ids)}; "
+                         f"a game declares its own under measures: in game.yaml){' — ' + hint if hint else ''}")
+    found = words[word]
+    if unit is not None and found != unit:
+        raise ValueError(f"'{text}' is in {unit_id(found)}, this stat is in {unit_id(unit)}")
+    return found
+
+
+# How each stat type reads its text: (raw, stripped text, the stat's unit, the game's unit words).
+_PARSERS: dict[StatType, Callable[[object, str, Unit | None, dict[str, Unit] | None], Value]] = {
+    StatType.TEXT: _parse_text,
+    StatType.NUMBER: _parse_number,
+    StatType.TARGET: _parse_target,
+    StatType.DICE: _parse_dice,
+    StatType.RANGE: _parse_range,
+    StatType.DISTANCE: _parse_distance,
+}
 
 
 # The units' words in every shipped interface language (generator/locale/ui): a value prints in
