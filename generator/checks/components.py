@@ -96,45 +96,72 @@ def _place(grid: Grid, report: Report, where, cell: str, what: str = "cell") -> 
 
 
 def check_map(game: Game, m, origin: Origin, report: Report) -> None:
+    """A map names terrain, counters and a picture that exist, and every place it writes lies
+    on its grid: its cells, features, labels and setup codes."""
     grid = Grid(m.grid, m.columns, m.rows, m.cell)
+    _check_map_terrain(game, m, grid, origin, report)
+    for i, feature in enumerate(m.features):
+        _check_feature(grid, feature, i, origin, report)
+    for i, label in enumerate(m.labels):
+        _place(grid, report, origin.location("labels", i, "at"), label.at)
+    _check_setup(game, m, grid, origin, report)
+    if m.background:
+        check_image(game, report, origin.location("background"), m.background)
+
+
+def _check_map_terrain(game: Game, m, grid: Grid, origin: Origin, report: Report) -> None:
+    """The map's default terrain and each cells: entry's exist; the entry's cells and range lie on the grid."""
     terrain = game.section("terrain")
     if m.terrain is not None and m.terrain not in terrain:
         _missing(report, origin.location("terrain"), "terrain", m.terrain, terrain)
     for i, entry in enumerate(m.cells):
         if entry.terrain not in terrain:
             _missing(report, origin.location("cells", i, "terrain"), "terrain", entry.terrain, terrain)
-        for j, cell in enumerate(entry.cells):
-            _place(grid, report, origin.location("cells", i, "cells", j), cell)
-        for j, cell in enumerate(entry.range or ()):
-            _place(grid, report, origin.location("cells", i, "range", j), cell)
-    for i, feature in enumerate(m.features):
-        if feature.hexsides and not grid.kind.startswith(("hex", "square")):
-            report.add("E060", f"a {feature.kind} along cell sides needs a grid", origin.location("features", i, "kind"),
-                       "use path: from cell to cell, or give the map a grid")
-            continue
-        for j, side in enumerate(feature.hexsides):
-            where = origin.location("features", i, "hexsides", j)
-            a, b = (_place(grid, report, where, p.strip()) for p in side.split("/"))
-            if a and b and not grid.share_side(a, b):
-                report.add("E060", f"'{side}': cells {side.split('/')[0].strip()} and {side.split('/')[1].strip()} "
-                           "share no side", where, "a hexside joins two neighbouring cells")
-        previous = None
-        for j, cell in enumerate(feature.path):
-            where = origin.location("features", i, "path", j)
-            here = _place(grid, report, where, cell)
-            if here and previous and grid.distance(previous, here) != 1:
-                report.add("E060", f"path steps from {feature.path[j - 1]} to {cell}, which are not neighbours", where,
-                           "list every cell the path passes through, in order")
-            previous = here
-    for i, label in enumerate(m.labels):
-        _place(grid, report, origin.location("labels", i, "at"), label.at)
+        for field, cells in (("cells", entry.cells), ("range", entry.range or ())):
+            for j, cell in enumerate(cells):
+                _place(grid, report, origin.location("cells", i, field, j), cell)
+
+
+def _check_feature(grid: Grid, feature, i: int, origin: Origin, report: Report) -> None:
+    """A river, road or wall: along cell sides only on a hex or square grid, then its sides
+    and its path."""
+    if feature.hexsides and not grid.kind.startswith(("hex", "square")):
+        report.add("E060", f"a {feature.kind} along cell sides needs a grid", origin.location("features", i, "kind"),
+                   "use path: from cell to cell, or give the map a grid")
+        return
+    _check_sides(grid, feature, i, origin, report)
+    _check_path(grid, feature, i, origin, report)
+
+
+def _check_sides(grid: Grid, feature, i: int, origin: Origin, report: Report) -> None:
+    """Each hexside ("0106/0107") joins two neighbouring cells on the grid."""
+    for j, side in enumerate(feature.hexsides):
+        where = origin.location("features", i, "hexsides", j)
+        a, b = (_place(grid, report, where, p.strip()) for p in side.split("/"))
+        if a and b and not grid.share_side(a, b):
+            report.add("E060", f"'{side}': cells {side.split('/')[0].strip()} and {side.split('/')[1].strip()} "
+                       "share no side", where, "a hexside joins two neighbouring cells")
+
+
+def _check_path(grid: Grid, feature, i: int, origin: Origin, report: Report) -> None:
+    """A path's cells lie on the grid, each a neighbour of the one before."""
+    previous = None
+    for j, cell in enumerate(feature.path):
+        where = origin.location("features", i, "path", j)
+        here = _place(grid, report, where, cell)
+        if here and previous and grid.distance(previous, here) != 1:
+            report.add("E060", f"path steps from {feature.path[j - 1]} to {cell}, which are not neighbours", where,
+                       "list every cell the path passes through, in order")
+        previous = here
+
+
+def _check_setup(game: Game, m, grid: Grid, origin: Origin, report: Report) -> None:
+    """Each setup code lies on the grid and names a counter that exists."""
     counters = game.section("counters")
     for i, code in enumerate(m.setup):
         _place(grid, report, origin.location("setup", i, "at"), code.at)
         if code.counter is not None and code.counter not in counters:
             _missing(report, origin.location("setup", i, "counter"), "counter", code.counter, counters)
-    if m.background:
-        check_image(game, report, origin.location("background"), m.background)
 
 
 def _backs(game: Game) -> set[str]:
