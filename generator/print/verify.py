@@ -8,7 +8,7 @@ reported at the nearest such ancestor. `data-card` marks a card (its safe area i
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from pathlib import Path
 
@@ -100,19 +100,13 @@ class LayoutCheck:
 
     # -- the walk ---------------------------------------------------------------------------
     def _walk(self, box, where: _Where, overflow: bool) -> None:
-        element = getattr(box, "element", None)
-        tag = getattr(box, "element_tag", None)
-        if element is not None and not isinstance(box, (boxes.TextBox, boxes.LineBox)) and box.element is not None:
-            if element.get("data-overlay") is not None:
-                self._glyphs_only(box, where)
-                return
-            src = element.get("data-src")
-            if src:
-                where = _Where(**{**where.__dict__, "src": src})
-            if tag == "section" and element.get("id"):
-                where = _Where(**{**where.__dict__, "section": element.get("id")})
-        if tag in HEADINGS and not where.heading and isinstance(box, boxes.BlockBox):
-            where = _Where(**{**where.__dict__, "heading": True})
+        """Check `box` and everything laid out inside it; `where` is what surrounds it, and
+        `overflow` whether leaving its area is a finding (not in a page's margin boxes)."""
+        element = _own_element(box)
+        if element is not None and element.get("data-overlay") is not None:
+            self._glyphs_only(box, where)
+            return
+        where = _marked(box, element, where)
         if isinstance(box, boxes.TextBox):
             self._text(box, where, overflow)
             return
@@ -123,24 +117,26 @@ class LayoutCheck:
             return
         if not hasattr(box, "children"):
             return
-        inner = where
-        if isinstance(box, boxes.BlockContainerBox) or isinstance(box, boxes.TableCellBox):
-            if overflow and where.area is not None and isinstance(box, (boxes.TableCellBox, boxes.BlockBox)) \
-                    and _clips(box, where):
-                # a block split across pages may reach into the page's bottom margin with no
-                # ink there: against the page, blocks are checked sideways only
-                self._inside(box, _border_rect(box), where, sideways=where.area_kind == "page")
-            if isinstance(box, boxes.TableCellBox):
-                inner = _Where(**{**where.__dict__, "area": box, "area_kind": "cell"})
-            elif element is not None and element.get("data-card") is not None and box.element is element:
-                inner = _Where(**{**where.__dict__, "area": box, "area_kind": "card", "card": box})
-            elif box.style["overflow"] != "visible" and box.element is not None:
-                inner = _Where(**{**where.__dict__, "area": box, "area_kind": where.area_kind if where.area_kind == "card" else "box"})
+        if isinstance(box, boxes.BlockContainerBox):
+            self._block(box, where, overflow)
+            where = _holding(box, where)
+        self._walk_children(box, where, overflow)
+
+    def _block(self, box, where: _Where, overflow: bool) -> None:
+        """A block or table cell stays inside its area. A block split across pages may reach
+        into the page's bottom margin with no ink there: against the page, blocks are
+        checked sideways only."""
+        if overflow and where.area is not None and isinstance(box, (boxes.TableCellBox, boxes.BlockBox)) \
+                and _clips(box, where):
+            self._inside(box, _border_rect(box), where, sideways=where.area_kind == "page")
+
+    def _walk_children(self, box, inner: _Where, overflow: bool) -> None:
+        """Walk the boxes inside `box`; in a multi-column box each column is the area of its content."""
         columns = box.style["column_count"] != "auto" or box.style["column_width"] != "auto"
         for child in box.children:
             child_where = inner
             if columns and isinstance(child, boxes.BlockBox):
-                child_where = _Where(**{**inner.__dict__, "area": child, "area_kind": "column", "column": child})
+                child_where = replace(inner, area=child, area_kind="column", column=child)
             self._walk(child, child_where, overflow)
 
     def _glyphs_only(self, box, where: _Where) -> None:
@@ -310,6 +306,43 @@ def verify_layout(document, source_root: Path, rules: LayoutRules | None = None,
     check = LayoutCheck(source_root, fallback or Location(source_root / "game.yaml"), rules or LayoutRules(), label,
                         first_page=first_page)
     return check.run(document)
+
+
+# -- what surrounds a box -------------------------------------------------------------------
+def _own_element(box):
+    """The element `box` lays out; None for text and line boxes, which carry their parent's."""
+    element = getattr(box, "element", None)
+    if isinstance(box, (boxes.TextBox, boxes.LineBox)):
+        return None
+    return element
+
+
+def _marked(box, element, where: _Where) -> _Where:
+    """`where`, with what the box's own element marks: its source record (data-src), its
+    section (<section id>), and whether it is a heading or caption."""
+    tag = getattr(box, "element_tag", None)
+    if element is not None:
+        src = element.get("data-src")
+        if src:
+            where = replace(where, src=src)
+        if tag == "section" and element.get("id"):
+            where = replace(where, section=element.get("id"))
+    if tag in HEADINGS and not where.heading and isinstance(box, boxes.BlockBox):
+        where = replace(where, heading=True)
+    return where
+
+
+def _holding(box, where: _Where) -> _Where:
+    """What surrounds the content of a block: a table cell, a card (data-card) and a box that
+    clips its overflow are each the area their content must stay inside."""
+    if isinstance(box, boxes.TableCellBox):
+        return replace(where, area=box, area_kind="cell")
+    element = box.element
+    if element is not None and element.get("data-card") is not None:
+        return replace(where, area=box, area_kind="card", card=box)
+    if box.style["overflow"] != "visible" and element is not None:
+        return replace(where, area=box, area_kind="card" if where.area_kind == "card" else "box")
+    return where
 
 
 # -- geometry -------------------------------------------------------------------------------
