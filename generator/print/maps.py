@@ -109,58 +109,111 @@ def draw(ctx: BuildContext, m: Map, frame: float, key: bool = False) -> DrawnMap
     its own legend)."""
     grid = grid_of(m)
     gw, gh = grid.size
-    parts = [f'<rect x="0" y="0" width="{gw + 2 * frame:.2f}" height="{gh + 2 * frame:.2f}" fill="{PAPER}"/>']
+    items = [item for layer in LAYERS for item in layer(ctx, m, grid)]
+    below = 0.0
+    if key:
+        key_items, below = _key(ctx, m, cell_terrain(m), gw, gh)
+        items += key_items
+    return DrawnMap(m, gw + 2 * frame, gh + below + 2 * frame, _paper(m, frame, grid.size, below), frame, items)
+
+
+Item = tuple[Box, str]  # what a tile draws if the box lies on it
+
+
+def _paper(m: Map, frame: float, size: tuple[float, float], below: float) -> str:
+    """The paper under the grid (`size`), its frame and the key `below` it, and the map's
+    background picture stretched over the grid."""
+    gw, gh = size
+    parts = [f'<rect x="0" y="0" width="{gw + 2 * frame:.2f}" height="{gh + below + 2 * frame:.2f}" fill="{PAPER}"/>']
     if m.background:
         parts.append(f'<g transform="translate({frame:.2f},{frame:.2f})">'
                      f'<image href="{escape(m.background)}" x="0" y="0" width="{gw:.2f}" height="{gh:.2f}" '
                      'preserveAspectRatio="none"/></g>')
-    items: list[tuple[Box, str]] = []
-    terrain = cell_terrain(m)
-    for (c, r), tid in terrain.items():
+    return "".join(parts)
+
+
+def _cells(ctx: BuildContext, m: Map, grid: Grid) -> list[Item]:
+    """Each cell in its terrain's colour, outlined unless the map has no grid; a cell of no
+    terrain over a background picture lets the picture show."""
+    stroke = "none" if m.grid == "none" else "#6b6b6b"
+    items = []
+    for (c, r), tid in cell_terrain(m).items():
         fill = "none" if m.background and tid is None else terrain_colour(ctx, tid)
-        stroke = "none" if m.grid == "none" else "#6b6b6b"
         corners = grid.corners(c, r)
         items.append((_around(corners, 0.2), f'<polygon points="{_points(corners)}" fill="{fill}" stroke="{stroke}" '
                                              f'stroke-width="0.25" data-cell="{c:02d}{r:02d}"/>'))
+    return items
+
+
+def _features(ctx: BuildContext, m: Map, grid: Grid) -> list[Item]:
+    """Rivers, walls and borders along cell sides, roads and railways from cell to cell, each
+    in its kind's stroke (FEATURE_STYLE)."""
+    items = []
     for feature in m.features:
         colour, width, dash = FEATURE_STYLE[feature.kind]
         dashed = f' stroke-dasharray="{dash}"' if dash else ""
-        style = f'fill="none" stroke="{colour}" stroke-width="{width}" stroke-linecap="round" stroke-linejoin="round"{dashed}'
+        attrs = (f'fill="none" stroke="{colour}" stroke-width="{width}" stroke-linecap="round" '
+                 f'stroke-linejoin="round"{dashed} class="f-{feature.kind}"')
         for side in feature.hexsides:
             a, b = (cell_xy(p.strip()) for p in side.split("/"))
             try:
                 (x1, y1), (x2, y2) = grid.side(a, b)
             except ValueError:
                 continue  # validation reports it
-            items.append((_around([(x1, y1), (x2, y2)], width), f'<line x1="{x1:.2f}" y1="{y1:.2f}" x2="{x2:.2f}" '
-                                                                 f'y2="{y2:.2f}" {style} class="f-{feature.kind}"/>'))
+            items.append((_around([(x1, y1), (x2, y2)], width),
+                          f'<line x1="{x1:.2f}" y1="{y1:.2f}" x2="{x2:.2f}" y2="{y2:.2f}" {attrs}/>'))
         if feature.path:
             points = [grid.centre(*cell_xy(c)) for c in feature.path]
-            items.append((_around(points, width), f'<polyline points="{_points(points)}" {style} class="f-{feature.kind}"/>'))
-    small = min(2.2, m.cell * 0.1)
-    for c in range(1, m.columns + 1) if m.numbers and m.grid != "none" else ():
+            items.append((_around(points, width), f'<polyline points="{_points(points)}" {attrs}/>'))
+    return items
+
+
+def _small_text(m: Map) -> float:
+    """mm: the size of cell numbers and setup codes."""
+    return min(2.2, m.cell * 0.1)
+
+
+def _numbers(ctx: BuildContext, m: Map, grid: Grid) -> list[Item]:
+    """Each cell's number (CCRR) near its top edge, where the map prints them and has a grid."""
+    if not m.numbers or m.grid == "none":
+        return []
+    small = _small_text(m)
+    items = []
+    for c in range(1, m.columns + 1):
         for r in range(1, m.rows + 1):
             cx, cy = grid.centre(c, r)
             top = cy - (m.cell / 2 if m.grid != "hex-pointy" else grid.radius * 0.75) + small * 1.25
             items.append((_text_box(cx, top, "0000", small), _text(cx, top, f"{c:02d}{r:02d}", small, "cell-number")))
-    for i, code in enumerate(m.setup):
+    return items
+
+
+def _setup_codes(ctx: BuildContext, m: Map, grid: Grid) -> list[Item]:
+    """Each setup code in a white box low in its cell."""
+    small = _small_text(m)
+    items = []
+    for code in m.setup:
         cx, cy = grid.centre(*cell_xy(code.at))
         y = cy + m.cell * 0.32
         box = (cx - m.cell * 0.16, y - small * 1.05, cx + m.cell * 0.16, y + small * 0.4)
         items.append((box, f'<rect x="{cx - m.cell * 0.16:.2f}" y="{y - small * 1.05:.2f}" width="{m.cell * 0.32:.2f}" '
                            f'height="{small * 1.45:.2f}" rx="0.4" fill="#ffffff" stroke="#1a1a1a" stroke-width="0.2"/>'
                            + _text(cx, y, code.code, small * 1.05, "setup-code")))
+    return items
+
+
+def _labels(ctx: BuildContext, m: Map, grid: Grid) -> list[Item]:
+    """Each label (a town, a ridge) in the edition's language, on a white halo over its cell."""
+    items = []
     for i, label in enumerate(m.labels):
         cx, cy = grid.centre(*cell_xy(label.at))
         text = ctx.tr.field(m, "labels", i, "text")
         items.append((_text_box(cx, cy + 1.2 * label.size, text, 3.5 * label.size),
                       _text(cx, cy + 1.2 * label.size, text, 3.5 * label.size, "map-label", halo=True)))
-    below = 0.0
-    if key:
-        key_items, below = _key(ctx, m, terrain, gw, gh)
-        items += key_items
-        parts[0] = parts[0].replace(f'height="{gh + 2 * frame:.2f}"', f'height="{gh + below + 2 * frame:.2f}"')
-    return DrawnMap(m, gw + 2 * frame, gh + below + 2 * frame, "".join(parts), frame, items)
+    return items
+
+
+# What lies on a map's grid, drawn bottom to top.
+LAYERS = (_cells, _features, _numbers, _setup_codes, _labels)
 
 
 KEY_TEXT = 3.0  # mm: the key's words (8.5 pt)
