@@ -23,6 +23,8 @@ BEGIN = "<!-- architecture:begin (python3 tools/architecture.py writes this bloc
 END = "<!-- architecture:end -->"
 COMMAND = "python3 tools/architecture.py"
 
+Arrows = list[tuple[str, str]]  # (importer, imported) pairs of layers
+
 
 @dataclass(frozen=True)
 class Layers:
@@ -33,9 +35,11 @@ class Layers:
 
     @property
     def names(self) -> list[str]:
+        """Every layer, top first."""
         return [name for level in self.levels for name in level]
 
     def level(self, name: str) -> int:
+        """How far down the layer `name` is: 0 at the top; siblings alike."""
         return next(i for i, level in enumerate(self.levels) if name in level)
 
 
@@ -100,10 +104,9 @@ def flowchart(layers: Layers, edges: dict[str, set[str]], sizes: dict[str, int])
 
 
 def _count(n: int) -> str:
+    """'1 module', '12 modules'."""
     return f"{n} module" if n == 1 else f"{n} modules"
 
-
-Arrows = list[tuple[str, str]]
 
 
 def _split(layers: Layers, edges: dict[str, set[str]]) -> tuple[Arrows, Arrows, Arrows]:
@@ -130,6 +133,7 @@ def _reduced(arrows: Arrows) -> Arrows:
 
 
 def _reaches(arrows: Arrows, start: str, goal: str) -> bool:
+    """Whether a path of `arrows` leads from `start` to `goal`."""
     seen, todo = {start}, [start]
     while todo:
         node = todo.pop()
@@ -153,6 +157,7 @@ def imports_table(layers: Layers, edges: dict[str, set[str]]) -> list[str]:
 
 
 def _order(layers: Layers):
+    """A sort key: layers top first, then anything else by name."""
     names = layers.names
     return lambda name: (names.index(name) if name in names else len(names), name)
 
@@ -188,15 +193,17 @@ def drawn(text: str) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """Redraw the block, or with --check only compare it (1 when it differs); 1 too when the
+    document or its markers are missing."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--check", action="store_true", help="exit 1 when the block differs from the code")
     parser.add_argument("--root", type=Path, default=REPO, help="the repository (default: this one)")
     args = parser.parse_args(argv)
     path = args.root / DOC
-    text = path.read_text(encoding="utf-8")
     try:
+        text = path.read_text(encoding="utf-8")
         old = drawn(text)
-    except ValueError as exc:
+    except (OSError, ValueError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 1
     new = block(args.root)
