@@ -470,7 +470,7 @@ def _build_cases() -> list[Case]:
     return _layout_cases() + [
         Case("card-text-overflows", edit("data/cards.yaml", "    text: One unit moves and then attacks.",
                                          "    text: " + "One unit moves and attacks. " * 200),
-             "W003", "data/cards.yaml", "- id: advance", runner="cards"),
+             "E040", "data/cards.yaml", "- id: advance", runner="cards"),
         Case("untranslated-falls-back", steps(TRANSLATED, write("locale/ru.po", PO_HEAD)), "W005", "locale/ru.po", None,
              runner="reference-ru"),
         Case("erratum-not-cited", edit("data/keywords.yaml", "        erratum: quick-for-fast\n", ""), "W001",

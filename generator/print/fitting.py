@@ -39,29 +39,32 @@ def fitted_faces(ctx: BuildContext, faces: list[CardFace], report: Report, cache
     (card sheets; the site keeps one page per card). A card that does not fit even so is
     reported as `unfit_code` (the card sheets: E040, and see `unfit`), also when the size came
     from the cache. A back written as content is fitted the same way, on its own."""
-    return _fitted_backs(ctx, _fitted_fronts(ctx, faces, report, cache, split_long, unfit_code), cache)
+    fronts = _fitted_fronts(ctx, faces, report, cache, split_long, unfit_code)
+    return _fitted_backs(ctx, fronts, report, cache, unfit_code)
 
 
 def unfit(faces: list[CardFace]) -> list[CardFace]:
-    """The faces too long for their card even at the minimum text size (and, with
-    `split_long`, on as many cards as their parts allow): their text is cut off."""
+    """The faces too long for their card, front or back, even at the minimum text size (and,
+    with `split_long`, on as many cards as their parts allow): their text is cut off."""
     return [face for face in faces if face.extra.get("over")]
 
 
-def _fitted_backs(ctx: BuildContext, faces: list[CardFace], cache: bool) -> list[CardFace]:
+def _fitted_backs(ctx: BuildContext, faces: list[CardFace], report: Report, cache: bool,
+                  unfit_code: str) -> list[CardFace]:
     """Each back written as content shrunk to fit like a front: laid out as a face of its own
     (its title, its body, no label), down to the minimum size. One that does not fit even so
-    overflows its card on the sheet, which the layout check reports (E040)."""
+    is reported as `unfit_code`, and its card is unfit (see `unfit`)."""
     backs = [i for i, face in enumerate(faces) if face.reverse is not None]
     if not backs:
         return faces
     as_fronts = [replace(faces[i], id=f"{faces[i].id}.back", label="", title=faces[i].reverse.title,
                          title_mark=faces[i].reverse.title_mark, body=faces[i].reverse.body, parts=(), narrow=None,
                          draft=None, reverse=None, font_pt=0.0) for i in backs]
-    fitted = _fitted_fronts(ctx, as_fronts, Report(), cache, split_long=False)
+    fitted = _fitted_fronts(ctx, as_fronts, report, cache, split_long=False, unfit_code=unfit_code)
     out = list(faces)
     for i, back in zip(backs, fitted):
-        out[i] = replace(out[i], reverse=replace(out[i].reverse, font_pt=back.font_pt))
+        over = {"over": back.extra["over"]} if "over" in back.extra else {}
+        out[i] = replace(out[i], reverse=replace(out[i].reverse, font_pt=back.font_pt), extra={**out[i].extra, **over})
     return out
 
 
