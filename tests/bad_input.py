@@ -713,9 +713,11 @@ def run_case(ws: Workspace, case: Case) -> list:
         check_list(project, ws.game / "army.yaml", report)
         return report.diagnostics
     if case.runner == "site":  # the game's site pages, in-process (their card pages are fitted like the sheets)
+        from generator import outputs
         from generator.print.context import BuildContext
         from generator.site.pages import game_pages
 
+        outputs.confine_to(project.output)  # as a build does: its fitting writes to output/ only
         report = Report()
         game_pages(BuildContext(project.load("demo", report), "en", ws.root), report)
         return report.diagnostics
