@@ -79,7 +79,7 @@ CODES: dict[str, str] = {
     "E081": "army list that breaks its roster rules or names what its game does not have",
     "W001": "erratum not referenced by any record",
     "W002": "translation does not use the term list's term",
-    "W003": "card text does not fit at the minimum size",
+    "W003": "card text does not fit at the minimum size (site; on card sheets E040)",
     "W004": "erratum alias that no record uses",
     "W005": "text falls back to the source language (untranslated or fuzzy)",
     "W040": "text outside the page or a card's safe area",

@@ -27,7 +27,8 @@ class Case:
     code: str
     file: str                     # relative to the game folder ("" for the folder itself)
     line: int | str | None        # a line number, a text on the expected line, or None (no line)
-    runner: str = "validate"      # validate | check | roster | cards | bleed | print-shop | counters | rulebook | reference-ru
+    # validate | check | roster | site | cards | bleed | print-shop | counters | rulebook | reference-ru
+    runner: str = "validate"
     cli: bool = False             # also run through the command line under ulimit
 
 
@@ -470,7 +471,10 @@ def _build_cases() -> list[Case]:
     return _layout_cases() + [
         Case("card-text-overflows", edit("data/cards.yaml", "    text: One unit moves and then attacks.",
                                          "    text: " + "One unit moves and attacks. " * 200),
-             "W003", "data/cards.yaml", "- id: advance", runner="cards"),
+             "E040", "data/cards.yaml", "- id: advance", runner="cards"),
+        Case("card-page-text-overflows", edit("data/cards.yaml", "    text: One unit moves and then attacks.",
+                                              "    text: " + "One unit moves and attacks. " * 200),
+             "W003", "data/cards.yaml", "- id: advance", runner="site"),
         Case("untranslated-falls-back", steps(TRANSLATED, write("locale/ru.po", PO_HEAD)), "W005", "locale/ru.po", None,
              runner="reference-ru"),
         Case("erratum-not-cited", edit("data/keywords.yaml", "        erratum: quick-for-fast\n", ""), "W001",
@@ -707,6 +711,15 @@ def run_case(ws: Workspace, case: Case) -> list:
 
         report = Report()
         check_list(project, ws.game / "army.yaml", report)
+        return report.diagnostics
+    if case.runner == "site":  # the game's site pages, in-process (their card pages are fitted like the sheets)
+        from generator import outputs
+        from generator.print.context import BuildContext
+        from generator.site.pages import game_pages
+
+        outputs.confine_to(project.output)  # as a build does: its fitting writes to output/ only
+        report = Report()
+        game_pages(BuildContext(project.load("demo", report), "en", ws.root), report)
         return report.diagnostics
     if case.runner == "check":
         from generator.checker.runner import check_project

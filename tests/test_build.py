@@ -143,15 +143,17 @@ def test_draft_mark_on_incomplete_cards(demo: Workspace):
     assert "DRAFT" in reader.pages[0].extract_text().replace(" ", "")
 
 
-def test_text_shrinks_then_warns(demo: Workspace):
+def test_text_shrinks_then_is_an_error(demo: Workspace):
     demo.edit("data/cards.yaml", "    text: One unit moves and then attacks.",
               "    text: " + "One unit moves and then attacks. " * 12)
     result = build(demo, "cards", images=False)
-    assert not [d for d in result.diagnostics if d.code == "W003"]  # shrunk, fits
+    assert not [d for d in result.diagnostics if d.code in ("W003", "E040")]  # shrunk, fits
     demo.edit("data/cards.yaml", "One unit moves and then attacks. " * 12, "One unit moves and attacks. " * 200)
     result = build(demo, "cards", images=False)
-    warnings = [d for d in result.diagnostics if d.code == "W003"]
-    assert warnings and "advance" in warnings[0].message and warnings[0].location.path.name == "cards.yaml"
+    errors = [d for d in result.diagnostics if d.code == "E040" and "does not fit at the minimum text size" in d.message]
+    assert errors and "advance" in errors[0].message and errors[0].location.path.name == "cards.yaml"
+    assert not [d for d in result.diagnostics if d.code == "W003"]
+    assert result.files[0].name == "cards.layout-errors.pdf"
 
 
 def test_card_images_and_tts_sheet(demo: Workspace):

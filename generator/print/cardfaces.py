@@ -30,6 +30,53 @@ class BackFace:
     font_pt: float = 0.0  # the size its text was fitted to (print/fitting.py); 0: not fitted yet
 
 
+@dataclass(frozen=True)
+class TableRow:
+    """One row of a table printed on a card, with the table's head (its opening tag, caption and
+    header row): a card that continues the table opens it again with the same head."""
+
+    head: Markup
+    row: Markup
+
+
+def body_of(parts) -> Markup:
+    """A card's body made of parts (see CardFace.parts): HTML as it is, each run of rows of one
+    table as that table, under its head."""
+    out: list[Markup] = []
+    head = None
+    for part in parts:
+        if isinstance(part, TableRow) and part.head == head:
+            out.append(part.row)
+            continue
+        if head is not None:
+            out.append(Markup(_TABLE_END))
+        head = part.head if isinstance(part, TableRow) else None
+        out.append(part.head + part.row if isinstance(part, TableRow) else part)
+    if head is not None:
+        out.append(Markup(_TABLE_END))
+    return Markup("").join(out)
+
+
+_TABLE_END = "</tbody></table>"
+_ROW = re.compile(r"<tr>.*?</tr>", re.S)
+
+
+def table_parts(html: Markup) -> list[Markup | TableRow]:
+    """A table's HTML (text/blocks.py table_html) as the parts a card holding it may be split
+    between: each body row under the table's head (without its anchor: a card repeats the head,
+    and an id is only once on a page), then the notes below the table. No parts where the HTML
+    is not one table of plain rows: nothing to split it by."""
+    start, end = html.find("<tbody>") + len("<tbody>"), html.find(_TABLE_END)
+    if start < len("<tbody>") or end < start:
+        return []
+    rows = _ROW.findall(html[start:end])
+    if not rows or "".join(rows) != html[start:end]:
+        return []
+    head = Markup(re.sub(r'^(<table[^>]*?) id="[^"]*"', r"\1", str(html[:start]), count=1))
+    notes = html[end + len(_TABLE_END):]
+    return [TableRow(head, Markup(row)) for row in rows] + ([Markup(notes)] if notes else [])
+
+
 @dataclass
 class CardFace:
     id: str
@@ -48,8 +95,9 @@ class CardFace:
     extra: dict[str, Any] = field(default_factory=dict)
     corners: str = "square"
     src: str = ""  # 'data/cards.yaml:12', for the layout check
-    # the body as blocks a card that does not fit may be split between (see cards.fit)
-    parts: tuple[Markup, ...] = ()
+    # the body as blocks a card that does not fit may be split between (print/fitting.py), in
+    # order: HTML, or a table's rows (TableRow), which a card continuing the table prints under its head
+    parts: tuple[Markup | TableRow, ...] = ()
     # the body for a card too narrow for `body` (stats as a list), if there is one
     narrow: Markup | None = None
     # after the title: the editor's-text mark, where the record's name is the editor's (editorial.py)
@@ -275,9 +323,7 @@ def reference_cards(ctx: BuildContext) -> list[CardFace]:
         add(action, tr.field(action, "name"), Markup("{}<p>{}</p>").format(sub, field_html(action, tr, "text")))
     for table in game.tables.values():
         html = blocks.table_html(table, tr)
-        end = html.find("</table>") + len("</table>")  # the table, then its notes: a long note may go on two cards
-        parts = [Markup(html[:end]), Markup(html[end:])] if html[end:] else []
-        add(table, tr.field(table, "name"), html, parts)
+        add(table, tr.field(table, "name"), html, table_parts(html))
     if game.bands:
         first = next(iter(game.bands.values()))
         html = blocks.records_html(game, "bands", tr, _link)

@@ -199,7 +199,8 @@ def card_sheets(ctx: BuildContext, report: Report, paper: str = "a4", drafts: bo
     from .fitting import fitted_faces, split_face
     from .sheets import discard_chunks
 
-    faces = fitted_faces(ctx, faces, report, split_long=True)  # each card laid out once, then remembered
+    # each card laid out once, then remembered; one too long even on cards that continue it is an error
+    faces = fitted_faces(ctx, faces, report, split_long=True, unfit_code="E040")
     for round_ in range(3):
         faces = [replace(f, index=i) for i, f in enumerate(faces)]
         html, placements = sheets_document(ctx, faces, paper)
@@ -213,7 +214,8 @@ def card_sheets(ctx: BuildContext, report: Report, paper: str = "a4", drafts: bo
         if out is not None:
             discard_chunks(out)
         for i in sorted(set(long), reverse=True):
-            faces[i:i + 1] = fitted_faces(ctx, split_face(faces[i], faces[i].font_pt), report, split_long=True)
+            faces[i:i + 1] = fitted_faces(ctx, split_face(ctx, faces[i], faces[i].font_pt), report, split_long=True,
+                                          unfit_code="E040")
     return faces, html, placements, None
 
 

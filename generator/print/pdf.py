@@ -85,21 +85,22 @@ def write_tagged(document, path: Path, identifier_: bytes, finish: Callable[[Pat
 
 
 def write_pdf(html: str, out: Path, base_url: Path, roots: list[Path], document=None,
-              finish: Callable[[Path], None] | None = None) -> PdfResult:
+              finish: Callable[[Path], None] | None = None, broken: bool = False) -> PdfResult:
     """Render (unless `document` is the layout of `html` already), verify the layout, and
     write atomically: a failed build never leaves a half-written PDF. A document whose
     content overflows or overlaps is not written as if fine: it goes to NAME.layout-errors.pdf
     (for the designer to look at) and any earlier NAME.pdf is removed. The PDF identifier is a
     hash of the input, so the same input gives the same bytes. `finish` edits the written
     file before it takes its name (page boxes, font names; the rulebook's turned pages and blank
-    pages)."""
+    pages). `broken`: the document is known to be broken before it is laid out (a card too
+    long for its card, print/fitting.py): written as NAME.layout-errors.pdf whatever the check finds."""
     refused: list[str] = []
     read: set[Path] = set()
     if document is None:
         document, fetcher = render_document(html, base_url, roots)
         refused, read = fetcher.refused, fetcher.read
     findings = verify_layout(document, base_url, LayoutRules.load(roots), label=f"{out.parent.name}/{out.name}")
-    broken = any(d.severity is Severity.ERROR for d in findings)
+    broken = broken or any(d.severity is Severity.ERROR for d in findings)
     target = out.with_name(out.stem + ".layout-errors.pdf") if broken else out
     stale = out if broken else out.with_name(out.stem + ".layout-errors.pdf")
     identifier_ = identifier(html)

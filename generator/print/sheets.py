@@ -160,13 +160,15 @@ def discard_chunks(out: Path) -> None:
 
 
 def write_sheets(html: str | SheetsHtml, out: Path, base_url: Path, roots: list[Path], per_chunk: int | None = None,
-                 store: ChunkStore | None = None, finish: Callable[[Path], None] | None = None) -> PdfResult:
+                 store: ChunkStore | None = None, finish: Callable[[Path], None] | None = None,
+                 broken: bool = False) -> PdfResult:
     """Write `html` to `out`: whole when small, else chunk by chunk, joined. Every chunk is
     checked; with an overflow or overlap anywhere the PDF goes to NAME.layout-errors.pdf.
     With `store`, a chunk laid out by an earlier build is joined as it was, and each chunk
-    laid out now is kept for the next. `finish` edits the written file (see write_pdf)."""
+    laid out now is kept for the next. `finish` edits the written file, `broken` says it is
+    broken before it is laid out (see write_pdf)."""
     if chunk_count(html, per_chunk) == 1:
-        return write_pdf(str(html), out, base_url, roots, finish=finish)
+        return write_pdf(str(html), out, base_url, roots, finish=finish, broken=broken)
     keys: set[str] = set()
     try:
         chunks = []
@@ -180,7 +182,7 @@ def write_sheets(html: str | SheetsHtml, out: Path, base_url: Path, roots: list[
                     store.put(key, part, chunk)
             chunks.append(chunk)
         findings = [d for c in chunks for d in c.findings]
-        broken = any(d.severity is Severity.ERROR for d in findings)
+        broken = broken or any(d.severity is Severity.ERROR for d in findings)
         target = out.with_name(out.stem + ".layout-errors.pdf") if broken else out
         stale = out if broken else out.with_name(out.stem + ".layout-errors.pdf")
         outputs.write_with(target, lambda tmp: finishing(join([c.pdf for c in chunks], tmp), tmp, finish))

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from ..bleed import set_bleed_box
 from ..cards import card_sheets, sheets_config, sheets_document, write_placements
+from ..fitting import unfit
 from ..images import faces_html, write_card_images
 from ..preflight import preflight_pages
 from ..printshop import write_print_shop
@@ -37,7 +38,10 @@ class CardSheets(Document):
         if source == previous.state:
             discard_chunks(out / "cards.pdf")
             return Rendered(source=source, reads=previous.reads, unchanged=True, cards=len(placements))
-        res = write_sheets(html, out / "cards.pdf", ctx.game.folder, ctx.roots, store=ChunkStore(root, out / "cards.pdf"))
+        # a card too long even on cards that continue it (E040) prints cut off: not as cards.pdf
+        broken = bool(unfit(faces))
+        res = write_sheets(html, out / "cards.pdf", ctx.game.folder, ctx.roots, store=ChunkStore(root, out / "cards.pdf"),
+                           broken=broken)
         report.diagnostics += res.diagnostics
         write_placements(out / "cards.json", placements)
         rendered = Rendered([res.path, out / "cards.json"], pages=res.pages, cards=len(placements))
@@ -46,7 +50,7 @@ class CardSheets(Document):
             margin = sheets_config(ctx)["bleed"]
             bleed = write_sheets(bleed_html, out / "cards-bleed.pdf", ctx.game.folder, ctx.roots,
                                  store=ChunkStore(root, out / "cards-bleed.pdf"),
-                                 finish=lambda path: set_bleed_box(path, margin))
+                                 finish=lambda path: set_bleed_box(path, margin), broken=broken)
             report.diagnostics += bleed.diagnostics
             rendered.files.append(bleed.path)
             read |= bleed.read
@@ -55,7 +59,7 @@ class CardSheets(Document):
             rendered.files += write_print_shop(ctx, faces, job.print_shop, out, report)
         rendered.reads = reads(read, root)
         # with layout findings the source is not remembered: the next build lays it out again
-        rendered.source = "" if res.diagnostics else made_from(root, rendered.reads, *made)
+        rendered.source = "" if res.diagnostics or broken else made_from(root, rendered.reads, *made)
         if job.images:
             rendered.files += write_card_images(ctx, faces, out, reuse=bool(previous.state))
         return rendered
