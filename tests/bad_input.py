@@ -709,7 +709,7 @@ def run_case(ws: Workspace, case: Case) -> list:
         check_list(project, ws.game / "army.yaml", report)
         return report.diagnostics
     if case.runner == "check":
-        from generator.checker.runner import check_project
+        from generator.checks.trial import check_project
 
         run = check_project(project, project.game_ids())
         found = [d for g in run.games for d in g.report.diagnostics]
