@@ -23,12 +23,11 @@ TARGET_SECONDS = 2.0
 
 
 def run_once(root: Path, games: list[str]) -> tuple[float, dict]:
-    from generator.checker import calc, procedures
+    from generator.checker import procedures
     from generator.checker.dice import _outcomes, _single_die
     from generator.cli import cli
 
     procedures.clear_cache()
-    calc._results.clear()
     _outcomes.cache_clear()
     _single_die.cache_clear()
     out = io.StringIO()

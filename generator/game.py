@@ -43,6 +43,10 @@ class Game:
     dropped: dict[str, set[str]] = field(default_factory=dict)
     # `rulesmith check`'s results, when the game was loaded with its examples run (Project.load).
     check_result: Any = field(default=None, repr=False, compare=False)
+    # What the rules checker computes for the text to show: `{{ calc:... }}` numbers and the
+    # procedures' tables (text/computed.py's Computations), attached by Project.read; None:
+    # a game loaded without its procedures.
+    computed: Any = field(default=None, repr=False, compare=False)
 
     @property
     def project_root(self) -> Path:

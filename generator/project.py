@@ -72,6 +72,17 @@ class Project:
                 hint = did_you_mean(lang, known) or "choose one of those, or leave --lang out for all"
                 raise UsageError(f"no selected game has language '{lang}' ({each}); {hint}")
 
+    def read(self, game_id: str, report: Report) -> Game | None:
+        """Load one game, unchecked, with what the rules checker computes for its text
+        (game.computed: `{{ calc:... }}` numbers and the procedures' tables, each computed
+        when first shown); None if it could not be loaded at all."""
+        game = load_game(self.content / game_id, report)
+        if game is not None:
+            from .checker.shown import ProcedureResults
+
+            game.computed = ProcedureResults(game)
+        return game
+
     def load(self, game_id: str, report: Report, checks: bool = True, catalogs: bool = True,
              examples: bool = False) -> Game | None:
         """Load and check one game; None if it could not be loaded at all. With
@@ -79,10 +90,10 @@ class Project:
         catalogs=False skips the translation catalogs (for `rulesmith check`); examples=True
         also runs the worked examples (game.check_result). The game's procedures.py runs in
         a child process with a time limit (checker/bounded.py)."""
-        game = load_game(self.content / game_id, report)
+        game = self.read(game_id, report)
         if game is not None:
             if checks:
-                from .checker.trial import check_bounded
+                from .checks.trial import check_bounded
 
                 game.check_result = check_bounded(game, report, catalogs=catalogs, examples=examples)
             else:

@@ -722,7 +722,7 @@ def run_case(ws: Workspace, case: Case) -> list:
         game_pages(BuildContext(project.load("demo", report), "en", ws.root), report)
         return report.diagnostics
     if case.runner == "check":
-        from generator.checker.runner import check_project
+        from generator.checks.trial import check_project
 
         run = check_project(project, project.game_ids())
         found = [d for g in run.games for d in g.report.diagnostics]

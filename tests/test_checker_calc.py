@@ -4,14 +4,19 @@ reference and printed the way each language writes numbers."""
 from __future__ import annotations
 
 from fractions import Fraction
+from types import SimpleNamespace
 
 import pytest
 
 from generator.checker import format_computed, format_number
 from generator.checker.calc import Computed
 from generator.diagnostics import Report
+from generator.i18n.translate import Translator
+from generator.loader import load_game
 from generator.project import Project
-from generator.text.refs import Ref, RefError, resolve
+from generator.text.chapters import load_chapter
+from generator.text.refs import Ref, RefError, is_block, resolve
+from generator.text.render import RenderContext, render_chapter
 
 from .conftest import Workspace, line_of
 from .test_checker import CHAPTER, PROCEDURES
@@ -50,7 +55,6 @@ def test_parse_computed_number():
     ("calc:shoot", "is not a computed number"),
     ("calc:shoot(unit=scouts)", "is not a computed number"),
     ("calc:shoot(unit=scouts).Q(hits)", "is not a computed number"),
-    ("calc:shoot(unit=scouts).P(hits >=)", "is not a condition"),
     ("calc:shoot(scouts).P(hits >= 1)", "cannot read the inputs"),
     ("calc:shoot(unit=scouts).P(hits >= 1) as percentage", "unknown number format"),
 ])
@@ -93,6 +97,7 @@ def test_computed_number_resolves_and_prints_per_language(demo: Workspace):
     ("calc:shoot(unit=scouts).P(kills >= 1)", "E033", "returns no 'kills'"),
     ("calc:broken().E(x)", "E034", "raised ZeroDivisionError"),
     ("calc:shoot(unit=scouts).P(hits >=)", "E019", "is not a condition"),
+    ("calc:shot(unit=scouts).P(hits >=)", "E019", "is not a condition"),  # read before the procedure is looked up
 ])
 def test_validate_reports_computed_numbers_that_cannot_be_computed(demo: Workspace, ref, code, needle):
     path = demo.write("rules/02-odds.md", f"# Odds\n\nThe odds are\n{{{{ {ref} }}}} in all.\n")
@@ -101,3 +106,50 @@ def test_validate_reports_computed_numbers_that_cannot_be_computed(demo: Workspa
     assert found, [d.format_text() for d in report.diagnostics]
     assert needle in found[0].message
     assert found[0].location.path == path and found[0].location.line == line_of(path, "{{")
+
+
+class Handed:
+    """Computations handed to a game as data (text/computed.py), none of them the checker's."""
+
+    def table_ids(self) -> list[str]:
+        return ["odds"]
+
+    def table(self, table_id: str):
+        return SimpleNamespace(id=table_id, title={"en": "Odds"}, columns=[{"id": "n", "name": "Dice"}],
+                               printed_rows=lambda tr: [{"n": f"7 of 9 ({tr.lang})"}])
+
+    def number(self, ref):
+        return SimpleNamespace(text=lambda lang: f"{ref.id} as {ref.fmt} in {lang}")
+
+
+def test_the_text_prints_the_numbers_and_tables_its_game_is_handed(demo: Workspace):
+    """The text asks `game.computed` for what the checker computes, and prints what it answers:
+    the condition, the procedure and the table are the checker's to read, not the text's."""
+    path = demo.write("rules/02-odds.md", "# Odds\n\nOnce in {{ calc:nothing(x=1).P(y) as fraction }}.\n\n"
+                                          "{{ table:odds }}\n")
+    game, _ = load(demo)
+    game.computed = Handed()
+    assert resolve(game, Ref.parse("calc:nothing(x=1).P(y) as fraction")).text("ru") == "nothing as fraction in ru"
+    assert is_block(resolve(game, Ref.parse("table:odds")))
+    ctx = RenderContext(game, Translator.load(game, "en"), "site", lambda record: None)
+    html = str(render_chapter(load_chapter(path), ctx).html)
+    assert "Once in <span class=\"param\">nothing as fraction in en</span>." in html
+    assert '<table class="data-table computed-table" id="table-odds">' in html and "<td>7 of 9 (en)</td>" in html
+
+
+def test_a_game_loaded_without_its_procedures_computes_nothing(demo: Workspace):
+    game = load_game(demo.game, Report())
+    assert game.computed is None
+    with pytest.raises(RefError) as caught:
+        resolve(game, Ref.parse("calc:shoot(unit=scouts).P(hits >= 1)"))
+    assert caught.value.code == "E031" and "not available" in str(caught.value)
+    with pytest.raises(RefError, match="unknown table 'hit-chances'"):
+        resolve(game, Ref.parse("table:hit-chances"))
+
+
+def test_a_game_computes_each_number_and_table_once(demo: Workspace):
+    game, _ = load(demo)
+    ref = Ref.parse("calc:shoot(unit=scouts, shots=2).E(hits)")
+    assert game.computed.table_ids() == ["hit-chances"]
+    assert game.computed.number(ref) is game.computed.number(ref)
+    assert game.computed.table("hit-chances") is game.computed.table("hit-chances")

@@ -22,7 +22,8 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from generator.checker import DEPTH, ProcedureError, check_project, exact, load_procedures, scripted, simulate
+from generator.checker import DEPTH, ProcedureError, exact, load_procedures, scripted, simulate
+from generator.checks.trial import check_project
 from generator.cli import cli
 from generator.diagnostics import Report
 from generator.project import Project
@@ -445,13 +446,14 @@ def test_tables_command_writes_shooting_table(copy: Path):
 
 
 def test_designer_note_computes_the_pass_chance(deadzone):
-    from generator.checker.calc import evaluate, format_computed, parse_calc
+    from generator.checker.calc import evaluate, format_computed
+    from generator.text.refs import CalcRef
 
     rules = (DEADZONE / "rules" / "03-tests.md").read_text(encoding="utf-8")
     ref = "calc:test(dice_count=3, target=4+, need=1).P(passed)"
     assert "{{ " + ref + " }}" in rules
     assert "{{ " + ref + " }}" in (DEADZONE / "locale" / "en.po").read_text(encoding="utf-8").split(
         "Шанс пройти тест")[1].split("msgid")[0]
-    value = evaluate(deadzone, parse_calc(ref))
+    value = evaluate(deadzone, CalcRef.parse(ref))
     assert value.value == Fraction(485, 512)
     assert format_computed(value, "ru") == "95\u00a0%" and format_computed(value, "en") == "95%"

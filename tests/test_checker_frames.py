@@ -14,7 +14,8 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from generator.checker import Dice, check_project, exact, load_procedures, scripted
+from generator.checker import Dice, exact, load_procedures, scripted
+from generator.checks.trial import check_project
 from generator.cli import cli
 from generator.diagnostics import Report
 from generator.project import Project

@@ -16,7 +16,8 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from generator.checker import ProcedureError, check_project, exact, load_procedures, scripted, simulate
+from generator.checker import ProcedureError, exact, load_procedures, scripted, simulate
+from generator.checks.trial import check_project
 from generator.cli import cli
 from generator.diagnostics import Report
 from generator.project import Project

@@ -72,7 +72,7 @@ def test_deadzone_modifiers_keep_their_plus(contexts):
         == ["+1"] * 5
 
 
-def test_labels_the_edition_made_are_marked(contexts, monkeypatch):
+def test_labels_the_edition_made_are_marked(contexts):
     """Names the source does not give print with the editor's mark: rock-n-roll's «Правило 4:4»
     and «Ветеран Min», battle-rules' «шт.» column, the titles of the tables the checker computes."""
     from generator.text.editorial import MARK_CLASS
@@ -85,9 +85,7 @@ def test_labels_the_edition_made_are_marked(contexts, monkeypatch):
     assert re.search(r">шт\.\u00a0<span class=\"" + MARK_CLASS, head), head
     from types import SimpleNamespace
 
-    import generator.checker.tables as computed
-
-    table = SimpleNamespace(id="odds", title={"ru": "Шансы"}, columns=[{"id": "n", "name": {"ru": "Кубы"}}], rows=[{"n": 2}])
-    monkeypatch.setattr(computed, "compute", lambda game, declared: table)
-    html = str(blocks.computed_table_html(battle.game, None, battle.tr))
+    table = SimpleNamespace(id="odds", title={"ru": "Шансы"}, columns=[{"id": "n", "name": {"ru": "Кубы"}}],
+                            printed_rows=lambda tr: [{"n": 2}])
+    html = str(blocks.computed_table_html(table, battle.tr))
     assert re.search(r"<caption>Шансы\u00a0<span class=\"" + MARK_CLASS, html), html

@@ -15,7 +15,7 @@ import pytest
 from generator.checker.examples import game_examples
 from generator.checker.prose import example_claims
 from generator.checker.report import as_dict, summary_text
-from generator.checker.runner import check_project
+from generator.checks.trial import check_project
 from generator.diagnostics import Report
 from generator.project import Project
 from generator.text.claims import Binding, claims, compare, plain

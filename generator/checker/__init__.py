@@ -7,18 +7,19 @@ random dice (`simulate`, `sample`) or exactly (`exact`: Fractions, by icepool). 
 docs/checker.md.
 """
 
-from .calc import CalcRef, Computed, format_computed, format_number
+from ..text.refs import CalcRef
+from .calc import Computed, format_computed, format_number
 from .dice import DEPTH, threshold
 from .distribution import Distribution, Outcome
 from .modes import Dice, ProcedureError, ScriptError, exact, sample, scripted, simulate
 from .procedures import Procedure, Procedures, consistency, load_procedures, procedure, table
-from .runner import CheckRun, GameResult, check_game, check_project, verified_examples
+from .runner import CheckRun, GameResult, check_game, verified_examples
 from .tables import write_tables
 from ..roster.army import Army, ArmyLine
 
 __all__ = [
     "Army", "ArmyLine", "CalcRef", "CheckRun", "Computed", "DEPTH", "Dice", "Distribution", "GameResult", "Outcome", "Procedure",
-    "ProcedureError", "Procedures", "ScriptError", "check_game", "check_project", "consistency", "exact",
+    "ProcedureError", "Procedures", "ScriptError", "check_game", "consistency", "exact",
     "format_computed", "format_number", "load_procedures", "procedure", "sample", "scripted", "simulate",
     "table", "threshold", "verified_examples", "write_tables",
 ]

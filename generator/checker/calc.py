@@ -8,35 +8,24 @@ block: ids, numbers, true/false, 4+); `.P(condition)` is a probability, `.E(resu
 average. The format is `percent` (default for P), `decimal` (default for E) or
 `fraction`, with an optional number of decimal places: `as percent(1)`.
 Numbers are written the way the language writes them: ru `50 %`, `0,5`; en `50%`, `0.5`.
+The text reads the reference (text/refs.py, CalcRef); this module computes the number
+(`evaluate`) and prints it for a language.
 """
 
 from __future__ import annotations
 
 import re
-import weakref
 from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal, localcontext
 from fractions import Fraction
 from typing import Any
 
-import yaml
-
-from ..yamlsource import yaml_value
-
-from ..text.refs import Ref, RefError
+from ..text.refs import CALC_SYNTAX, CalcRef, RefError
 from .distribution import Stat
 from .modes import ProcedureError, exact
 from .procedures import InputErrors, error_line, load_procedures
 
-KIND = "calc"
-FORMATS = ("percent", "decimal", "fraction")
 DEFAULT_DIGITS = {"percent": 0, "decimal": 2}
-SYNTAX = "{{ calc:procedure(input=value, ...).P(condition) }} or .E(result), optionally 'as percent(1)'"
-
-_CALC = re.compile(
-    r"^calc:\s*(?P<proc>[a-z0-9][a-z0-9-]*)\s*\((?P<args>.*)\)\s*\.\s*(?P<stat>[PE]\s*\([^()]*\))"
-    r"(?:\s+as\s+(?P<fmt>[a-z]+)(?:\s*\(\s*(?P<digits>\d+)\s*\))?)?\s*$", re.S)
-_ARG_NAME = re.compile(r"(^|,)\s*([A-Za-z_][\w-]*)\s*=(?!=)")
 
 # Languages that write a decimal comma, and those that put a space before %.
 DECIMAL_COMMA = {"ru", "uk", "be", "bg", "kk", "sr", "hr", "sl", "cs", "sk", "pl", "de", "fr", "es", "it", "pt",
@@ -44,53 +33,6 @@ DECIMAL_COMMA = {"ru", "uk", "be", "bg", "kk", "sr", "hr", "sl", "cs", "sk", "pl
 SPACED_PERCENT = {"ru", "uk", "be", "bg", "kk", "cs", "sk", "de", "fr", "es", "sv", "fi", "nb", "nn", "da",
                   "pl", "lt", "et", "el"}
 NBSP = "\u00a0"
-
-
-@dataclass(frozen=True)
-class CalcRef(Ref):
-    """`{{ calc:... }}`: a Ref whose id is the procedure, with its inputs and the statistic."""
-
-    args: tuple[tuple[str, Any], ...] = ()
-    stat: str = ""
-    fmt: str | None = None
-    digits: int | None = None
-    source: str = ""
-
-    def __str__(self) -> str:
-        return self.source
-
-
-def parse_calc(text: str) -> CalcRef:
-    """Read a computed-number reference; RefError (E019) saying what is malformed."""
-    source = " ".join(text.split())
-    match = _CALC.match(source)
-    if not match:
-        raise RefError(f"'{{{{ {source} }}}}' is not a computed number", f"write {SYNTAX}", "E019")
-    fmt, digits = match.group("fmt"), match.group("digits")
-    if fmt is not None and fmt not in FORMATS:
-        raise RefError(f"unknown number format '{fmt}'", f"formats: {', '.join(FORMATS)}", "E019")
-    if fmt == "fraction" and digits is not None:
-        raise RefError("a fraction has no decimal places", "write 'as fraction'", "E019")
-    try:
-        Stat.parse(match.group("stat"))
-    except ValueError as exc:
-        raise RefError(str(exc), f"write {SYNTAX}", "E019") from None
-    return CalcRef(KIND, match.group("proc"), None, _args(match.group("args")), match.group("stat").strip(),
-                   fmt, int(digits) if digits is not None else None, source)
-
-
-def _args(text: str) -> tuple[tuple[str, Any], ...]:
-    if not text.strip():
-        return ()
-    mapping = "{" + _ARG_NAME.sub(lambda m: f"{m.group(1)} {m.group(2)}: ", text) + "}"
-    try:
-        data = yaml_value(mapping)
-    except yaml.YAMLError:
-        data = None
-    if not isinstance(data, dict) or not _ARG_NAME.match(text.strip()):
-        raise RefError(f"cannot read the inputs '({text})'",
-                       "write inputs as name=value, separated by commas: (attacks=3, band=directed)", "E019")
-    return tuple((str(k), v) for k, v in data.items())
 
 
 @dataclass(frozen=True)
@@ -140,23 +82,13 @@ def _rounded(value: Fraction, places: int, strip: bool) -> str:
     return "0" if text in ("-0", "") else text
 
 
-# --- evaluating, with results kept per loaded game --------------------------------------
-
-_results: dict[tuple[int, str], Computed] = {}
-_watched: set[int] = set()
-
-
-def _forget(game_id: int) -> None:
-    _watched.discard(game_id)
-    for key in [k for k in _results if k[0] == game_id]:
-        del _results[key]
-
-
 def evaluate(game: Any, ref: CalcRef) -> Computed:
-    """Compute a `{{ calc:... }}` for a loaded game; RefError (E031, E033, E034) if it cannot be."""
-    key = (id(game), ref.source)
-    if key in _results:
-        return _results[key]
+    """Compute a `{{ calc:... }}` for a loaded game; RefError if it cannot be: E019 (the
+    condition is malformed), E031, E033, E034. ProcedureResults keeps the results per game."""
+    try:
+        stat = Stat.parse(ref.stat)
+    except ValueError as exc:
+        raise RefError(str(exc), f"write {CALC_SYNTAX}", "E019") from None
     procedures = load_procedures(game.folder)
     proc = procedures.get(ref.id or "")
     if proc is None:
@@ -169,7 +101,6 @@ def evaluate(game: Any, ref: CalcRef) -> Computed:
     except InputErrors as exc:
         first = exc.errors[0]
         raise RefError(str(exc), first.hint, first.code) from None
-    stat = Stat.parse(ref.stat)
     try:
         value = stat.of(exact(proc, game, inputs))
     except ProcedureError as exc:
@@ -180,13 +111,8 @@ def evaluate(game: Any, ref: CalcRef) -> Computed:
         line = error_line(exc, proc.path)
         raise RefError(f"procedure '{proc.id}' raised {type(exc).__name__}: {exc}",
                        f"see {proc.path.name}:{line}" if proc.path and line else "", "E034") from None
-    result = Computed(value, stat.kind, ref.fmt or ("percent" if stat.kind == "P" else "decimal"), ref.digits,
-                      game.manifest.source_language)
-    if id(game) not in _watched:
-        _watched.add(id(game))
-        weakref.finalize(game, _forget, id(game))
-    _results[key] = result
-    return result
+    return Computed(value, stat.kind, ref.fmt or ("percent" if stat.kind == "P" else "decimal"), ref.digits,
+                    game.manifest.source_language)
 
 
-__all__ = ["CalcRef", "Computed", "FORMATS", "KIND", "evaluate", "format_computed", "format_number", "parse_calc"]
+__all__ = ["Computed", "evaluate", "format_computed", "format_number"]

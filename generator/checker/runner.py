@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any
 
 from ..diagnostics import Diagnostic, Location, Report
 from ..game import Game
@@ -148,58 +148,93 @@ def run_block(game: Game, block: CheckBlock, procedures: Procedures) -> CheckRes
 def _run_block(game: Game, block: CheckBlock, procedures: Procedures) -> tuple[CheckResult, Any]:
     """The block's result, and its run with the block's dice (None without one): what the
     numbers of the example's prose are compared with."""
+    stopped, proc, inputs = _prepared(game, block, procedures)
+    if stopped is not None:
+        return stopped, None
+    result = CheckResult(block, PASS)
+    outcome = None
+    try:
+        if block.expect is not None:
+            outcome = _against_expect(result, proc, game, inputs)
+        if block.exact:
+            _against_exact(result, proc, game, inputs)
+    except _Crash as crash:  # a bug in procedures.py: show where, not a traceback
+        return _crashed(result, proc.path, crash.error), None
+    if result.mismatches or result.notes:
+        result.status = FAIL
+    return result, outcome
+
+
+class _Crash(Exception):
+    """A procedure raised what no rule explains (a bug in procedures.py): the block stops."""
+
+    def __init__(self, error: Exception):
+        super().__init__(str(error))
+        self.error = error
+
+
+def _prepared(game: Game, block: CheckBlock, procedures: Procedures) -> tuple[CheckResult | None, Any, Any]:
+    """(None, the procedure, its inputs) for a block that can run, else (its ERROR result, None,
+    None): a validation problem, a procedures module that cannot be loaded, inputs it refuses."""
     problems = block_diagnostics(game, block, procedures)
     if problems:
         notes = [Note(f"{d.message}" + (f" ({d.hint})" if d.hint else ""), d.location, True) for d in problems]
-        return CheckResult(block, ERROR, notes=notes), None
+        return CheckResult(block, ERROR, notes=notes), None, None
     proc = procedures.get(block.procedure or "")
     if proc is None:  # procedures.py cannot be loaded: its E034 says why
         where = Location(procedures.path, 1) if procedures.path else block.location()
         return CheckResult(block, ERROR, notes=[Note(f"procedure '{block.procedure}' is not available: "
-                                                     f"{MODULE} has problems (E034)", where, True)]), None
+                                                     f"{MODULE} has problems (E034)", where, True)]), None, None
     try:
-        inputs = proc.bind(game, block.inputs)
+        return None, proc, proc.bind(game, block.inputs)
     except InputErrors as exc:
-        return CheckResult(block, ERROR, notes=[Note(str(exc), block.location("inputs"), True)]), None
-    result = CheckResult(block, PASS)
-    outcome = None
-    if block.expect is not None:
+        return CheckResult(block, ERROR, notes=[Note(str(exc), block.location("inputs"), True)]), None, None
+
+
+def _against_expect(result: CheckResult, proc: Any, game: Game, inputs: Any) -> Any:
+    """Run the block's procedure with its dice and compare the outcome with `expect`; the
+    outcome, or None where the run fails (a note says why). _Crash for a bug."""
+    block = result.block
+    try:
+        outcome = scripted(proc, game, block.dice or [], inputs)
+    except ScriptError as exc:
+        result.notes.append(Note(str(exc), block.location("dice") if block.dice is not None else block.location()))
+        return None
+    except (ProcedureError, UnstatedError) as exc:
+        result.notes.append(Note(f"{proc.id}: {exc}", block.location()))
+        return None
+    except Exception as exc:
+        raise _Crash(exc) from exc
+    subject = proc.id + (" with dice [" + ", ".join(map(str, block.dice)) + "]" if block.dice else "")
+    for key, mismatch in compare(outcome, block.expect):
+        result.mismatches.append(Mismatch(mismatch.what, mismatch.expected, mismatch.actual,
+                                          block.location("expect", key).line, subject))
+    return outcome
+
+
+def _against_exact(result: CheckResult, proc: Any, game: Game, inputs: Any) -> None:
+    """Run the block's procedure exactly and compare each statistic with `exact` (a note where
+    the run fails). _Crash for a bug."""
+    block = result.block
+    try:
+        dist = exact(proc, game, inputs)
+    except (ProcedureError, UnstatedError) as exc:
+        result.notes.append(Note(f"{proc.id}: {exc}", block.location("exact", key=True)))
+        return
+    except Exception as exc:
+        raise _Crash(exc) from exc
+    for key, stat in block.stats.items():
+        line = block.location("exact", key).line
+        want = fraction(block.exact[key])
         try:
-            outcome = scripted(proc, game, block.dice or [], inputs)
-        except ScriptError as exc:
-            result.notes.append(Note(str(exc), block.location("dice") if block.dice is not None else block.location()))
-        except (ProcedureError, UnstatedError) as exc:
-            result.notes.append(Note(f"{proc.id}: {exc}", block.location()))
-        except Exception as exc:  # a bug in procedures.py: show where, not a traceback
-            return _crashed(result, proc.path, exc), None
-        else:
-            subject = proc.id + (" with dice [" + ", ".join(map(str, block.dice)) + "]" if block.dice else "")
-            for key, mismatch in compare(outcome, block.expect):
-                result.mismatches.append(Mismatch(mismatch.what, mismatch.expected, mismatch.actual,
-                                                  block.location("expect", key).line, subject))
-    if block.exact:
-        try:
-            dist = exact(proc, game, inputs)
-        except (ProcedureError, UnstatedError) as exc:
-            result.notes.append(Note(f"{proc.id}: {exc}", block.location("exact", key=True)))
-        except Exception as exc:
-            return _crashed(result, proc.path, exc), None
-        else:
-            for key, stat in block.stats.items():
-                line = block.location("exact", key).line
-                want = fraction(block.exact[key])
-                try:
-                    got = stat.of(dist)
-                except (KeyError, ValueError) as exc:
-                    result.mismatches.append(Mismatch(key, show_probability(want), str(exc.args[0]), line,
-                                                      f"{proc.id}, exactly"))
-                    continue
-                if got != want:
-                    result.mismatches.append(Mismatch(key, show_probability(want), show_probability(got), line,
-                                                      f"{proc.id}, exactly"))
-    if result.mismatches or result.notes:
-        result.status = FAIL
-    return result, outcome
+            got = stat.of(dist)
+        except (KeyError, ValueError) as exc:
+            result.mismatches.append(Mismatch(key, show_probability(want), str(exc.args[0]), line,
+                                              f"{proc.id}, exactly"))
+            continue
+        if got != want:
+            result.mismatches.append(Mismatch(key, show_probability(want), show_probability(got), line,
+                                              f"{proc.id}, exactly"))
 
 
 def _crashed(result: CheckResult, path: Path | None, exc: Exception) -> CheckResult:
@@ -254,30 +289,8 @@ def verified_examples(game: Game) -> dict[str, bool]:
     return outcome.value if outcome.ok else {}
 
 
-def check_project(project: Any, names: Iterable[str]) -> CheckRun:
-    """Load, validate and check the named games of a project."""
-    from ..loader import load_game
-    from .trial import PendingChecks
-
-    run = CheckRun()
-    started = []
-    for name in names:  # one child per game, all at once; translations are validate's concern
-        report = Report()
-        game = load_game(project.content / name, report)
-        pending = PendingChecks(game, catalogs=False, examples=True) if game is not None else None
-        started.append((name, report, game, pending))
-    for name, report, game, pending in started:
-        if game is None or pending is None:
-            run.games.append(GameResult(name, project.content / name, report=report))
-            continue
-        result = pending.finish(report)
-        game.check_result = result
-        run.games.append(result if result is not None else check_game(game, report))
-    return run
-
-
 __all__ = [
     "CheckResult", "CheckRun", "ERROR", "ExampleResult", "FAIL", "GameResult", "Note", "PASS",
-    "RuleResult", "UNCHECKED", "block_diagnostics", "check_game", "check_project",
-    "procedure_diagnostics", "run_block", "run_rule", "verified_examples",
+    "RuleResult", "UNCHECKED", "block_diagnostics", "check_game", "procedure_diagnostics", "run_block", "run_rule",
+    "verified_examples",
 ]

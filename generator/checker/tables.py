@@ -68,6 +68,12 @@ class ComputedTable:
     assumes: Any = None
     units: dict[str, dict[str, list[dict[str, Any]]]] | None = None
 
+    def printed_rows(self, tr: Any) -> list[dict[str, Any]]:
+        """Each row as a reader of tr's language sees it: probabilities as percentages,
+        records and coded cells by name (text/computed.py's ShownTable)."""
+        ids = [c["id"] for c in self.columns]
+        return [{c: _printed(row.get(c), tr.lang, tr) for c in ids} for row in self.rows]
+
 
 def compute(game: Game, declared: Declared) -> ComputedTable:
     """Run one table function; ValueError if its rows are not mappings."""
@@ -104,41 +110,46 @@ def _unit_readings(game: Game, declared: Declared, ids: list[str], rows: list[di
     sides = {side: declared.extra.get(side) for side in ("attacker", "target") if declared.extra.get(side)}
     if not sides:
         return None
-    out: dict[str, dict[str, list[dict[str, Any]]]] = {}
     held = {c: {str(_exact(row.get(c))) for row in rows} for c in ids}
+    out: dict[str, dict[str, list[dict[str, Any]]]] = {}
     for side, fn in sides.items():
         out[side] = {}
         for unit in game.units.values():
-            readings = []
-            try:
-                found = list(fn(game, unit) or [])
-            except UnstatedError:  # a value the unit's reading needs is not in the source
-                found = []
-            for reading in found:
-                inputs = {str(k): _exact(v) for k, v in (reading.get("inputs") or {}).items()}
-                column = reading.get("column")
-                if any(k not in ids for k in inputs) or (column is not None and column not in ids):
-                    raise ValueError(f"table '{declared.id}': the {side} reading of '{unit.id}' names a column "
-                                     f"the table does not have ({', '.join([*inputs, column or ''])})")
-                lacking = [f"{k} {v}" for k, v in inputs.items() if str(v) not in held[k]]
-                if lacking:
-                    raise ValueError(f"table '{declared.id}': the {side} reading of '{unit.id}' gives "
-                                     f"{', '.join(lacking)}, which no row of the table has")
-                weapon = reading.get("with")
-                times = reading.get("times")
-                readings.append({"with": getattr(weapon, "id", weapon), "inputs": inputs, "column": column,
-                                 **({"times": times} if isinstance(times, int) and not isinstance(times, bool) else {})})
+            readings = [_reading(declared.id, side, unit.id, reading, held) for reading in _found(fn, game, unit)]
             if readings:
                 out[side][unit.id] = readings
     return out
 
 
-def printed(value: Any, lang: str, tr: Any) -> Any:
-    """A cell as a reader sees it in `lang`: probabilities as percentages, records by name."""
-    return _printed(value, lang, tr)
+def _found(fn: Any, game: Game, unit: Any) -> list:
+    """A side's readings of one unit, as the table's function gives them; none where a value
+    the unit's reading needs is not in the source."""
+    try:
+        return list(fn(game, unit) or [])
+    except UnstatedError:
+        return []
+
+
+def _reading(table_id: str, side: str, unit_id: str, reading: Mapping, held: dict[str, set[str]]) -> dict[str, Any]:
+    """One reading, values exact; ValueError if it names a column the table lacks (`held`:
+    column -> the exact values its rows hold) or inputs no row has."""
+    inputs = {str(k): _exact(v) for k, v in (reading.get("inputs") or {}).items()}
+    column = reading.get("column")
+    if any(k not in held for k in inputs) or (column is not None and column not in held):
+        raise ValueError(f"table '{table_id}': the {side} reading of '{unit_id}' names a column "
+                         f"the table does not have ({', '.join([*inputs, column or ''])})")
+    lacking = [f"{k} {v}" for k, v in inputs.items() if str(v) not in held[k]]
+    if lacking:
+        raise ValueError(f"table '{table_id}': the {side} reading of '{unit_id}' gives "
+                         f"{', '.join(lacking)}, which no row of the table has")
+    weapon = reading.get("with")
+    times = reading.get("times")
+    return {"with": getattr(weapon, "id", weapon), "inputs": inputs, "column": column,
+            **({"times": times} if isinstance(times, int) and not isinstance(times, bool) else {})}
 
 
 def _printed(value: Any, lang: str, tr: Any) -> Any:
+    """A cell as a reader sees it in `lang`: probabilities as percentages, records by name."""
     if isinstance(value, Fraction):
         return format_number(value, "percent", lang, PERCENT_DIGITS)
     if isinstance(value, Record):
@@ -177,10 +188,8 @@ def write(table: ComputedTable, folder: Path, game: Game) -> list[Path]:
         writer.writerow([_csv_cell(row.get(c)) for c in ids])
     outputs.write_if_changed(csv_path, text.getvalue())  # a table that came out the same is kept
     source = game.manifest.source_language
-    localized = {}
-    for lang in dict.fromkeys([source, *game.manifest.languages]):
-        tr = Translator.load(game, lang)
-        localized[lang] = [{c: _printed(row.get(c), lang, tr) for c in ids} for row in table.rows]
+    localized = {lang: table.printed_rows(Translator.load(game, lang))
+                 for lang in dict.fromkeys([source, *game.manifest.languages])}
     json_path = folder / f"{table.id}.json"
     outputs.write_if_changed(json_path, json.dumps({
         "table": table.id, "title": table.title, "columns": table.columns,
@@ -234,4 +243,4 @@ def write_tables(game: Game, output: Path) -> list[Path]:
     return [Path(p) for p in outcome.value[1]]
 
 
-__all__ = ["ComputedTable", "TableError", "compute", "printed", "write", "write_tables"]
+__all__ = ["ComputedTable", "TableError", "compute", "write", "write_tables"]

@@ -1,4 +1,5 @@
-"""Semantic checks over a loaded game; each module checks one concern and reports into a Report."""
+"""Semantic checks over a loaded game; each module checks one concern and reports into a Report.
+trial.py runs them, with the rules checker's examples, where the game's procedures.py runs bounded."""
 
 from ..diagnostics import Report
 from ..game import Game

@@ -7,8 +7,8 @@ import sys
 import click
 
 from ..checker.report import render, summary_text
-from ..checker.runner import check_project
 from ..checker.tables import write_tables
+from ..checks.trial import check_project
 from ..output_layout import RESERVED
 from . import FORMAT_OPTION
 

@@ -14,6 +14,7 @@ from ..model import Record, Table, Unit
 from ..model.tables import coded_ids
 from ..values import DASH, StatType, Unstated, format_value, format_written, unit_word, unstated_note
 from .cases import apply_case
+from .computed import ShownTable
 from .editorial import field_html, mark_if_editors, trailing_mark
 from .keywords import KeywordIndex, parse_use, same_name
 
@@ -183,35 +184,48 @@ def coded_names(table: Table, index: int, column, cell: str, tr: Translator, mar
 
 
 def table_html(table: Table, tr: Translator, link: Linker | None = None) -> Markup:
-    columns = [(c.id, field_html(table, tr, "columns", table.columns.index(c), "name")) for c in table.columns]
-    if table.dice and not any(c == "roll" for c, _ in columns):
-        columns.insert(0, ("roll", f"{tr.ui('roll')} ({table.dice})"))
-    if not columns and table.rows:
-        columns = [(key, key) for key in table.rows[0]]
+    """A data table as HTML: its caption, headings and rows, the notes on values the source
+    does not give, and the table's own note."""
+    columns = _table_columns(table, tr)
     out = [Markup('<table class="data-table" id="{}">').format(anchor(table))]
     out.append(Markup("<caption>{}{}</caption>").format(field_html(table, tr, "name"), draft_badge(table, tr)))
     out.append(Markup("<thead><tr>") + Markup("").join(Markup("<th scope=\"col\">{}</th>").format(n) for _, n in columns)
                + Markup("</tr></thead><tbody>"))
-    coded = {c.id: (table.columns.index(c), c) for c in table.columns if c.values}
-    signed = {c.id for c in table.columns if c.signed}
+    by_id = {c.id: c for c in table.columns}
     for i, row in enumerate(table.rows):
-        cells = []
-        for key, _ in columns:
-            value = row.get(key)
-            if key in coded and isinstance(value, str) and value != "-":
-                text = coded_names(table, *coded[key], value, tr, marked=True)
-            elif isinstance(value, str) and key != "roll":
-                text = inline_refs_html(tr.game, tr, tr.field(table, "rows", i, key, refs=False), link or _no_link) \
-                    + mark_if_editors(table, ("rows", i, key), tr)
-            else:
-                text = _signed(value) if key in signed else _cell(value)
-            cells.append(Markup("<td>{}</td>").format(text))
+        cells = [Markup("<td>{}</td>").format(_table_cell(table, tr, link or _no_link, by_id, (i, key), row.get(key)))
+                 for key, _ in columns]
         out.append(Markup("<tr>") + Markup("").join(cells) + Markup("</tr>"))
     out.append(Markup("</tbody></table>"))
     out.append(unstated_notes(tr.game, tr, table))
     if table.text:
         out.append(Markup('<p class="table-note">{}</p>').format(field_html(table, tr, "text")))
     return Markup("").join(out)
+
+
+def _table_columns(table: Table, tr: Translator) -> list[tuple[str, str]]:
+    """(column id, heading) of a data table: a roll column first where the table has dice and no
+    column of its own for the roll; the keys of the first row where it declares no columns."""
+    columns = [(c.id, field_html(table, tr, "columns", table.columns.index(c), "name")) for c in table.columns]
+    if table.dice and not any(c == "roll" for c, _ in columns):
+        columns.insert(0, ("roll", f"{tr.ui('roll')} ({table.dice})"))
+    if not columns and table.rows:
+        columns = [(key, key) for key in table.rows[0]]
+    return columns
+
+
+def _table_cell(table: Table, tr: Translator, link: Linker, by_id: dict, at: tuple[int, str], value) -> str:
+    """One cell of a data table (`at`: row index, column id): a coded cell by its values' names,
+    text with its references printed and the editor's mark, a number (signed where the column
+    is), a dash for none."""
+    row, key = at
+    column = by_id.get(key)
+    if column is not None and column.values and isinstance(value, str) and value != "-":
+        return coded_names(table, table.columns.index(column), column, value, tr, marked=True)
+    if isinstance(value, str) and key != "roll":
+        return inline_refs_html(tr.game, tr, tr.field(table, "rows", row, key, refs=False), link) \
+            + mark_if_editors(table, ("rows", row, key), tr)
+    return _signed(value) if column is not None and column.signed else _cell(value)
 
 
 def _in_lang(text, lang: str, source: str) -> str:
@@ -221,22 +235,19 @@ def _in_lang(text, lang: str, source: str) -> str:
     return str(text)
 
 
-def computed_table_html(game: Game, declared, tr: Translator) -> Markup:
-    """A probability table of the rules checker (procedures.py @table), computed for this game."""
-    from ..checker.tables import compute, printed
-
-    table = compute(game, declared)
-    source = game.manifest.source_language
+def computed_table_html(table: ShownTable, tr: Translator) -> Markup:
+    """A probability table of the rules checker (procedures.py @table), as computed for the game
+    (game.computed.table: text/computed.py)."""
+    source = tr.game.manifest.source_language
     out = [Markup('<table class="data-table computed-table" id="table-{}">').format(table.id),
            # the checker computes the table and the edition titles it: the editor's words
            Markup("<caption>{}{}</caption>").format(_in_lang(table.title, tr.lang, source), trailing_mark(tr)),
            Markup("<thead><tr>")]
     out += [Markup('<th scope="col">{}</th>').format(_in_lang(c["name"], tr.lang, source)) for c in table.columns]
     out.append(Markup("</tr></thead><tbody>"))
-    for row in table.rows:
-        cells = [printed(row.get(c["id"]), tr.lang, tr) for c in table.columns]
-        out.append(Markup("<tr>") + Markup("").join(Markup("<td>{}</td>").format(_cell(v)) for v in cells)
-                   + Markup("</tr>"))
+    for row in table.printed_rows(tr):
+        out.append(Markup("<tr>") + Markup("").join(Markup("<td>{}</td>").format(_cell(row.get(c["id"])))
+                                                    for c in table.columns) + Markup("</tr>"))
     out.append(Markup("</tbody></table>"))
     return Markup("").join(out)
 
@@ -387,15 +398,7 @@ def stat_html(game: Game, tr: Translator, record: Record, stat_id: str, link: Li
     stat = game.stat_def(stat_id)
     erratum = _value_erratum(game, record, stat_id)
     if erratum is not None:
-        written = erratum.source.strip()
-        if not written:
-            shown = canonical  # the source writes nothing here: the reading's dash, marked
-        elif tr.is_source or not _LETTER.search(written):
-            shown = written
-        elif stat is None or stat.type is StatType.TEXT:
-            shown = canonical  # a code or name: the reading, as the translation writes it
-        else:
-            shown = (format_written(written, stat.type, stat.unit, tr.lang, words, known) if stat else None) or canonical
+        shown = _erratum_reading_shown(tr, stat, erratum.source.strip(), canonical, words, known)
         return Markup("{}{}").format(shown, erratum_mark(game, tr, erratum.id, link or _no_link))
     written = getattr(record, "as_written", {}).get(stat_id)
     short = None if tr.is_source or stat is None else _abbreviated(
@@ -410,6 +413,20 @@ def stat_html(game: Game, tr: Translator, record: Record, stat_id: str, link: Li
     if shown is None or _same_print(shown, canonical):
         return Markup("{}").format(canonical)
     return Markup("{}").format(shown)
+
+
+def _erratum_reading_shown(tr: Translator, stat, written: str, canonical: str, words: dict, known: dict) -> str:
+    """What a stat read through an erratum prints: the source's wording `written` (in a
+    translation, the same form with the values in the reader's language, `words` and `known`
+    units as for format_written); the reading `canonical` where the source writes nothing, or
+    writes a code or a name that a translation prints as it reads it."""
+    if not written:
+        return canonical  # the source writes nothing here: the reading's dash, marked
+    if tr.is_source or not _LETTER.search(written):
+        return written
+    if stat is None or stat.type is StatType.TEXT:
+        return canonical  # a code or name: the reading, as the translation writes it
+    return format_written(written, stat.type, stat.unit, tr.lang, words, known) or canonical
 
 
 def _abbreviated(game: Game, tr: Translator, stat, written: str) -> str | None:

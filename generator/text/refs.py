@@ -6,15 +6,18 @@ import re
 from dataclasses import dataclass, field as dataclass_field
 from typing import Any
 
+import yaml
+
 from ..diagnostics import did_you_mean
 from ..game import Game
 from ..model import SECTIONS, Record
 from ..values import Unstated, format_value, unstated_inline
+from ..yamlsource import yaml_value
 from .cases import FORMS, apply_case, split_case
 
 KIND_SECTIONS: dict[str, str] = {model.kind: section for section, model in SECTIONS.items()}
 # kinds whose reference prints a record's name (a table's prints the whole table)
-# calc: a number computed by the rules checker (checker/calc.py); stat: a stat's name (game.yaml stats)
+# calc: a number computed by the rules checker (CalcRef; text/computed.py); stat: a stat's name (game.yaml stats)
 SPECIAL = ("param", "list", "calc", "stat")
 NAMED = tuple(kind for kind in KIND_SECTIONS if kind != "table")
 _REF = re.compile(r"^(?P<kind>[a-z]+)(?::(?P<id>[a-z0-9][a-z0-9-]*)(?:\.(?P<field>[a-z0-9_][a-z0-9_.-]*))?)?$")
@@ -34,7 +37,7 @@ class Ref:
     id: str | None
     field: str | None
     # the words printed in place of the record's name: `{{ unit:gun | guns }}` (translated with its
-    # message); keyword-only, so that a Ref's kinds (checker.calc.CalcRef) keep their positions
+    # message); keyword-only, so that a Ref's kinds (CalcRef) keep their positions
     label: str | None = dataclass_field(default=None, kw_only=True)
     # the case form the name prints in: `{{ unit:gun !lower }}` (text/cases.py)
     case: str | None = dataclass_field(default=None, kw_only=True)
@@ -42,9 +45,7 @@ class Ref:
     @classmethod
     def parse(cls, text: str) -> "Ref":
         if text.strip().startswith("calc:"):
-            from ..checker.calc import parse_calc
-
-            return parse_calc(text)
+            return CalcRef.parse(text)
         bare, form = split_case(text)
         if form is not None:
             ref = cls.parse(bare)
@@ -83,9 +84,67 @@ class Ref:
         return self.kind + (f":{self.id}" if self.id else "") + (f".{self.field}" if self.field else "")
 
 
+# `{{ calc:PROCEDURE(INPUT=VALUE, ...).P(condition) as percent(1) }}`: a number the rules
+# checker computes (docs/checker.md §4). The text reads the reference; the checker reads the
+# condition and computes the number (text/computed.py).
+CALC_FORMATS = ("percent", "decimal", "fraction")
+CALC_SYNTAX = "{{ calc:procedure(input=value, ...).P(condition) }} or .E(result), optionally 'as percent(1)'"
+_CALC = re.compile(
+    r"^calc:\s*(?P<proc>[a-z0-9][a-z0-9-]*)\s*\((?P<args>.*)\)\s*\.\s*(?P<stat>[PE]\s*\([^()]*\))"
+    r"(?:\s+as\s+(?P<fmt>[a-z]+)(?:\s*\(\s*(?P<digits>\d+)\s*\))?)?\s*$", re.S)
+_ARG_NAME = re.compile(r"(^|,)\s*([A-Za-z_][\w-]*)\s*=(?!=)")
+
+
+@dataclass(frozen=True)
+class CalcRef(Ref):
+    """`{{ calc:... }}`: a Ref whose id is the procedure, with its inputs, the statistic
+    (`P(...)` or `E(...)`, read by the checker) and how the number prints."""
+
+    args: tuple[tuple[str, Any], ...] = ()
+    stat: str = ""
+    fmt: str | None = None
+    digits: int | None = None
+    source: str = ""
+
+    @classmethod
+    def parse(cls, text: str) -> "CalcRef":
+        """Read a computed-number reference; RefError (E019) saying what is malformed."""
+        source = " ".join(text.split())
+        match = _CALC.match(source)
+        if not match:
+            raise RefError(f"'{{{{ {source} }}}}' is not a computed number", f"write {CALC_SYNTAX}", "E019")
+        fmt, digits = match.group("fmt"), match.group("digits")
+        if fmt is not None and fmt not in CALC_FORMATS:
+            raise RefError(f"unknown number format '{fmt}'", f"formats: {', '.join(CALC_FORMATS)}", "E019")
+        if fmt == "fraction" and digits is not None:
+            raise RefError("a fraction has no decimal places", "write 'as fraction'", "E019")
+        return cls("calc", match.group("proc"), None, _calc_inputs(match.group("args")), match.group("stat").strip(),
+                   fmt, int(digits) if digits is not None else None, source)
+
+    def __str__(self) -> str:
+        return self.source
+
+
+def _calc_inputs(text: str) -> tuple[tuple[str, Any], ...]:
+    """`attacks=3, band=directed` -> (("attacks", 3), ("band", "directed")): values read as YAML."""
+    if not text.strip():
+        return ()
+    mapping = "{" + _ARG_NAME.sub(lambda m: f"{m.group(1)} {m.group(2)}: ", text) + "}"
+    try:
+        data = yaml_value(mapping)
+    except yaml.YAMLError:
+        data = None
+    if not isinstance(data, dict) or not _ARG_NAME.match(text.strip()):
+        raise RefError(f"cannot read the inputs '({text})'",
+                       "write inputs as name=value, separated by commas: (attacks=3, band=directed)", "E019")
+    return tuple((str(k), v) for k, v in data.items())
+
+
 @dataclass(frozen=True)
 class Resolved:
-    """What a reference points at: a record (maybe one of its fields), a parameter or a section."""
+    """What a reference points at: a record (maybe one of its fields), a parameter, a stat, a
+    section, a computed number (`value`: text/computed.py's ShownNumber) or, with none of these,
+    a probability table of the game's procedures (`game.computed.table(ref.id)`)."""
 
     ref: Ref
     record: Record | None = None
@@ -97,9 +156,7 @@ class Resolved:
         if self.section is not None:
             return ""
         if self.ref.kind == "calc":
-            from ..checker.calc import format_computed
-
-            return format_computed(self.value, lang)
+            return self.value.text(lang)
         if self.ref.label is not None:
             return apply_case(self.ref.label, self.ref.case)
         if self.ref.kind == "stat":
@@ -118,33 +175,55 @@ class Resolved:
 
 def resolve(game: Game, ref: Ref) -> Resolved:
     """Find what a reference names; RefError with a hint if it names nothing."""
-    if ref.kind == "calc":  # value: a checker.calc.Computed; its text(lang) prints it for a language
-        from ..checker.calc import evaluate
+    special = _SPECIAL_KINDS.get(ref.kind)
+    if special is not None:
+        return special(game, ref)
+    if ref.kind == "table" and ref.id not in game.tables and ref.field is None and ref.id in _computed_table_ids(game):
+        return Resolved(ref)  # a probability table of the game's procedures, computed when shown
+    return _record_ref(game, ref)
 
-        return Resolved(ref, value=evaluate(game, ref))  # type: ignore[arg-type]
-    if ref.kind == "param":
-        ids = [p.id for p in game.manifest.parameters]
-        if ref.id not in ids:
-            raise RefError(f"unknown parameter '{ref.id}'",
-                           did_you_mean(ref.id, ids) or "declare it under 'parameters:' in game.yaml")
-        return Resolved(ref, value=game.parameter_as_written(ref.id))
-    if ref.kind == "stat":
-        stats = {stat.id: stat for stat in game.manifest.stats}
-        if ref.id not in stats:
-            raise RefError(f"unknown stat '{ref.id}'",
-                           did_you_mean(ref.id, stats) or "declare it under 'stats:' in game.yaml")
-        if ref.field is not None:
-            raise RefError(f"'{{{{ stat:{ref.id}.{ref.field} }}}}': a stat reference prints the stat's name",
-                           f"write {{{{ stat:{ref.id} }}}}, or {{{{ KIND:ID.{ref.id} }}}} for one record's value", "E019")
-        return Resolved(ref, value=stats[ref.id])
-    if ref.kind == "table" and ref.id not in game.tables and ref.field is None:
-        computed = _computed_table(game, ref.id)
-        if computed is not None:
-            return Resolved(ref, value=computed)
-    if ref.kind == "list":
-        if ref.id not in SECTIONS:
-            raise RefError(f"unknown section '{ref.id}'", did_you_mean(ref.id, SECTIONS) or ", ".join(SECTIONS))
-        return Resolved(ref, section=ref.id)
+
+def _calc_ref(game: Game, ref: Ref) -> Resolved:
+    """`{{ calc:... }}`: the number the rules checker computes for it (game.computed)."""
+    if game.computed is None:
+        raise RefError(f"procedure '{ref.id}' is not available: the game was loaded without its procedures",
+                       "load it with Project.load", "E031")
+    return Resolved(ref, value=game.computed.number(ref))
+
+
+def _param_ref(game: Game, ref: Ref) -> Resolved:
+    """`{{ param:ID }}`: a parameter of game.yaml, as written."""
+    ids = [p.id for p in game.manifest.parameters]
+    if ref.id not in ids:
+        raise RefError(f"unknown parameter '{ref.id}'",
+                       did_you_mean(ref.id, ids) or "declare it under 'parameters:' in game.yaml")
+    return Resolved(ref, value=game.parameter_as_written(ref.id))
+
+
+def _stat_ref(game: Game, ref: Ref) -> Resolved:
+    """`{{ stat:ID }}`: a stat of game.yaml, printed by its name."""
+    stats = {stat.id: stat for stat in game.manifest.stats}
+    if ref.id not in stats:
+        raise RefError(f"unknown stat '{ref.id}'",
+                       did_you_mean(ref.id, stats) or "declare it under 'stats:' in game.yaml")
+    if ref.field is not None:
+        raise RefError(f"'{{{{ stat:{ref.id}.{ref.field} }}}}': a stat reference prints the stat's name",
+                       f"write {{{{ stat:{ref.id} }}}}, or {{{{ KIND:ID.{ref.id} }}}} for one record's value", "E019")
+    return Resolved(ref, value=stats[ref.id])
+
+
+def _list_ref(game: Game, ref: Ref) -> Resolved:
+    """`{{ list:SECTION }}`: every record of a section."""
+    if ref.id not in SECTIONS:
+        raise RefError(f"unknown section '{ref.id}'", did_you_mean(ref.id, SECTIONS) or ", ".join(SECTIONS))
+    return Resolved(ref, section=ref.id)
+
+
+_SPECIAL_KINDS = {"calc": _calc_ref, "param": _param_ref, "stat": _stat_ref, "list": _list_ref}
+
+
+def _record_ref(game: Game, ref: Ref) -> Resolved:
+    """`{{ kind:id }}` or `{{ kind:id.field }}`: a record of the game's data, maybe one of its values."""
     section = KIND_SECTIONS[ref.kind]
     records = game.section(section)
     record = records.get(ref.id)
@@ -193,24 +272,12 @@ def reference_words(tr: Any, text: str) -> str:
 
 def is_block(resolved: "Resolved") -> bool:
     """True for a reference that prints a block (a whole table, every record of a section)."""
-    from ..checker.procedures import Declared
-
-    if resolved.section is not None or isinstance(resolved.value, Declared):
-        return True
-    return resolved.record is not None and resolved.ref.kind == "table" and resolved.ref.field is None
+    return resolved.section is not None or (resolved.ref.kind == "table" and resolved.ref.field is None)
 
 
 def _computed_table_ids(game: Game) -> list[str]:
-    from ..checker.procedures import load_procedures
-
-    return list(load_procedures(game.folder).tables)
-
-
-def _computed_table(game: Game, table_id: str) -> Any:
-    """The probability table `table_id` the game's procedures declare (checker/tables.py), or None."""
-    from ..checker.procedures import load_procedures
-
-    return load_procedures(game.folder).tables.get(table_id)
+    """The ids of the probability tables the game's procedures declare (game.computed)."""
+    return list(game.computed.table_ids()) if game.computed is not None else []
 
 
 def _field(game: Game, record: Record, field: str) -> Any:

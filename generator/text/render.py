@@ -81,7 +81,7 @@ def _ref_html(ctx: RenderContext, text: str) -> Markup:
         return blocks.table_html(record, ctx.tr, ctx.link)
     if resolved.ref.kind == "table" and record is None:  # a probability table of the rules checker
         try:
-            return blocks.computed_table_html(ctx.game, resolved.value, ctx.tr)
+            return blocks.computed_table_html(ctx.game.computed.table(resolved.ref.id), ctx.tr)
         except Exception:  # `rulesmith check --tables` reports why it cannot be computed
             return Markup('<span class="broken-ref">{}</span>').format("{{ " + text + " }}")
     if resolved.ref.kind == "stat":

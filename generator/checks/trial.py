@@ -1,27 +1,27 @@
-"""Checking a game whose procedures.py runs bounded (see bounded.py): one child per game.
+"""Checking a game whose procedures.py runs bounded (checker/bounded.py): one child per game.
 
 The child runs every check that touches procedures.py (all of validation, and the examples
-and consistency rules when `rulesmith check` asks) and answers with the diagnostics, the
-parsed stats and the check results. When it overruns or ends, the game gets E035 and the
-module is marked unusable here, so nothing in this process runs it afterwards.
+and consistency rules of the rules checker when `rulesmith check` asks) and answers with the
+diagnostics, the parsed stats and the check results. When it overruns or ends, the game gets
+E035 and the module is marked unusable here, so nothing in this process runs it afterwards.
+The semantic checks and the rules checker meet here, in the layer above both.
 """
 
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any
+from typing import Any, Iterable
 
+from ..checker.bounded import start_bounded, time_limit
+from ..checker.procedures import MODULE, load_procedures, mark_unusable, problem_of
+from ..checker.runner import CheckRun, GameResult, check_game
 from ..diagnostics import Report
 from ..game import Game
 from ..text.chapters import load_chapters
-from .bounded import start_bounded, time_limit
-from .procedures import MODULE, load_procedures, mark_unusable, problem_of
-from .runner import GameResult, check_game
+from . import run_checks
 
 
 def _trial(game: Game, catalogs: bool, examples: bool) -> tuple[Any, ...]:
-    from ..checks import run_checks
-
     report = Report()
     run_checks(game, report, catalogs=catalogs)
     result = check_game(game, report) if examples else None
@@ -46,8 +46,6 @@ class PendingChecks:
 
     def finish(self, report: Report) -> GameResult | None:
         """Wait for the checks; their diagnostics go to `report`; the check results if asked for."""
-        from ..checks import run_checks
-
         game = self.game
         if self.child is None:  # no content code: nothing to bound
             run_checks(game, report, catalogs=self.catalogs)
@@ -73,4 +71,23 @@ def check_bounded(game: Game, report: Report, catalogs: bool = True, examples: b
     return PendingChecks(game, catalogs, examples).finish(report)
 
 
-__all__ = ["PendingChecks", "check_bounded"]
+def check_project(project: Any, names: Iterable[str]) -> CheckRun:
+    """Load, validate and check the named games of a project (a Project)."""
+    run = CheckRun()
+    started = []
+    for name in names:  # one child per game, all at once; translations are validate's concern
+        report = Report()
+        game = project.read(name, report)
+        pending = PendingChecks(game, catalogs=False, examples=True) if game is not None else None
+        started.append((name, report, game, pending))
+    for name, report, game, pending in started:
+        if game is None or pending is None:
+            run.games.append(GameResult(name, project.content / name, report=report))
+            continue
+        result = pending.finish(report)
+        game.check_result = result
+        run.games.append(result if result is not None else check_game(game, report))
+    return run
+
+
+__all__ = ["PendingChecks", "check_bounded", "check_project"]
