@@ -133,9 +133,9 @@ def test_preflight_finds_a_subset_name_used_twice(bleed_pdf, tmp_path):
     assert [f.what for f in subset_names(tmp_path / "twice.pdf")] == [f"font name {name} stands for 2 different fonts"]
 
 
-def _words_near_a_trim(path) -> tuple[int, list[tuple[str, float]]]:
-    """The pages of a bleed PDF, and each word (pdftotext's boxes) closer than 3.2 mm to its
-    page's trim, with that distance in mm."""
+def _words_near_a_trim(path, margin: float = 3.2) -> tuple[int, list[tuple[str, float]]]:
+    """The pages of a bleed PDF, and each word (pdftotext's boxes) closer than `margin` mm to
+    its page's trim, with that distance in mm."""
     import re
 
     listing = subprocess.run(["pdftotext", "-bbox", str(path), "-"], capture_output=True, text=True,
@@ -150,7 +150,7 @@ def _words_near_a_trim(path) -> tuple[int, list[tuple[str, float]]]:
         for m in word.finditer(page):
             x0, y0, x1, y1 = map(float, m.groups()[:4])
             distance = min(x0 - left, y0 - top, right - x1, bottom - y1) / MM
-            if distance < 3.2 - 0.01:
+            if distance < margin - 0.01:
                 near.append((m.group(5), round(distance, 2)))
     return len(boxes), near
 

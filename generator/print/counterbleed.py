@@ -34,13 +34,16 @@ class CounterFace:
         return self.piece.front if self.side == "front" else self.piece.back
 
 
-def counter_faces(pieces: list[Piece], trims: dict[str, tuple[float, float]] | None = None) -> list[CounterFace]:
+def counter_faces(pieces: list[Piece], trims: dict[tuple[float, float], tuple[float, float]] | None = None
+                  ) -> list[CounterFace]:
     """Each counter once (however many copies it has), its front then its back (none for a
-    sheet printed one-sided), at its own size or at `trims[size]` (a printer's trim for it)."""
+    sheet printed one-sided), at its own size or at `trims[size]` (a printer's trim for it,
+    by our size in mm)."""
     unique = list({p.counter.id: p for p in pieces}.values())
     faces = []
     for n, piece in enumerate(unique, start=1):
-        trim = (trims or {}).get(piece.sheet.size) or parse_size(piece.sheet.size)
+        size = parse_size(piece.sheet.size)
+        trim = (trims or {}).get(size, size)
         sides = ("front", "back") if piece.sheet.backs else ("front",)
         faces += [CounterFace(piece, side, trim, n) for side in sides]
     return faces

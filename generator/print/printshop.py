@@ -136,9 +136,10 @@ def write_counter_shop(ctx: BuildContext, pieces: list, name: str, out: Path, re
     if folder.exists():
         outputs.discard(folder)  # files of counters no longer there go too
     product = preset.get("counters")
+    trims = {parse_size(size): tuple(trim) for size, trim in product["sizes"].items()} if product else {}
     written: list[Path] = []
-    for sheet, members in _counter_sheets(pieces, product, preset, report, ctx).items():
-        faces = counter_faces(members, {size: tuple(trim) for size, trim in product["sizes"].items()})
+    for members in _counter_sheets(pieces, product, trims, preset, report, ctx).values():
+        faces = counter_faces(members, trims)
         if product["format"] == "pdf":
             written.append(_counter_pdf(ctx, faces, product, folder, report))
         else:
@@ -146,15 +147,17 @@ def write_counter_shop(ctx: BuildContext, pieces: list, name: str, out: Path, re
     return written
 
 
-def _counter_sheets(pieces: list, product: dict | None, preset: dict, report: Report, ctx) -> dict[str, list]:
-    """The counters the product takes, by counter sheet; a W048 for each sheet it does not."""
+def _counter_sheets(pieces: list, product: dict | None, trims: dict, preset: dict, report: Report, ctx
+                    ) -> dict[str, list]:
+    """The counters the product takes (its `trims`: our size in mm -> the printer's), by
+    counter sheet; a W048 for each sheet it does not take."""
     by_sheet: dict[str, list] = {}
     for piece in pieces:
         by_sheet.setdefault(piece.sheet.id, []).append(piece)
     taken = {}
     for sheet, members in by_sheet.items():
         size = members[0].sheet.size
-        if product is not None and size in product["sizes"]:
+        if parse_size(size) in trims:
             taken[sheet] = members
             continue
         what = (f"takes no counters of size {size}" if product is not None else "has no product for counters")
