@@ -89,7 +89,7 @@ def font_pt(config: dict, size: tuple[float, float]) -> float:
 
 def layout_config(ctx: BuildContext) -> dict:
     """sheets.yaml's settings, and the safe margin (print.yaml's counter_safe_mm) that a
-    counter's text and symbol keep inside its cut, on home sheets as on a print shop's."""
+    counter's text keeps inside its cut, on home sheets as on a print shop's."""
     return {**sheets_config(ctx), "counter_safe": LayoutRules.load(ctx.roots).counter_safe_mm}
 
 

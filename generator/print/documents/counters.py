@@ -1,5 +1,6 @@
 """Counter sheets: counters.pdf (fronts, each page followed by its backs) and counters.json
-(where each counter sits), one PNG per counter side and Tabletop Simulator sheets."""
+(where each counter sits), one PNG per counter side and Tabletop Simulator sheets; with
+--bleed counters-bleed.pdf, with --print-shop the printer's counter files (counterbleed.py)."""
 
 from __future__ import annotations
 
