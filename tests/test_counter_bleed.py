@@ -213,6 +213,27 @@ def test_a_printer_without_the_counters_product_or_size_is_told(shops):
         assert not folder.exists() or not any(folder.rglob("*.png"))
 
 
+def test_a_preset_edited_makes_its_counter_files_again(tmp_path_factory):
+    """The counters' text is the same, the preset's bleed is not: the next build writes the
+    printer's files again, with the new bleed."""
+    from .conftest import run_cli
+
+    root = _project(tmp_path_factory, "river-line", extended=True)
+    build = ("--root", str(root), "build", "--only", "counters", "--lang", "en", "--no-images", "--jobs", "1",
+             "--print-shop", "drivethrucards")
+    assert run_cli(*build).returncode == 0
+    presets = root / "templates" / "print-shops.yaml"
+    presets.write_text(presets.read_text(encoding="utf-8").replace(
+        "counter-5/8: [15.875, 15.875]}\n      bleed: 3.175", "counter-5/8: [15.875, 15.875]}\n      bleed: 2"),
+        encoding="utf-8")
+    result = run_cli(*build)
+    assert result.returncode == 0, result.stderr
+    units = root / "output/river-line/en/print-shop/drivethrucards-counters/units.pdf"
+    with pikepdf.Pdf.open(units) as pdf:
+        trim, bleed = [float(v) for v in pdf.pages[0].obj.TrimBox], [float(v) for v in pdf.pages[0].obj.BleedBox]
+    assert round((trim[0] - bleed[0]) / MM, 2) == 2
+
+
 def test_a_counter_product_names_its_files_with_fields_it_has():
     from pydantic import ValidationError
 

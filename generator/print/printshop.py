@@ -36,6 +36,14 @@ def presets(folders: list[Path]) -> dict:
     return {}
 
 
+def preset_state(ctx: BuildContext, name: str | None) -> str:
+    """What a preset says (for a document's source: a preset edited in print-shops.yaml makes
+    its files again); empty without one."""
+    import json
+
+    return json.dumps(presets(ctx.templates).get(name), sort_keys=True) if name else ""
+
+
 def preset_faces(faces: list[CardFace], preset: dict, report: Report, fallback: Location
                  ) -> dict[str, list[CardFace]]:
     """The faces the printer takes, by deck, each at the printer's trim; a deck of a size the

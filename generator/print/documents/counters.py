@@ -5,10 +5,10 @@
 from __future__ import annotations
 
 from ..cards import write_placements
-from ..counterbleed import counter_faces, write_bleed_pdf
+from ..counterbleed import bleed_html, counter_faces, write_bleed_pdf
 from ..counters import counter_document, write_counter_images
 from ..pdf import write_pdf
-from ..printshop import write_counter_shop
+from ..printshop import preset_state, write_counter_shop
 from ..sheetparts import sheets_config
 from ..sources import made_from
 from .base import Document, Rendered
@@ -35,8 +35,10 @@ class CounterSheets(Document):
             return Rendered(source=made_from(ctx.project_root, (), ""),
                             unchanged=previous.state == made_from(ctx.project_root, (), ""))
         html, placements, document, pieces = made
-        source = made_from(ctx.project_root, (), html, placements, job.images, job.bleed, job.print_shop or "",
-                           *pictures(ctx))
+        bleed = sheets_config(ctx)["bleed"]
+        bleed_pages = bleed_html(ctx, counter_faces(pieces), bleed) if job.bleed else ""
+        source = made_from(ctx.project_root, (), html, placements, job.images, bleed_pages,
+                           preset_state(ctx, job.print_shop), *pictures(ctx))
         if source == previous.state:
             return Rendered(source=source, unchanged=True, cards=len(placements))
         out = ctx.output_dir()
@@ -44,7 +46,6 @@ class CounterSheets(Document):
         write_placements(out / "counters.json", placements)
         rendered = Rendered([res.path, out / "counters.json"], pages=res.pages, cards=len(placements), source=source)
         if job.bleed:
-            bleed = sheets_config(ctx)["bleed"]
             rendered.files.append(write_bleed_pdf(ctx, counter_faces(pieces), out / "counters-bleed.pdf", bleed, report))
         if job.print_shop:
             rendered.files += write_counter_shop(ctx, pieces, job.print_shop, out, report)
