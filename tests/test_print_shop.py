@@ -356,6 +356,23 @@ def test_asking_for_a_print_shop_after_a_build_writes_its_files(ws: Workspace):
     assert (ws.root / "output/demo/en/print-shop/drivethrucards/orders.pdf").is_file()
 
 
+def test_an_edited_preset_makes_the_card_files_again(ws: Workspace):
+    from .conftest import REPO
+
+    build = ("build", "--only", "cards", "--no-images", "--print-shop", "drivethrucards")
+    assert ws.run(*build).returncode == 0
+    (ws.root / "templates").mkdir(exist_ok=True)
+    text = (REPO / "templates/print-shops.yaml").read_text(encoding="utf-8")
+    (ws.root / "templates/print-shops.yaml").write_text(
+        text.replace("bleed: 3.175                     # 1/8 in\n    format: pdf", "bleed: 2\n    format: pdf"),
+        encoding="utf-8")
+    result = ws.run(*build)
+    assert result.returncode == 0, result.stderr
+    with pikepdf.Pdf.open(ws.root / "output/demo/en/print-shop/drivethrucards/orders.pdf") as pdf:
+        trim, bleed = [float(v) for v in pdf.pages[0].obj.TrimBox], [float(v) for v in pdf.pages[0].obj.BleedBox]
+    assert round((trim[0] - bleed[0]) / MM, 2) == 2
+
+
 @pytest.mark.parametrize("paper, width, held", [("a4", 210, 9), ("letter", 215.9, 6)])
 def test_different_backgrounds_on_a_sheet_get_a_gutter_of_their_own_colours(ws: Workspace, paper, width, held):
     """Sheet 1 holds the red orders and the blue night cards: a 3 mm gutter between all its
