@@ -15,7 +15,7 @@ from ..diagnostics import Location, Report
 from ..model.sizes import parse_size, size_key
 from .bleed import CLOSE_BOX, OPEN_BOX, bleed_rules, counter_box_rules, crop_marks, set_bleed_box
 from .context import BuildContext
-from .counters import Piece, counter_html, layout_config
+from .counters import Piece, counter_html, counters_document_html, layout_config
 from .sheetparts import draw_marks
 
 
@@ -71,14 +71,10 @@ def bleed_html(ctx: BuildContext, faces: list[CounterFace], bleed: float, marks:
         cut = draw_marks(crop_marks(w, h, bleed, config["mark_gap"], config["mark_length"])) if marks else ""
         drawn = counter_html(ctx, face.face, face.piece.sheet, face.trim, config, index,
                              src=_src(ctx, face.piece.location))
-        pages.append(Markup('<div class="sheet bleed" style="width:{}mm;height:{}mm;page:card-{}">{}{}{}{}</div>').format(
-            w, h, key, Markup(OPEN_BOX), drawn, Markup(CLOSE_BOX), Markup(cut)))
+        page = Markup('<div class="sheet bleed" style="width:{}mm;height:{}mm;page:card-{}">{}{}{}{}</div>')
+        pages.append(page.format(w, h, key, Markup(OPEN_BOX), drawn, Markup(CLOSE_BOX), Markup(cut)))
     rules = bleed_rules(sizes, config, marks) + counter_box_rules(bleed)
-    return (f'<!DOCTYPE html><html lang="{Markup.escape(ctx.lang)}"><head><meta charset="utf-8">'
-            f"<title>{Markup.escape(ctx.title)} — {Markup.escape(ctx.env.globals['ui']('counters'))}</title>"
-            f'<meta name="generator" content="Rulesmith"><style>{ctx.env.globals["fonts_css"]}\n'
-            + "\n".join(rules) + "\n" + ctx.css("counters.css") + "</style></head><body>"
-            + "".join(str(p) for p in pages) + "</body></html>")
+    return counters_document_html(ctx, rules, pages)
 
 
 def write_bleed_pdf(ctx: BuildContext, faces: list[CounterFace], path: Path, bleed: float, report: Report,

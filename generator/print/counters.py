@@ -151,12 +151,16 @@ def counters_html(ctx: BuildContext, all_pieces: list[Piece], paper: str = "a4")
                 style, Markup("").join(backs), Markup("").join(back_marks)))
     page_rules = [f"@page {name} {{ size: {p['width']}mm {p['height']}mm; margin: 0 }}"
                   for name, p in config["papers"].items()]
-    html = (f'<!DOCTYPE html><html lang="{ctx.lang}"><head><meta charset="utf-8">'
+    return counters_document_html(ctx, page_rules, pages), placements
+
+
+def counters_document_html(ctx: BuildContext, rules: list[str], pages: list) -> str:
+    """A counters document: its title, the page rules `rules`, counters.css, and `pages`."""
+    return (f'<!DOCTYPE html><html lang="{ctx.lang}"><head><meta charset="utf-8">'
             f"<title>{Markup.escape(ctx.title)} — {Markup.escape(ctx.env.globals['ui']('counters'))}</title>"
             f'<meta name="generator" content="Rulesmith"><style>{ctx.env.globals["fonts_css"]}\n'
-            + "\n".join(page_rules) + "\n" + ctx.css("counters.css") + "</style></head><body>"
+            + "\n".join(rules) + "\n" + ctx.css("counters.css") + "</style></head><body>"
             + "".join(str(p) for p in pages) + "</body></html>")
-    return html, placements
 
 
 def legibility(document, config: dict) -> dict[int, list[str]]:
