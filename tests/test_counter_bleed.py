@@ -17,7 +17,8 @@ from generator.print.preflight import MM, bleed_strips, page_boxes, png_face, ra
 from .conftest import REPO
 from .test_print_shop import _words_near_a_trim
 
-GAMES = {"river-line": 44, "bridgehead": None}  # the counters fixtures: counters each has (None: not counted)
+# the counters fixtures in their editions, and the counters each has (None: not counted)
+EDITIONS = {("river-line", "en"): 44, ("river-line", "ru"): 44, ("bridgehead", "en"): None, ("bridgehead", "de"): None}
 # The shipped presets, and two counter products a designer adds in the project's own
 # print-shops.yaml for the fixture's half-inch and 5/8 in counters.
 EXTENDED = {
@@ -49,27 +50,28 @@ def _project(tmp_path_factory, game: str, extended: bool = False):
 
 @pytest.fixture(scope="module")
 def bled(tmp_path_factory):
-    """counters-bleed.pdf of each counters fixture, with the build's diagnostics."""
-    built = {}
-    for game in GAMES:
-        result = run_job(Job(_project(tmp_path_factory, game), game, "en", "counters", bleed=True, images=False))
+    """counters-bleed.pdf of each counters fixture's editions, with the build's diagnostics."""
+    built, roots = {}, {}
+    for game, lang in EDITIONS:
+        root = roots.setdefault(game, _project(tmp_path_factory, game))
+        result = run_job(Job(root, game, lang, "counters", bleed=True, images=False))
         assert result.error is None, result.error
-        built[game] = (next(p for p in result.files if p.name == "counters-bleed.pdf"), result.diagnostics)
+        built[(game, lang)] = (next(p for p in result.files if p.name == "counters-bleed.pdf"), result.diagnostics)
     return built
 
 
-@pytest.mark.parametrize("game", GAMES)
-def test_counter_bleed_pdf_passes_the_preflight(bled, game):
+@pytest.mark.parametrize("edition", EDITIONS, ids="-".join)
+def test_counter_bleed_pdf_passes_the_preflight(bled, edition):
     """The build preflights the file (E048) and checks its layout (E040, W040 for text in a
     counter's safe margin): nothing found; read again here, page boxes, bleed strips, fonts
     and pictures pass; one page per counter face."""
-    path, diagnostics = bled[game]
+    path, diagnostics = bled[edition]
     assert not [d for d in diagnostics if d.code.startswith("E") or d.code in ("W040", "W041", "W043")], diagnostics
     assert page_boxes(path, 3) == [] and bleed_strips(path, 3) == [] and subset_names(path) == []
     assert raster_dpi(path) == []
     with pikepdf.Pdf.open(path) as pdf:
-        if GAMES[game]:
-            assert len(pdf.pages) == 2 * GAMES[game]
+        if EDITIONS[edition]:
+            assert len(pdf.pages) == 2 * EDITIONS[edition]
         trims = {tuple(round((float(b[i + 2]) - float(b[i])) / MM, 1) for i in (0, 1))
                  for b in (page.obj.TrimBox for page in pdf.pages)}
     assert trims <= {(12.7, 12.7), (15.9, 15.9)}  # half an inch, 5/8 in
@@ -78,7 +80,7 @@ def test_counter_bleed_pdf_passes_the_preflight(bled, game):
 def test_the_bleed_of_every_counter_face_is_painted(bled):
     """1.5 mm outside the cut on each side of every face: not paper white, and the colour the
     face has just inside its cut; no crop mark there."""
-    path, _ = bled["river-line"]
+    path, _ = bled[("river-line", "en")]
     document, dpi = pdfium.PdfDocument(str(path)), 150
     with pikepdf.Pdf.open(path) as pdf:
         boxes = [([float(v) for v in p.mediabox], [float(v) for v in p.obj.TrimBox]) for p in pdf.pages]
@@ -101,14 +103,14 @@ def test_the_bleed_of_every_counter_face_is_painted(bled):
 
 @pytest.mark.skipif(shutil.which("pdftotext") is None, reason="needs pdftotext (poppler-utils)")
 def test_no_counter_text_within_the_safe_margin(bled):
-    pages, near = _words_near_a_trim(bled["river-line"][0], margin=1.0)
+    pages, near = _words_near_a_trim(bled[("river-line", "en")][0], margin=1.0)
     assert pages == 88 and near == []
 
 
 def test_crop_marks_sit_outside_the_bleed(bled):
     """The marks are drawn (ink outside the bleed box, on the cut lines' continuation), and
     none inside the bleed (its strips are the face's colour: see above)."""
-    path, _ = bled["river-line"]
+    path, _ = bled[("river-line", "en")]
     document, dpi = pdfium.PdfDocument(str(path)), 300
     with pikepdf.Pdf.open(path) as pdf:
         media, trim, box = ([float(v) for v in pdf.pages[0].obj[k]] for k in ("/MediaBox", "/TrimBox", "/BleedBox"))
