@@ -133,9 +133,9 @@ def test_preflight_finds_a_subset_name_used_twice(bleed_pdf, tmp_path):
     assert [f.what for f in subset_names(tmp_path / "twice.pdf")] == [f"font name {name} stands for 2 different fonts"]
 
 
-def _words_near_a_trim(path) -> tuple[int, list[tuple[str, float]]]:
-    """The pages of a bleed PDF, and each word (pdftotext's boxes) closer than 3.2 mm to its
-    page's trim, with that distance in mm."""
+def _words_near_a_trim(path, margin: float = 3.2) -> tuple[int, list[tuple[str, float]]]:
+    """The pages of a bleed PDF, and each word (pdftotext's boxes) closer than `margin` mm to
+    its page's trim, with that distance in mm."""
     import re
 
     listing = subprocess.run(["pdftotext", "-bbox", str(path), "-"], capture_output=True, text=True,
@@ -150,7 +150,7 @@ def _words_near_a_trim(path) -> tuple[int, list[tuple[str, float]]]:
         for m in word.finditer(page):
             x0, y0, x1, y1 = map(float, m.groups()[:4])
             distance = min(x0 - left, y0 - top, right - x1, bottom - y1) / MM
-            if distance < 3.2 - 0.01:
+            if distance < margin - 0.01:
                 near.append((m.group(5), round(distance, 2)))
     return len(boxes), near
 
@@ -354,6 +354,23 @@ def test_asking_for_a_print_shop_after_a_build_writes_its_files(ws: Workspace):
     result = ws.run("build", "--only", "cards", "--no-images", "--print-shop", "drivethrucards")
     assert result.returncode == 0, result.stderr
     assert (ws.root / "output/demo/en/print-shop/drivethrucards/orders.pdf").is_file()
+
+
+def test_an_edited_preset_makes_the_card_files_again(ws: Workspace):
+    from .conftest import REPO
+
+    build = ("build", "--only", "cards", "--no-images", "--print-shop", "drivethrucards")
+    assert ws.run(*build).returncode == 0
+    (ws.root / "templates").mkdir(exist_ok=True)
+    text = (REPO / "templates/print-shops.yaml").read_text(encoding="utf-8")
+    (ws.root / "templates/print-shops.yaml").write_text(
+        text.replace("bleed: 3.175                     # 1/8 in\n    format: pdf", "bleed: 2\n    format: pdf"),
+        encoding="utf-8")
+    result = ws.run(*build)
+    assert result.returncode == 0, result.stderr
+    with pikepdf.Pdf.open(ws.root / "output/demo/en/print-shop/drivethrucards/orders.pdf") as pdf:
+        trim, bleed = [float(v) for v in pdf.pages[0].obj.TrimBox], [float(v) for v in pdf.pages[0].obj.BleedBox]
+    assert round((trim[0] - bleed[0]) / MM, 2) == 2
 
 
 @pytest.mark.parametrize("paper, width, held", [("a4", 210, 9), ("letter", 215.9, 6)])

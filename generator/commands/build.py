@@ -47,9 +47,11 @@ def _kinds(value: str | None) -> list[str]:
               help="Page size of the rulebook.  [default: a4; a5 with --booklet]")
 @click.option("--booklet", is_flag=True,
               help="Also write rulebook-booklet.pdf: the A5 rulebook two pages up on A4, in order to fold and staple.")
-@click.option("--bleed", is_flag=True, help="Also write cards-bleed.pdf: one card per page with 3 mm bleed.")
+@click.option("--bleed", is_flag=True, help="Also write cards-bleed.pdf and counters-bleed.pdf: one card or counter face "
+                   "per page with 3 mm bleed.")
 @click.option("--print-shop", "print_shop", metavar="PRESET", default=None,
-              help="Also write the cards as a print-on-demand printer takes them (print-shops.yaml: "
+              help="Also write the cards, and the counters where the printer has a product for them, as a "
+                   "print-on-demand printer takes them (print-shops.yaml: "
                    "drivethrucards, thegamecrafter, makeplayingcards).")
 @click.option("--no-drafts", is_flag=True, help="Leave cards marked incomplete (DRAFT) out of the card sheets.")
 @click.option("--no-notes", is_flag=True, help="Leave the rules' notes (designer's, translator's, editor's) out of the rulebook.")

@@ -53,6 +53,7 @@ class PrintConfig(Settings):
                                                      description="the reference sheet's sections, in order")
     min_text_pt: Pt | None = Field(default=None, description="smallest text size a document may use")
     card_safe_mm: Mm | None = Field(default=None, description="how far text on a card keeps inside the cut line")
+    counter_safe_mm: Mm | None = Field(default=None, description="how far text on a counter keeps inside the cut line")
     books: dict[BookPaper, BookLayout] | None = Field(default=None, description="the rulebook's pages per paper")
 
 
@@ -103,6 +104,45 @@ class SheetsConfig(Settings):
     maps: MapLayout
 
 
+def _file_names(front: str, back: str, format_: str, fields: dict[str, str]) -> None:
+    """File name patterns of a preset's fronts and backs: only the fields there are, inside
+    the preset's folder, ending in the format's suffix; a pdf's fronts and backs in one file,
+    a png's apart and numbered."""
+    names = ", ".join(f"{{{k}}}" for k in fields)
+    for pattern in (front, back):
+        try:
+            name = pattern.format(**fields)
+        except (KeyError, IndexError, ValueError):
+            raise ValueError(f"'{pattern}' names a field there is not: write {names}")
+        if name.startswith("/") or ".." in name.split("/") or "\\" in name:
+            raise ValueError(f"'{pattern}' leaves the preset's folder: write a name like {{n}}.png")
+        if not name.endswith("." + format_):
+            raise ValueError(f"'{pattern}' does not end in .{format_}, the preset's format")
+    if format_ == "pdf" and front != back:
+        raise ValueError("a pdf preset writes fronts and backs into one file: give front and back one name")
+    numbered = [k for k in fields if k != next(iter(fields))]  # every field but the deck's or sheet's
+    if format_ == "png" and (front == back or not all(any(f"{{{k}}}" in p for k in numbered) for p in (front, back))):
+        raise ValueError("a png preset writes a file per face: name fronts and backs apart, each with "
+                         + " or ".join(f"{{{k}}}" for k in numbered))
+
+
+class CounterProduct(Settings):
+    """A printer's product for counters (punch-out chits, tokens): `counters:` of a preset."""
+
+    sizes: dict[str, tuple[PositiveMm, PositiveMm]] = Field(
+        min_length=1, description="counter size (as countersheets name it) -> the printer's trim, mm")
+    bleed: Mm
+    format: Literal["pdf", "png"]
+    dpi: int = Field(default=300, ge=72, le=1200)
+    front: str = Field(min_length=1, max_length=200, description="file name of a front: {sheet}, {counter}, {n}")
+    back: str = Field(min_length=1, max_length=200, description="file name of a back: {sheet}, {counter}, {n}")
+
+    @model_validator(mode="after")
+    def _names(self) -> "CounterProduct":
+        _file_names(self.front, self.back, self.format, {"sheet": "s", "counter": "c", "n": "001"})
+        return self
+
+
 class PrintShop(Settings):
     """One print-on-demand preset (templates/print-shops.yaml)."""
 
@@ -114,25 +154,11 @@ class PrintShop(Settings):
     dpi: int = Field(default=300, ge=72, le=1200)
     front: str = Field(min_length=1, max_length=200, description="file name of a front: {deck}, {card}, {n}")
     back: str = Field(min_length=1, max_length=200, description="file name of a back: {deck}, {card}, {n}")
+    counters: CounterProduct | None = Field(default=None, description="the printer's product for counters, if any")
 
     @model_validator(mode="after")
     def _names(self) -> "PrintShop":
-        for pattern in (self.front, self.back):
-            try:
-                name = pattern.format(deck="d", card="c", n="001")
-            except (KeyError, IndexError, ValueError):
-                raise ValueError(f"'{pattern}' names a field there is not: write {{deck}}, {{card}} or {{n}}")
-            if name.startswith("/") or ".." in name.split("/") or "\\" in name:
-                raise ValueError(f"'{pattern}' leaves the preset's folder: write a name like {{deck}}/{{n}}.png")
-            if not name.endswith("." + self.format):
-                raise ValueError(f"'{pattern}' does not end in .{self.format}, the preset's format")
-        if self.format == "pdf" and self.front != self.back:
-            raise ValueError("a pdf preset writes a deck's fronts and backs into one file: "
-                             "give front and back one name")
-        numbered = all("{n}" in p or "{card}" in p for p in (self.front, self.back))
-        if self.format == "png" and (self.front == self.back or not numbered):
-            raise ValueError("a png preset writes a file per face: "
-                             "name fronts and backs apart, each with {n} or {card}")
+        _file_names(self.front, self.back, self.format, {"deck": "d", "card": "c", "n": "001"})
         return self
 
 

@@ -46,6 +46,14 @@ def box_rules(bleed: float, within: str = "") -> list[str]:
             f"{within}.bleed-box > .card-back {{ overflow: visible; }}"]
 
 
+def counter_box_rules(bleed: float) -> list[str]:
+    """CSS for counters on bleed pages: the counter's colour runs `bleed` mm past its cut (no
+    keyline on the cut), and so does its band, which crosses the counter from edge to edge."""
+    return [f".bleed-box > .counter {{ border: {bleed:g}mm solid transparent; border-radius: 0; "
+            "background-origin: border-box; overflow: visible; }",
+            f".bleed-box > .counter .band {{ left: -{bleed:g}mm; right: -{bleed:g}mm; }}"]
+
+
 OPEN_BOX, CLOSE_BOX = '<div class="bleed-box">', "</div>"  # around a face on a bleed page
 
 

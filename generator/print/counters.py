@@ -17,6 +17,7 @@ from .sheetparts import marks, sheets_config, slot
 from .context import BuildContext
 from .layout import sheet_spec, shelves
 from .pdf import render_document
+from .verify import LayoutRules
 from .svg_symbols import unit_symbol
 
 PX_PER_PT = 96 / 72
@@ -86,17 +87,32 @@ def font_pt(config: dict, size: tuple[float, float]) -> float:
     return round(config["counter"]["base_font_pt_per_mm"] * min(size), 2)
 
 
-def counter_html(ctx: BuildContext, piece_face: dict, sheet: CounterSheet, size, config: dict, index: int) -> Markup:
+def layout_config(ctx: BuildContext) -> dict:
+    """sheets.yaml's settings, and the safe margin (print.yaml's counter_safe_mm) that a
+    counter's text keeps inside its cut, on home sheets as on a print shop's."""
+    return {**sheets_config(ctx), "counter_safe": LayoutRules.load(ctx.roots).counter_safe_mm}
+
+
+def counter_html(ctx: BuildContext, piece_face: dict, sheet: CounterSheet, size, config: dict, index: int,
+                 src: str | None = None) -> Markup:
+    """One counter face. Its text keeps the safe margin (config's counter_safe, mm, as the
+    CSS variable --safe that counters.css places text with; its colour and band run to the
+    edge); with `src` (the record, as path:line), the layout check reports text inside that
+    margin (W040 there)."""
     draw = ctx.macro("counter.html.j2", piece_face["template"])  # the game's own, else the built-in
     band = Markup('<div class="band"></div>') if piece_face["band"] else Markup("")
-    return Markup('<div class="counter t-{} corners-{}" data-counter="{}" style="background:{};color:{};font-size:{}pt">'
-                  '{}{}</div>').format(piece_face["template"], sheet.corners, index, piece_face["colour"],
-                                       piece_face["text_colour"], font_pt(config, size), band, draw(piece_face))
+    safe = config.get("counter_safe", 0.0)
+    keep = f";--safe:{safe:g}mm" if safe else ""  # counters.css keeps text and symbol this far inside
+    checked = Markup(' data-card data-src="{}"').format(src) if src else Markup("")
+    return Markup('<div class="counter t-{} corners-{}" data-counter="{}"{} style="background:{};color:{};'
+                  'font-size:{}pt{}">{}{}</div>').format(piece_face["template"], sheet.corners, index, checked,
+                                                         piece_face["colour"], piece_face["text_colour"],
+                                                         font_pt(config, size), keep, band, draw(piece_face))
 
 
 def counters_html(ctx: BuildContext, all_pieces: list[Piece], paper: str = "a4") -> tuple[str, list[dict]]:
     """Pages of fronts, each followed by its page of backs; and where every counter went."""
-    config = sheets_config(ctx)
+    config = layout_config(ctx)
     pages: list[Markup] = []
     placements: list[dict] = []
     by_sheet: dict[str, list[tuple[int, Piece]]] = {}
@@ -135,12 +151,16 @@ def counters_html(ctx: BuildContext, all_pieces: list[Piece], paper: str = "a4")
                 style, Markup("").join(backs), Markup("").join(back_marks)))
     page_rules = [f"@page {name} {{ size: {p['width']}mm {p['height']}mm; margin: 0 }}"
                   for name, p in config["papers"].items()]
-    html = (f'<!DOCTYPE html><html lang="{ctx.lang}"><head><meta charset="utf-8">'
+    return counters_document_html(ctx, page_rules, pages), placements
+
+
+def counters_document_html(ctx: BuildContext, rules: list[str], pages: list) -> str:
+    """A counters document: its title, the page rules `rules`, counters.css, and `pages`."""
+    return (f'<!DOCTYPE html><html lang="{ctx.lang}"><head><meta charset="utf-8">'
             f"<title>{Markup.escape(ctx.title)} — {Markup.escape(ctx.env.globals['ui']('counters'))}</title>"
             f'<meta name="generator" content="Rulesmith"><style>{ctx.env.globals["fonts_css"]}\n'
-            + "\n".join(page_rules) + "\n" + ctx.css("counters.css") + "</style></head><body>"
+            + "\n".join(rules) + "\n" + ctx.css("counters.css") + "</style></head><body>"
             + "".join(str(p) for p in pages) + "</body></html>")
-    return html, placements
 
 
 def legibility(document, config: dict) -> dict[int, list[str]]:
@@ -231,7 +251,7 @@ def write_counter_images(ctx: BuildContext, all_pieces: list[Piece], folder) -> 
 
     from .images import DPI, tts_sheets
 
-    config = sheets_config(ctx)
+    config = layout_config(ctx)
     unique = list({p.counter.id: p for p in all_pieces}.values())
     pages = []
     for index, piece in enumerate(unique):

@@ -58,53 +58,84 @@ def write_card_images(ctx: BuildContext, faces: list[CardFace], folder: Path, re
     card's sheet reads the other cards' PNGs back."""
     if not faces:
         return []
-    cards_dir, tts_dir, root = folder / "cards", folder / "tts", ctx.project_root
+    root = ctx.project_root
     store = memo.store(root, "images.json")
-    known = memo.load(store, _state) if reuse else {}
-    paths = [cards_dir / f"{face.deck}-{face.id}.png" for face in faces]
-    states = [made_from(root, (), faces_html(ctx, [replace(face, index=0)]), DPI) for face in faces]
-    changed = {i for i, (path, state) in enumerate(zip(paths, states))
-               if known.get(in_project(path, root)) != state or not path.is_file()}
+    plan = _ImagePlan(ctx, faces, folder, memo.load(store, _state) if reuse else {})
+    written: list[Path] = []
+    sheets: dict[str, TtsSheets] = {}
+    for start in range(0, len(faces), CHUNK):
+        indices = range(start, min(start + CHUNK, len(faces)))
+        todo = [i for i in indices if i in plan.changed]
+        pdf = _faces_pdf(ctx, [replace(faces[i], index=n) for n, i in enumerate(todo)]) if todo else None
+        page = {i: n for n, i in enumerate(todo)}
+        for i in indices:
+            image = plan.image(i, pdf[page[i]] if i in page else None)
+            written.append(plan.paths[i])
+            deck = sheets.setdefault(faces[i].deck, TtsSheets(faces[i].deck, plan.per_deck[faces[i].deck],
+                                                              folder / "tts"))
+            written += deck.add(image if plan.sheet_of[i] in plan.remade else None)
+        if pdf is not None:
+            pdf.close()
+    if plan.made:
+        memo.add(store, plan.made, _state)
+    return written + write_back_images(ctx, faces, folder / "tts")
+
+
+class _ImagePlan:
+    """Which card PNGs and TTS sheets a build makes again: each card's path and the state its
+    face is made from, the cards whose state changed, the TTS sheet of each card, the sheets
+    with a changed card (`remade`), and the states of what is made (`made`, for images.json)."""
+
+    def __init__(self, ctx: BuildContext, faces: list[CardFace], folder: Path, known: dict):
+        root = self.root = ctx.project_root
+        self.paths = [folder / "cards" / f"{face.deck}-{face.id}.png" for face in faces]
+        self.states = [made_from(root, (), faces_html(ctx, [replace(face, index=0)]), DPI) for face in faces]
+        self.changed = {i for i, (path, state) in enumerate(zip(self.paths, self.states))
+                        if known.get(in_project(path, root)) != state or not path.is_file()}
+        self.sheet_of, self.per_deck = _tts_sheet_of(faces, folder / "tts")
+        sheet_states = _sheet_states(root, faces, self.sheet_of, self.per_deck, self.states)
+        self.remade = {sheet for sheet, state in sheet_states.items()
+                       if known.get(in_project(sheet, root)) != state or not sheet.is_file()}
+        self.made = {in_project(sheet, root): sheet_states[sheet] for sheet in self.remade}
+
+    def image(self, i: int, page) -> Image.Image | None:
+        """Card i's image: rendered from its `page` (and written) when it changed, read back
+        when its TTS sheet is made again, else None (nothing needs it)."""
+        path = self.paths[i]
+        if page is not None:
+            image = page.render(scale=DPI / 72).to_pil().convert("RGB")
+            outputs.write_with(path, lambda tmp: image.save(tmp, format="PNG", optimize=False))
+            self.made[in_project(path, self.root)] = self.states[i]
+            return image
+        if self.sheet_of[i] in self.remade:
+            with Image.open(path) as kept:
+                return kept.convert("RGB")
+        return None
+
+
+def _tts_sheet_of(faces: list[CardFace], tts_dir: Path) -> tuple[list[Path], dict[str, int]]:
+    """The TTS sheet each card goes on (tts/DECK-N.png), and the number of cards per deck."""
     per_deck: dict[str, int] = {}
     sheet_of: list[Path] = []
     for face in faces:
         sheet_of.append(tts_dir / f"{face.deck}-{per_deck.get(face.deck, 0) // PER_SHEET + 1}.png")
         per_deck[face.deck] = per_deck.get(face.deck, 0) + 1
-    sheet_states: dict[Path, list] = {}
+    return sheet_of, per_deck
+
+
+def _sheet_states(root: Path, faces: list[CardFace], sheet_of: list[Path], per_deck: dict[str, int],
+                  states: list[str]) -> dict[Path, str]:
+    """The state each TTS sheet is made from: its deck's size and its cards' states."""
+    parts: dict[Path, list] = {}
     for i, sheet in enumerate(sheet_of):
-        sheet_states.setdefault(sheet, [per_deck[faces[i].deck]]).append(states[i])
-    sheet_states = {sheet: made_from(root, (), *parts) for sheet, parts in sheet_states.items()}
-    remade = {sheet for sheet, state in sheet_states.items()
-              if known.get(in_project(sheet, root)) != state or not sheet.is_file()}
-    made = {in_project(sheet, root): sheet_states[sheet] for sheet in remade}
-    written: list[Path] = []
-    sheets: dict[str, TtsSheets] = {}
-    for start in range(0, len(faces), CHUNK):
-        todo = [i for i in range(start, min(start + CHUNK, len(faces))) if i in changed]
-        pdf = None
-        if todo:
-            document, _ = render_document(faces_html(ctx, [replace(faces[i], index=n) for n, i in enumerate(todo)]),
-                                          ctx.game.folder, ctx.roots)
-            pdf = pdfium.PdfDocument(document.write_pdf())
-            del document
-        page = {i: n for n, i in enumerate(todo)}
-        for i in range(start, min(start + CHUNK, len(faces))):
-            face, path, image = faces[i], paths[i], None
-            if i in page:
-                image = pdf[page[i]].render(scale=DPI / 72).to_pil().convert("RGB")
-                outputs.write_with(path, lambda tmp, image=image: image.save(tmp, format="PNG", optimize=False))
-                made[in_project(path, root)] = states[i]
-            elif sheet_of[i] in remade:
-                with Image.open(path) as kept:
-                    image = kept.convert("RGB")
-            written.append(path)
-            deck = sheets.setdefault(face.deck, TtsSheets(face.deck, per_deck[face.deck], tts_dir))
-            written += deck.add(image if sheet_of[i] in remade else None)
-        if pdf is not None:
-            pdf.close()
-    if made:
-        memo.add(store, made, _state)
-    return written + write_back_images(ctx, faces, tts_dir)
+        parts.setdefault(sheet, [per_deck[faces[i].deck]]).append(states[i])
+    return {sheet: made_from(root, (), *values) for sheet, values in parts.items()}
+
+
+def _faces_pdf(ctx: BuildContext, faces: list[CardFace], backs: bool = False):
+    """The faces (or their backs) laid out one per page, as a PDF to rasterize."""
+    document, _ = render_document(faces_html(ctx, faces, backs=backs), ctx.game.folder, ctx.roots)
+    return pdfium.PdfDocument(document.write_pdf())
 
 
 def _state(entry: object) -> bool:
@@ -117,32 +148,36 @@ def write_back_images(ctx: BuildContext, faces: list[CardFace], tts_dir: Path) -
     design, or a back written as content) gets sheets of its backs in card order instead
     (tts/DECK-back-N.png), and each back written as content its own PNG (cards/DECK-CARD-back.png)."""
     decks = list(dict.fromkeys(f.deck for f in faces))
-    mixed = {d for d in decks if len({f.back for f in faces if f.deck == d}) > 1
-             or any(f.reverse is not None for f in faces if f.deck == d)}
+    mixed = _mixed_backs(faces, decks)
     backs = [f for f in faces if f.deck in mixed] + [next(f for f in faces if f.deck == d) for d in decks if d not in mixed]
     per_deck = {d: sum(1 for f in backs if f.deck == d) for d in decks}
     written: list[Path] = []
     sheets: dict[str, TtsSheets] = {}
     for start in range(0, len(backs), CHUNK):
         chunk = backs[start:start + CHUNK]
-        document, _ = render_document(faces_html(ctx, chunk, backs=True), ctx.game.folder, ctx.roots)
-        pdf = pdfium.PdfDocument(document.write_pdf())
-        del document
+        pdf = _faces_pdf(ctx, chunk, backs=True)
         for index, face in enumerate(chunk):
             image = pdf[index].render(scale=DPI / 72).to_pil().convert("RGB")
             if face.reverse is not None:
-                path = tts_dir.parent / "cards" / f"{face.deck}-{face.id}-back.png"
-                outputs.write_if_changed(path, png(image))
-                written.append(path)
+                written.append(_write_png(tts_dir.parent / "cards" / f"{face.deck}-{face.id}-back.png", image))
             if face.deck in mixed:
                 deck = sheets.setdefault(face.deck, TtsSheets(f"{face.deck}-back", per_deck[face.deck], tts_dir))
                 written += deck.add(image)
             else:
-                path = tts_dir / f"{face.deck}-back.png"
-                outputs.write_if_changed(path, png(image))
-                written.append(path)
+                written.append(_write_png(tts_dir / f"{face.deck}-back.png", image))
         pdf.close()
     return written
+
+
+def _mixed_backs(faces: list[CardFace], decks: list[str]) -> set[str]:
+    """The decks whose cards do not all share one back: another design, or a back written as content."""
+    return {d for d in decks if len({f.back for f in faces if f.deck == d}) > 1
+            or any(f.reverse is not None for f in faces if f.deck == d)}
+
+
+def _write_png(path: Path, image: Image.Image) -> Path:
+    outputs.write_if_changed(path, png(image))
+    return path
 
 
 CHUNK = 50  # card faces rendered at once

@@ -32,6 +32,7 @@ class LayoutRules:
 
     min_text_pt: float = 6.0
     card_safe_mm: float = 3.2
+    counter_safe_mm: float = 1.0
 
     @classmethod
     def load(cls, folders: list[Path]) -> "LayoutRules":
@@ -158,18 +159,26 @@ class LayoutCheck:
         if rect[0] < -TOLERANCE or rect[1] < -TOLERANCE or rect[2] > width + TOLERANCE or rect[3] > height + TOLERANCE:
             self._add("W040", where, f"text outside page {self._page} (“{_snippet(box.text)}”)", "move it inside the page")
         elif where.card is not None:
-            safe = self.rules.card_safe_mm * PX_PER_MM
+            piece, margin = self._safe_margin(where.card)
+            safe = margin * PX_PER_MM
             card = _padding_rect(where.card)  # the trim (on a bleed page the border is the bleed)
             if rect[0] < card[0] + safe - TOLERANCE or rect[2] > card[2] - safe + TOLERANCE or \
                     rect[1] < card[1] + safe - TOLERANCE or rect[3] > card[3] - safe + TOLERANCE:
-                self._add("W040", where, f"text outside the card's safe area ({self.rules.card_safe_mm:g} mm "
-                          f"inside the cut) on page {self._page} (“{_snippet(box.text)}”)", "keep text away from the card edge")
+                self._add("W040", where, f"text outside the {piece}'s safe area ({margin:g} mm "
+                          f"inside the cut) on page {self._page} (“{_snippet(box.text)}”)",
+                          f"keep text away from the {piece} edge")
         if overflow:
             self._inside(box, rect, where, text=box.text)
         self._glyphs(box, where)
         if where.area_kind != "margin":
             self._texts.append(_Text(box, self._page, where.src, rect, where.heading, where.column, len(self._texts),
                                      where.section))
+
+    def _safe_margin(self, card) -> tuple[str, float]:
+        """What the piece is (a card, or a counter: `data-counter`) and its safe margin, mm."""
+        if card.element.get("data-counter") is not None:
+            return "counter", self.rules.counter_safe_mm
+        return "card", self.rules.card_safe_mm
 
     def _vanished(self, box, where: _Where) -> None:
         """Text set at a size of 0 is laid out as no text at all (WeasyPrint makes no text box

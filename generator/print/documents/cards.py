@@ -8,7 +8,7 @@ from ..cards import card_sheets, sheets_config, sheets_document, write_placement
 from ..fitting import unfit
 from ..images import faces_html, write_card_images
 from ..preflight import preflight_pages
-from ..printshop import write_print_shop
+from ..printshop import preset_state, write_print_shop
 from ..chunkstore import ChunkStore
 from ..sheets import discard_chunks, write_sheets
 from ..sources import made_from, reads
@@ -33,7 +33,8 @@ class CardSheets(Document):
         bleed_html = sheets_document(ctx, faces, bleed=True)[0] if job.bleed else None
         images_html = _images_source(ctx, faces) if job.images else ""
         # a large deck's sheets are hashed piece by piece, never put together in one string
-        made = (html.digest(), bleed_html.digest() if bleed_html else "", images_html, placements, job.print_shop or "")
+        made = (html.digest(), bleed_html.digest() if bleed_html else "", images_html, placements,
+                preset_state(ctx, job.print_shop))
         source = made_from(root, previous.reads, *made)
         if source == previous.state:
             discard_chunks(out / "cards.pdf")
