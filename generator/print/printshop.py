@@ -69,12 +69,16 @@ def file_name(pattern: str, face: CardFace, n: int) -> str:
     return pattern.format(deck=face.deck, card=face.id, n=f"{n:03d}")
 
 
-def write_print_shop(ctx: BuildContext, faces: list[CardFace], name: str, out: Path, report: Report) -> list[Path]:
-    """The preset's files for these (fitted) faces, under out/print-shop/NAME/."""
+def write_print_shop(ctx: BuildContext, faces: list[CardFace], name: str, out: Path, report: Report,
+                     broken: bool = False) -> list[Path]:
+    """The preset's files for these (fitted) faces, under out/print-shop/NAME/; none while a
+    card is too long for its card (E040): a card cut off is never sent to a printer."""
     preset = presets(ctx.templates)[name]
     folder = out / FOLDER / name
     if folder.exists():
         outputs.discard(folder)  # files of cards no longer there go too
+    if broken:
+        return []
     config = {**sheets_config(ctx), "bleed": preset["bleed"]}
     written: list[Path] = []
     for deck, cards in preset_faces(faces, preset, report, Location(ctx.game.folder / "game.yaml")).items():

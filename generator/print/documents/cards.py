@@ -57,7 +57,7 @@ class CardSheets(Document):
             read |= bleed.read
             preflight_pages(bleed.path, margin, _pages_of(faces), ctx, report)
         if job.print_shop:
-            rendered.files += write_print_shop(ctx, faces, job.print_shop, out, report)
+            rendered.files += write_print_shop(ctx, faces, job.print_shop, out, report, broken)
         rendered.reads = reads(read, root)
         # with layout findings the source is not remembered: the next build lays it out again
         rendered.source = "" if res.diagnostics or broken else made_from(root, rendered.reads, *made)
