@@ -129,9 +129,10 @@ def _conflicts(free: bool, kinds: list[str]) -> list[str]:
 
 
 def _uncounted(values: dict[str, str]) -> list[str]:
-    """An attribute that counts from 1 (_COUNTED) given something else."""
+    """An attribute that counts from 1 (_COUNTED) given something else (a superscript ² is a
+    digit to str.isdigit, but no number to int)."""
     return [f"{key}={values[key]}: {counts}" for key, counts in _COUNTED.items()
-            if key in values and not (values[key].isdigit() and int(values[key]) >= 1)]
+            if key in values and not (values[key].isdecimal() and int(values[key]) >= 1)]
 
 
 def _masked(text: str) -> str:
