@@ -1,5 +1,8 @@
 """The pages of one game in one language: landing page, chapters, glossary, units, cards,
-tables, reference and errata; each with navigation, contents and language links."""
+tables, reference and errata; each with navigation, contents and language links.
+
+`game_pages` makes them; PAGE_KINDS lists the pages after the chapters in the sidebar's order,
+one function per kind: a new kind of page is one function added there."""
 
 from __future__ import annotations
 
@@ -109,10 +112,12 @@ class _GameSite:
 
     @property
     def game(self):
+        """The game the pages show."""
         return self.ctx.game
 
     @property
     def tr(self):
+        """The game's words in the page's language."""
         return self.ctx.tr
 
     @property
@@ -286,13 +291,13 @@ def _tables_pages(site: _GameSite) -> list[SitePage]:
     return [SitePage("tables.html", site.ui("tables"), Markup("").join(html), heads, kind="tables")]
 
 
-REFERENCE_SECTIONS = ("dice", "actions", "terrain", "bands", "rules")  # reference.html, in this order
+_REFERENCE_PAGE = ("dice", "actions", "terrain", "bands", "rules")  # the sections of reference.html, in order
 
 
 def _reference_pages(site: _GameSite) -> list[SitePage]:
     """reference.html: the records of each reference section the game has, then its parameters."""
     game, ui = site.game, site.ui
-    sections = [s for s in REFERENCE_SECTIONS if game.section(s)]
+    sections = [s for s in _REFERENCE_PAGE if game.section(s)]
     if not sections and not game.manifest.parameters:
         return []
     html, heads = [], []
