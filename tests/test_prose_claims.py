@@ -16,6 +16,7 @@ from generator.checker.examples import game_examples
 from generator.checker.prose import example_claims
 from generator.checker.report import as_dict, summary_text
 from generator.checks.trial import check_project
+from generator.commands.new import scaffold
 from generator.diagnostics import Report
 from generator.project import Project
 from generator.text.claims import Binding, claims, compare, plain
@@ -134,6 +135,8 @@ def test_claims_of_a_paragraph_are_bound_free_or_unbound():
     ("[three men]{result=killed}", "is not a number"),
     ("[3]{die=first}", "the dice shown count from 1"),
     ("[3]{result=hits check=0}", "count from 1"),
+    ("[3]{die=²}", "die=²: the dice shown count from 1"),  # a digit to str.isdigit, no number to int
+    ("[3]{result=hits check=³}", "check=³: the example's check blocks count from 1"),
 ])
 def test_a_binding_that_cannot_be_read_says_why(markup, problem):
     (claim,) = claims(markup, "en")
@@ -306,6 +309,17 @@ def test_a_rendered_example_shows_the_words_and_its_headings_anchor_on_them(tmp_
     html = str(render_chapter(chapter, RenderContext(game, Translator(game, "en"), "site", lambda r: None, {})).html)
     assert 'id="example-2"' in html and "Example 2</h2>" in html
     assert "The Scouts roll a 5: one hit." in html and "{" not in html
+
+
+def test_a_superscript_die_is_one_error_at_its_place_not_a_traceback(tmp_path):
+    scaffold(tmp_path / "content/demo", "demo", "Demo", complete=True)
+    line, col = replace(tmp_path / "content/demo/rules/01-basics.md", "[2]{die=2}", "[2]{die=²}")
+    result = run_cli("--root", str(tmp_path), "validate")
+    text = result.stdout + result.stderr
+    assert result.returncode == 1 and "Traceback" not in text, text
+    (error,) = [row for row in text.splitlines() if "error[" in row]
+    assert error.startswith(f"content/demo/rules/01-basics.md:{line}:{col}: error[E038]")
+    assert "die=²: the dice shown count from 1" in error
 
 
 def test_binding_markup_outside_an_example_is_an_error(tmp_path):

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import sys
 import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
 
 import click
 from rich.console import Console
@@ -14,8 +16,9 @@ from .. import keptstate, outputs
 from ..diagnostics import Report, render
 from ..manifest import Manifest, digest, load_diagnostics, save_diagnostics
 from ..print.documents import KINDS, registry
-from ..print.jobs import JobResult, plan, run_jobs
+from ..print.jobs import Job, JobResult, plan, run_jobs
 from ..print.sources import Source
+from ..project import Project
 from ..rebuild import Inputs
 from . import LANGUAGE
 
@@ -122,6 +125,57 @@ def build(project, names, kinds, partial, langs, workers, force, options, strict
     the others built (what `serve` does)."""
     own_report = report is None
     report = Report() if report is None else report
+    run = _Build(project, _prepared_output(project, force), Inputs(project), report)
+    valid = _validated(run, names)
+    if skip_invalid and valid != list(names):
+        names, partial = valid, True
+    elif report.errors:
+        click.echo(render(report, "text", project.root), err=True)
+        click.echo("error: content has errors; nothing built", err=True)
+        return True
+    if {"reference", "site"} & set(kinds) and not probability_tables(project, names, run.manifest, run.inputs):
+        return True
+    # the rules checker runs once per game: its results feed the rulebook marks and the site
+    if {"rulebook", "site"} & set(kinds):
+        run.verified = verified_examples(project, names, run.manifest, run.inputs)
+    jobs, skipped = _planned(run, names, langs, kinds, options)
+    site = _SiteRequest(names, partial, langs, site_url) if "site" in kinds else None
+    failed = _made(run, jobs, skipped, workers, site)
+    run.manifest.save()
+    if report.diagnostics and own_report:
+        click.echo(render(report, "text", project.root), err=True)
+    for result in failed:
+        click.echo(f"error: {result.job.label}: {result.error}", err=True)
+    return bool(failed) or report.failed(strict)
+
+
+@dataclass
+class _Build:
+    """What the steps of one build share: the project, what the last build made (`manifest`),
+    the inputs' hashes, the diagnostics so far, and the rules checker's results per game."""
+
+    project: Project
+    manifest: Manifest
+    inputs: Inputs
+    report: Report
+    verified: dict[str, dict[str, bool]] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class _SiteRequest:
+    """The site as the build was asked for it: these games (and with `partial` the others kept
+    as they are), these languages, published at `site_url`."""
+
+    names: list[str]
+    partial: bool
+    langs: list[str] | None
+    site_url: str
+
+
+def _prepared_output(project, force: bool) -> Manifest:
+    """output/ tidied for a build (writes kept inside it, half-written files of an interrupted
+    build removed) and what the last build made; with `force` that is forgotten, and so is
+    what earlier layouts found."""
     outputs.confine_to(project.output)
     outputs.remove_stale_temps(project.output)
     keptstate.tidy(project.output)
@@ -131,39 +185,50 @@ def build(project, names, kinds, partial, langs, workers, force, options, strict
     manifest = Manifest.load(project.output)
     if manifest.damaged:
         keptstate.damaged(manifest.path, manifest.why, "building everything again")
-    inputs = Inputs(project)
+    return manifest
+
+
+def _validated(run: _Build, names) -> list[str]:
+    """The games whose content has no errors; validated first: never build from broken content."""
     valid = []
-    for name in names:  # validate first: never build from broken content
-        errors = len(report.errors)
-        validate(project, name, manifest, inputs, report)
-        if len(report.errors) == errors:
+    for name in names:
+        errors = len(run.report.errors)
+        validate(run.project, name, run.manifest, run.inputs, run.report)
+        if len(run.report.errors) == errors:
             valid.append(name)
-    if skip_invalid and valid != list(names):
-        names, partial = valid, True
-    elif report.errors:
-        click.echo(render(report, "text", project.root), err=True)
-        click.echo("error: content has errors; nothing built", err=True)
-        return True
-    if {"reference", "site"} & set(kinds) and not probability_tables(project, names, manifest, inputs):
-        return True
-    # the rules checker runs once per game: its results feed the rulebook marks and the site
-    verified = verified_examples(project, names, manifest, inputs) if {"rulebook", "site"} & set(kinds) else {}
+    return valid
+
+
+def _planned(run: _Build, names, langs, kinds, options) -> tuple[list[tuple[Job, str, str]], list[Job]]:
+    """(the documents to make, each with its manifest key and inputs' state; the documents as
+    the last build made them, whose warnings are repeated)."""
     documents = registry()
     jobs, skipped = [], []
-    for job in plan(project, names, langs, [k for k in kinds if k in KINDS], verified, **options):
-        document = documents[job.kind]
+    for job in plan(run.project, names, langs, [k for k in kinds if k in KINDS], run.verified, **options):
         key = f"{job.kind}:{job.game}/{job.lang}"
-        state = digest(Inputs.common(), Inputs.weasyprint(), job.kind, document.options(job),
-                       inputs.game(job.game, job.lang), inputs.templates(job.game, document.templates),
-                       inputs.tables(job.game) if document.reads_tables else "",
-                       sorted((verified.get(job.game) or {}).items()) if document.reads_examples else "")
-        entry = manifest.get(key)
-        if manifest.fresh(key, state):
-            load_diagnostics(entry.get("diagnostics", []), report)
+        state = _job_state(run, documents[job.kind], job)
+        entry = run.manifest.get(key)
+        if run.manifest.fresh(key, state):
+            load_diagnostics(entry.get("diagnostics", []), run.report)
             skipped.append(job)
             continue
-        previous = Source.recorded(entry) if entry and manifest.intact(key) else Source()
+        previous = Source.recorded(entry) if entry and run.manifest.intact(key) else Source()
         jobs.append((job.__class__(**{**job.__dict__, "previous": previous}), key, state))
+    return jobs, skipped
+
+
+def _job_state(run: _Build, document, job: Job) -> str:
+    """What a document is made from: the game's files in its language, its templates and
+    options, and the checker's tables and examples if it shows them."""
+    return digest(Inputs.common(), Inputs.weasyprint(), job.kind, document.options(job),
+                  run.inputs.game(job.game, job.lang), run.inputs.templates(job.game, document.templates),
+                  run.inputs.tables(job.game) if document.reads_tables else "",
+                  sorted((run.verified.get(job.game) or {}).items()) if document.reads_examples else "")
+
+
+def _made(run: _Build, jobs, skipped: list[Job], workers, site: _SiteRequest | None) -> list[JobResult]:
+    """Make the documents, then the site, telling the user of each (a progress bar on a
+    terminal); the jobs that failed."""
     console = Console(stderr=True)
     failed: list[JobResult] = []
     states = {job: (key, state) for job, key, state in jobs}
@@ -173,47 +238,61 @@ def build(project, names, kinds, partial, langs, workers, force, options, strict
 
     with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                   console=console, transient=True, disable=not console.is_terminal) as progress:
-        task = progress.add_task("building", total=len(jobs) + (1 if "site" in kinds else 0))
+        task = progress.add_task("building", total=len(jobs) + (1 if site else 0))
 
         def done(result: JobResult) -> None:
             progress.advance(task)
-            report.diagnostics.extend(result.diagnostics)
-            if result.fault is not None:
-                raise result.fault  # the CLI says it in one line; the pool's other workers stop
-            if result.error:
-                failed.append(result)
-                return
-            key, state = states[result.job]
-            record(manifest, key, state, result)
-            if result.unchanged:
-                say(f"{result.job.label}: same as before ({result.seconds:.1f} s)")
+            if _finished(run, result, states[result.job]):
+                say(_made_line(result))
             else:
-                pieces = "counters" if result.job.kind == "counters" else "cards"
-                extra = f", {result.cards} {pieces}" if result.cards else ""
-                say(f"{result.job.label}: {page_count(result.pages)}{extra} in {result.seconds:.1f} s")
+                failed.append(result)
 
         if jobs:
             run_jobs([job for job, _key, _state in jobs], workers, done)
         if skipped:
             say(f"unchanged: {len(skipped)} document{'s' if len(skipped) != 1 else ''}")
-        if "site" in kinds:
-            from ..site.build import build_site
-
-            def page_done(label, pages, seconds):
-                say(f"{label}: {page_count(pages)} in {seconds:.1f} s")
-
-            site = build_site(project, project.game_ids() if partial else names, report,
-                              only=set(names) if partial else None, manifest=manifest, inputs=inputs,
-                              verified=verified, on_page=page_done, langs=langs, site_url=site_url)
+        if site:
+            _build_site(run, site, say)
             progress.advance(task)
-            say(f"site: {page_count(site.pages)} ({len(site.rebuilt or [])} folders rebuilt) in {site.seconds:.1f} s"
-                f" -> {site.root.relative_to(project.root)}")
-    manifest.save()
-    if report.diagnostics and own_report:
-        click.echo(render(report, "text", project.root), err=True)
-    for result in failed:
-        click.echo(f"error: {result.job.label}: {result.error}", err=True)
-    return bool(failed) or report.failed(strict)
+    return failed
+
+
+def _finished(run: _Build, result: JobResult, key_state: tuple[str, str]) -> bool:
+    """Take in a job's result: its diagnostics, and what it made, remembered. False if the job
+    failed; a fault of the machine (a full disk) ends the build."""
+    run.report.diagnostics.extend(result.diagnostics)
+    if result.fault is not None:
+        raise result.fault  # the CLI says it in one line; the pool's other workers stop
+    if result.error:
+        return False
+    record(run.manifest, *key_state, result)
+    return True
+
+
+def _made_line(result: JobResult) -> str:
+    """What the user is told of a document made: its pages and cards (or counters), or that it
+    is the same as before."""
+    if result.unchanged:
+        return f"{result.job.label}: same as before ({result.seconds:.1f} s)"
+    pieces = "counters" if result.job.kind == "counters" else "cards"
+    extra = f", {result.cards} {pieces}" if result.cards else ""
+    return f"{result.job.label}: {page_count(result.pages)}{extra} in {result.seconds:.1f} s"
+
+
+def _build_site(run: _Build, site: _SiteRequest, say: Callable[[str], None]) -> None:
+    """The site, after the documents it offers for download; with `partial` the games not
+    asked for keep their folders."""
+    from ..site.build import build_site
+
+    def page_done(label, pages, seconds):
+        say(f"{label}: {page_count(pages)} in {seconds:.1f} s")
+
+    project = run.project
+    built = build_site(project, project.game_ids() if site.partial else site.names, run.report,
+                       only=set(site.names) if site.partial else None, manifest=run.manifest, inputs=run.inputs,
+                       verified=run.verified, on_page=page_done, langs=site.langs, site_url=site.site_url)
+    say(f"site: {page_count(built.pages)} ({len(built.rebuilt or [])} folders rebuilt) in {built.seconds:.1f} s"
+        f" -> {built.root.relative_to(project.root)}")
 
 
 def record(manifest: Manifest, key: str, state: str, result: JobResult) -> None:

@@ -5,10 +5,12 @@ the old one and swapped in whole."""
 
 from __future__ import annotations
 
+import functools
 import json
 import shutil
 import time
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from markupsafe import Markup
@@ -87,114 +89,197 @@ def build_site(project: Project, games: list[str], report: Report, search: bool 
     --lang), rebuild only those languages and keep the other languages' pages as built.
     `site_url`, the address the site is published at, makes the pages' canonical and language
     links absolute."""
-    site_url = site_url.rstrip("/") + "/" if site_url else ""
     start = time.perf_counter()
-    final = project.output / SITE
     outputs.confine_to(project.output)
-    own_manifest = manifest is None
-    manifest = manifest if manifest is not None else Manifest.load(project.output)
-    inputs = inputs or Inputs(project)
-    verified = verified if verified is not None else {}
-    count, rebuilt, catalogue = 0, [], []
-    dirs = [d for d in (project.templates, PACKAGE_TEMPLATES) if d.is_dir()]
+    run = _SiteBuild(project, project.output / SITE, report,
+                     manifest if manifest is not None else Manifest.load(project.output), inputs or Inputs(project),
+                     verified if verified is not None else {}, on_page, langs,
+                     site_url.rstrip("/") + "/" if site_url else "")
+    count, catalogue = _build_games(run, games, only)
+    if only is None:
+        _remove_dropped_games(run.final, catalogue)
+    changed = _write_shared(run, catalogue)
+    searched = _search_index(run, changed) if search else False
+    if manifest is None:  # the caller saves its own
+        run.manifest.save()
+    return SiteResult(run.final, count + 1, time.perf_counter() - start, searched, run.rebuilt)
+
+
+@dataclass
+class _SiteBuild:
+    """One run of build_site: where it writes, what the last build left (`manifest`), what it
+    was asked for, and the game-language folders it rebuilt."""
+
+    project: Project
+    final: Path  # output/site
+    report: Report
+    manifest: Manifest
+    inputs: Inputs
+    verified: dict[str, dict[str, bool]]  # game -> its examples and whether each checks out
+    on_page: Callable[[str, int, float], None] | None  # told of each folder built: label, pages, seconds
+    langs: list[str] | None  # only these languages (build --lang)
+    site_url: str  # ends with "/", or ""
+    rebuilt: list[str] = field(default_factory=list)  # game/lang folders written this time
+
+
+def _build_games(run: _SiteBuild, games: list[str], only: set[str] | None) -> tuple[int, list[dict]]:
+    """(pages, the site's catalogue of games): each game asked for is built; a game not in
+    `only` keeps its folder and its place in the catalogue, if it was built before."""
+    count, catalogue = 0, []
     for name in games:
         if only is not None and name not in only:
-            entry = manifest.get(f"site-game:{name}")
-            if entry and (final / name).is_dir():
+            entry = run.manifest.get(f"site-game:{name}")
+            if entry and (run.final / name).is_dir():
                 catalogue.append(entry["catalogue"])
             continue
-        built = _build_game(project, name, final, report, manifest, inputs, verified, rebuilt, on_page, site_url, langs)
+        built = _build_game(run, name)
         if built is None:
             continue
         pages, entry = built
         count += pages
         catalogue.append(entry)
-        manifest.entries[f"site-game:{name}"] = {"inputs": "", "files": {}, "catalogue": entry}
-    if only is None and final.is_dir():  # games no longer built leave the site
-        for folder in final.iterdir():
-            if folder.is_dir() and folder.name not in {c["id"] for c in catalogue} | set(SITE_OWN):
-                folders.remove(folder)
+        run.manifest.entries[f"site-game:{name}"] = {"inputs": "", "files": {}, "catalogue": entry}
+    return count, catalogue
+
+
+def _remove_dropped_games(final: Path, catalogue: list[dict]) -> None:
+    """Games no longer built leave the site."""
+    if not final.is_dir():
+        return
+    kept = {c["id"] for c in catalogue} | set(SITE_OWN)
+    for folder in final.iterdir():
+        if folder.is_dir() and folder.name not in kept:
+            folders.remove(folder)
+
+
+def _write_shared(run: _SiteBuild, catalogue: list[dict]) -> bool:
+    """What the games share: the assets, the offline worker, the site's index page, then each
+    game's list of files for offline use (its version is made from the files it lists). True
+    if the index page changed."""
+    project, final = run.project, run.final
+    dirs = [d for d in (project.templates, PACKAGE_TEMPLATES) if d.is_dir()]
     _write_assets(dirs, final)
     write_worker(final)
-    index = final / SITE_INDEX
-    changed = outputs.write_if_changed(index, _index_html(dirs, catalogue))
-    for entry in catalogue:  # after every file they list (their version is made from them)
+    changed = outputs.write_if_changed(final / SITE_INDEX, _index_html(dirs, catalogue))
+    for entry in catalogue:
         write_game_list(final, entry["id"])
-    count += 1
-    searched = False
-    if search:
-        key = "site-search"
-        state = digest(sorted((k, e["inputs"]) for k, e in manifest.entries.items() if k.startswith("site:")),
-                       file_hash(index))
-        if rebuilt or changed or not manifest.fresh(key, state):
-            searched = _index(final)
-            if searched:
-                manifest.record(key, state, folders.files(final / SITE_SEARCH))
-        else:
-            searched = True
-    if own_manifest:
-        manifest.save()
-    return SiteResult(final, count, time.perf_counter() - start, searched, rebuilt)
+    return changed
 
 
-def _build_game(project, name, final, report, manifest, inputs, verified, rebuilt, on_page, site_url, only_langs=None):
+def _search_index(run: _SiteBuild, changed: bool) -> bool:
+    """The search index, made again when a page folder or the index page changed since it was
+    made. False if it could not be made."""
+    key = "site-search"
+    manifest = run.manifest
+    state = digest(sorted((k, e["inputs"]) for k, e in manifest.entries.items() if k.startswith("site:")),
+                   file_hash(run.final / SITE_INDEX))
+    if not (run.rebuilt or changed or not manifest.fresh(key, state)):
+        return True
+    searched = _index(run.final)
+    if searched:
+        manifest.record(key, state, folders.files(run.final / SITE_SEARCH))
+    return searched
+
+
+def _build_game(run: _SiteBuild, name: str) -> tuple[int, dict] | None:
+    """(pages, the game's catalogue entry) of a game's folder, language by language; a language
+    whose inputs are as the last build found them (or not asked for) keeps its pages. None if
+    the game cannot be loaded."""
     from ..loader import load_manifest
 
-    loaded = load_manifest(project.content / name, Report())
+    loaded = load_manifest(run.project.content / name, Report())
     if loaded is None:
         return None
     game_manifest = loaded[0]
     langs = [game_manifest.source_language, *game_manifest.languages]
-    game = None
-    count = 0
-    titles = {}
+    load = functools.cache(lambda: run.project.load(name, Report(), checks=False))  # once, if a language needs it
+    count, titles = 0, {}
     for lang in langs:
-        key = f"site:{name}/{lang}"
-        folder = final / name / lang
-        downloads = [project.output / name / lang / f"{kind}.pdf" for kind in DOWNLOADS]
-        state = digest(Inputs.common(), "site", inputs.game(name, lang), inputs.templates(name, TEMPLATES),
-                       inputs.tables(name), sorted((verified.get(name) or {}).items()),
-                       [file_hash(p) if p.is_file() else "-" for p in downloads], langs, site_url)
-        kept = only_langs and lang not in only_langs and folder.is_dir() and manifest.get(key)
-        if kept or manifest.fresh(key, state):  # not asked for (and built before), or unchanged
-            entry = manifest.get(key)
-            load_diagnostics(entry.get("diagnostics", []), report)
-            titles[lang] = entry["title"]
-            count += entry["pages"]
-            continue
-        started = time.perf_counter()
-        if game is None:
-            game = project.load(name, Report(), checks=False)
-            if game is None:
-                return None
-        local = Report()
-        examples = verified.get(name)
-        if examples is None:
-            from ..print.jobs import checked_examples
-
-            examples = verified[name] = checked_examples(game)
-        ctx = BuildContext(game, lang, project.root, examples=examples)
-        pages = game_pages(ctx, local)
-        files = [folder / TERMS]
-        outputs.write_if_changed(folder / TERMS, json.dumps(game_terms(pages), ensure_ascii=False))
-        for page in pages:
-            files.append(_write_page(ctx, page, pages, langs, folder, site_url))
-        files += offline_files(ctx, pages, folder)
-        report_fallbacks(ctx.tr, local, f"{game.id} site ({lang})")
-        files += _copy_downloads(ctx, folder)
-        files += copy_images(ctx, folder)
-        keep = set(files)
-        for path in folders.files(folder):  # pages that are gone
-            if path not in keep:
-                path.unlink()
-        report.diagnostics.extend(local.diagnostics)
-        titles[lang] = ctx.title
-        manifest.record(key, state, files, title=ctx.title, pages=len(pages), diagnostics=save_diagnostics(local))
-        rebuilt.append(f"{name}/{lang}")
-        count += len(pages)
-        if on_page:
-            on_page(f"{name}/{lang}/site", len(pages), time.perf_counter() - started)
+        state = _language_state(run, name, lang, langs)
+        entry = _kept_language(run, name, lang, state)
+        if entry is None:
+            entry = _build_language(run, name, load, lang, langs, state)
+        if entry is None:  # the game cannot be loaded
+            return None
+        titles[lang] = entry["title"]
+        count += entry["pages"]
     return count, {"id": name, "langs": [[lang, LANG_NAMES.get(lang, lang), titles[lang]] for lang in langs]}
+
+
+def _language_state(run: _SiteBuild, name: str, lang: str, langs: list[str]) -> str:
+    """What a game-language folder is made from: the game's files in that language, the
+    templates, the checker's tables and examples, the PDFs it offers, the game's languages and
+    the site's address."""
+    downloads = [run.project.output / name / lang / f"{kind}.pdf" for kind in DOWNLOADS]
+    return digest(Inputs.common(), "site", run.inputs.game(name, lang), run.inputs.templates(name, TEMPLATES),
+                  run.inputs.tables(name), sorted((run.verified.get(name) or {}).items()),
+                  [file_hash(p) if p.is_file() else "-" for p in downloads], langs, run.site_url)
+
+
+def _kept_language(run: _SiteBuild, name: str, lang: str, state: str) -> dict | None:
+    """The manifest's entry of a language folder kept as built: not asked for (and built
+    before), or unchanged; its warnings are repeated. None if it is to be built."""
+    manifest, key = run.manifest, f"site:{name}/{lang}"
+    kept = run.langs and lang not in run.langs and (run.final / name / lang).is_dir() and manifest.get(key)
+    if not (kept or manifest.fresh(key, state)):
+        return None
+    entry = manifest.get(key)
+    load_diagnostics(entry.get("diagnostics", []), run.report)
+    return entry
+
+
+def _build_language(run: _SiteBuild, name: str, load: Callable, lang: str, langs: list[str],
+                    state: str) -> dict | None:
+    """Write a game's pages in one language (and what they offer: downloads, images, the
+    offline files), remove the pages that are gone, and remember what was written. `load`
+    loads the game; None if it cannot be loaded."""
+    started = time.perf_counter()
+    game = load()
+    if game is None:
+        return None
+    folder = run.final / name / lang
+    local = Report()
+    ctx = BuildContext(game, lang, run.project.root, examples=_examples(run, name, game))
+    pages = game_pages(ctx, local)
+    files = _write_pages(ctx, pages, langs, folder, run.site_url)
+    report_fallbacks(ctx.tr, local, f"{game.id} site ({lang})")
+    files += _copy_downloads(ctx, folder)
+    files += copy_images(ctx, folder)
+    _remove_gone(folder, files)
+    run.report.diagnostics.extend(local.diagnostics)
+    run.manifest.record(f"site:{name}/{lang}", state, files, title=ctx.title, pages=len(pages),
+                        diagnostics=save_diagnostics(local))
+    run.rebuilt.append(f"{name}/{lang}")
+    if run.on_page:
+        run.on_page(f"{name}/{lang}/site", len(pages), time.perf_counter() - started)
+    return {"title": ctx.title, "pages": len(pages)}
+
+
+def _examples(run: _SiteBuild, name: str, game) -> dict[str, bool]:
+    """The game's examples and whether each checks out: as the build checked them, else
+    checked now (once per game)."""
+    examples = run.verified.get(name)
+    if examples is None:
+        from ..print.jobs import checked_examples
+
+        examples = run.verified[name] = checked_examples(game)
+    return examples
+
+
+def _write_pages(ctx: BuildContext, pages: list[SitePage], langs: list[str], folder: Path, site_url: str) -> list[Path]:
+    """The language folder's words for "did you mean", its pages and its offline files."""
+    files = [folder / TERMS]
+    outputs.write_if_changed(folder / TERMS, json.dumps(game_terms(pages), ensure_ascii=False))
+    files += [_write_page(ctx, page, pages, langs, folder, site_url) for page in pages]
+    return files + offline_files(ctx, pages, folder)
+
+
+def _remove_gone(folder: Path, files: list[Path]) -> None:
+    """Files of the folder this build did not write: pages that are gone."""
+    keep = set(files)
+    for path in folders.files(folder):
+        if path not in keep:
+            path.unlink()
 
 
 def _write_page(ctx: BuildContext, page: SitePage, pages: list[SitePage], langs: list[str], folder: Path,

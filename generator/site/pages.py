@@ -1,5 +1,8 @@
 """The pages of one game in one language: landing page, chapters, glossary, units, cards,
-tables, reference and errata; each with navigation, contents and language links."""
+tables, reference and errata; each with navigation, contents and language links.
+
+`game_pages` makes them; PAGE_KINDS lists the pages after the chapters in the sidebar's order,
+one function per kind: a new kind of page is one function added there."""
 
 from __future__ import annotations
 
@@ -79,135 +82,276 @@ def _h(level: int, anchor: str, text: str) -> Heading:
     return Heading(level, anchor, text)
 
 
+@dataclass
+class _GameSite:
+    """What the pages of one game in one language are made with: the build context, where links
+    to a record go (`overrides`, see links.record_path), what the chapters print themselves, and
+    the cards as the sheets print them."""
+
+    ctx: BuildContext
+    overrides: dict[str, str]
+    by_reference: set[str]  # sections the chapters print record by record
+    glossary_chapter: str | None  # the chapter page that prints the whole glossary
+    probs: list[dict]  # the checker's probability tables
+    printed_at: dict = field(default_factory=dict)  # record text -> the chapter paragraph printing it
+    faces: list = field(default_factory=list)  # a page per card
+    printed: dict = field(default_factory=dict)  # card id -> its faces as the sheets print them
+
+    @classmethod
+    def of(cls, ctx: BuildContext) -> "_GameSite":
+        """The game's links: a chapter that prints the whole glossary ({{ list:keywords }}) is
+        the glossary page; a record whose section the chapters print record by record
+        ({{ keyword:ap.definition }}) is linked to the chapter that prints it."""
+        glossary_chapter = next((_page_name(ch) for ch in ctx.chapters if "keywords" in shown_in([ch])[0]), None)
+        overrides = {"keyword": glossary_chapter} if glossary_chapter else {}
+        by_reference = printed_by_reference(ctx.game, ctx.chapters)
+        overrides.update({f"{kind}:{rid}": _page_name(chapter)
+                          for (kind, rid), chapter in text_references(ctx.chapters).items()
+                          if KIND_SECTIONS.get(kind) in by_reference})
+        return cls(ctx, overrides, by_reference, glossary_chapter, probability_tables(ctx))
+
+    @property
+    def game(self):
+        """The game the pages show."""
+        return self.ctx.game
+
+    @property
+    def tr(self):
+        """The game's words in the page's language."""
+        return self.ctx.tr
+
+    @property
+    def ui(self):
+        """The site's own words in the page's language: ui(key)."""
+        return self.ctx.env.globals["ui"]
+
+    def link(self, depth: int):
+        """A linker for a page `depth` folders below the language folder."""
+        return site_linker(depth, self.overrides)
+
+    def card_preview(self, face) -> Markup:
+        """The card as the sheets print it (on two cards if it continues), scaled for the page."""
+        return scale_preview(card_preview(self.ctx, self.printed.get(face.id, [face]), self.ui("card-preview")))
+
+
 def game_pages(ctx: BuildContext, report: Report) -> list[SitePage]:
-    game, tr, ui = ctx.game, ctx.tr, ctx.env.globals["ui"]
-    pages: list[SitePage] = []
-    # A chapter that prints the whole glossary ({{ list:keywords }}) is the glossary page.
-    glossary_chapter = next((_page_name(ch) for ch in ctx.chapters if "keywords" in shown_in([ch])[0]), None)
-    overrides = {"keyword": glossary_chapter} if glossary_chapter else {}
-    # Sections the chapters print record by record ({{ keyword:ap.definition }}): links go there.
-    by_reference = printed_by_reference(game, ctx.chapters)
-    overrides.update({f"{kind}:{rid}": _page_name(chapter) for (kind, rid), chapter in text_references(ctx.chapters).items()
-                      if KIND_SECTIONS.get(kind) in by_reference})
-    chapters = []
-    for chapter in ctx.chapters:
-        rctx = RenderContext(game, tr, "site", site_linker(0, overrides), ctx.examples, anchored=frozenset(by_reference),
-                             printed_texts=frozenset(printed_fields(ctx.game, ctx.chapters)))
-        rendered = render_chapter(chapter, rctx)
-        chapters.append(rendered)
-        pages.append(SitePage(_page_name(chapter), rendered.title, rendered.html,
-                              [_named(h, rendered.html) for h in rendered.headings if h.level in (2, 3)],
-                              kind="chapter", glossary=_page_name(chapter) == glossary_chapter))
-    # A chapter that defines keyword after keyword, at least half of all the chapters define, is
-    # the glossary too; a rule chapter defining a few on the way stays a rule.
+    """Every page of one game in one language, in the sidebar's order: the chapters, the
+    glossary, then a page (or pages) per kind of record (PAGE_KINDS); the landing page first.
+    A card too long to fit even at the minimum text size is reported in `report`."""
+    site = _GameSite.of(ctx)
+    chapters = _rendered_chapters(site)
+    pages = [_chapter_page(site, rendered) for rendered in chapters]
+    _mark_glossaries(pages)
+    site.printed_at = blocks.pointers(site.game, ctx.chapters, {c.chapter.slug: c.title for c in chapters},
+                                      _page_name, site.by_reference)
+    pages += _glossary_pages(site)
+    site.faces, site.printed = _card_faces(ctx, report)
+    for kind in PAGE_KINDS:
+        pages += kind(site)
+    pages.insert(0, landing_page(ctx, chapters, pages))
+    for page in pages:
+        page.body = finish(page.body, ctx, site.ui("table"), page.title_mark)
+    return pages
+
+
+def _rendered_chapters(site: _GameSite) -> list:
+    """Each chapter rendered for the site, its links going to the site's pages."""
+    ctx = site.ctx
+    printed_texts = frozenset(printed_fields(ctx.game, ctx.chapters))
+    return [render_chapter(chapter, RenderContext(ctx.game, ctx.tr, "site", site.link(0), ctx.examples,
+                                                  anchored=frozenset(site.by_reference), printed_texts=printed_texts))
+            for chapter in ctx.chapters]
+
+
+def _chapter_page(site: _GameSite, rendered) -> SitePage:
+    """A chapter's page, its contents listing the chapter's sections and subsections."""
+    name = _page_name(rendered.chapter)
+    return SitePage(name, rendered.title, rendered.html,
+                    [_named(h, rendered.html) for h in rendered.headings if h.level in (2, 3)],
+                    kind="chapter", glossary=name == site.glossary_chapter)
+
+
+def _mark_glossaries(pages: list[SitePage]) -> None:
+    """A chapter that defines keyword after keyword, at least half of all the chapters define,
+    is the glossary too; a rule chapter defining a few on the way stays a rule."""
     defined = {page.path: page.body.count('id="keyword-') for page in pages}
     for page in pages:
         page.glossary = page.glossary or defined[page.path] >= max(3, sum(defined.values()) / 2)
-    link0 = site_linker(0, overrides)
-    printed_at = blocks.pointers(game, ctx.chapters, {c.chapter.slug: c.title for c in chapters}, _page_name,
-                                 by_reference)
-    if game.keywords and not glossary_chapter and "keywords" not in by_reference:
-        pages.append(SitePage("glossary.html", ui("glossary"), blocks.glossary_html(game, tr, link0, printed_at),
-                              kind="glossary"))
-    has_cards = game.cards or game.units or game.tables or game.dice
-    faces = fitted_faces(ctx, all_faces(ctx), Report()) if has_cards else []  # a page per card
-    # previews as the sheets print them (the fitting is remembered: nothing is laid out twice);
-    # a card too long even so is reported here
-    printed = printed_parts(fitted_faces(ctx, all_faces(ctx), report, split_long=True)) if has_cards else {}
+
+
+def _glossary_pages(site: _GameSite) -> list[SitePage]:
+    """glossary.html, unless a chapter prints the whole glossary or its keywords one by one."""
+    game = site.game
+    if not game.keywords or site.glossary_chapter or "keywords" in site.by_reference:
+        return []
+    return [SitePage("glossary.html", site.ui("glossary"),
+                     blocks.glossary_html(game, site.tr, site.link(0), site.printed_at), kind="glossary")]
+
+
+def _card_faces(ctx: BuildContext, report: Report) -> tuple[list, dict]:
+    """(the faces, a page per card; card id -> its faces as the sheets print them). The fitting
+    is remembered, so nothing is laid out twice; a card too long even so is reported here."""
+    game = ctx.game
+    if not (game.cards or game.units or game.tables or game.dice):
+        return [], {}
+    faces = fitted_faces(ctx, all_faces(ctx), Report())
+    return faces, printed_parts(fitted_faces(ctx, all_faces(ctx), report, split_long=True))
+
+
+def _unit_faces(site: _GameSite) -> dict:
+    """unit id -> the first card that shows the unit: its datasheet, or a card of the unit."""
     by_unit = {}
-    for face in faces:
-        card = game.cards.get(face.id) if face.deck != "datasheets" else None
+    for face in site.faces:
+        card = site.game.cards.get(face.id) if face.deck != "datasheets" else None
         unit_id = card.unit if card is not None else (face.id if face.deck == "datasheets" else None)
         if unit_id:
             by_unit.setdefault(unit_id, face)
-    if game.units:
-        pages.append(SitePage("units.html", ui("units"), blocks.roster_html(game, tr, _unit_pages_linker(link0)),
-                              kind="units"))
-        link1 = site_linker(1, overrides)
-        probs = probability_tables(ctx)
-        for unit in game.units.values():
-            body = [Markup('<p class="crumb"><a href="../units.html">{}</a></p>').format(ui("units")),
-                    unit_sheet(ctx, unit, link1), odds_html(ctx, unit, probs, ui)]
-            if unit.id in by_unit:
-                face = by_unit[unit.id]
-                body.append(scale_preview(card_preview(ctx, printed.get(face.id, [face]), ui("card-preview"))))
-            body.insert(1, side_badge(ctx, unit.side))
-            body.insert(1, blocks.title_errata(game, tr, unit, link1))
-            pages.append(SitePage(f"units/{unit.id}.html", tr.field(unit, "name"), Markup("").join(body),
-                                  nav=False, kind="unit", title_mark=mark_if_editors(unit, "name", tr)))
-    deck_faces = [f for f in faces if f.deck not in ("datasheets",)]
-    if deck_faces:
-        items = []
-        for deck_id in dict.fromkeys(f.deck for f in deck_faces):
-            deck_cards = [f for f in deck_faces if f.deck == deck_id]
-            deck = game.decks.get(deck_id)
-            anchor = f"deck-{deck_id}"
-            name = tr.field(deck, "name") if deck else deck_cards[0].deck_name
-            links = Markup("").join(Markup('<li><a href="cards/{}.html">{}</a>{}{}</li>').format(
-                f.id, f.title, f.title_mark, Markup(' <span class="draft">{}</span>').format(ui("draft")) if f.draft else "")
-                for f in deck_cards)
-            items.append(Markup('<section id="{}"><h2>{}</h2><ul class="card-list">{}</ul></section>').format(
-                anchor, name, links))
-        pages.append(SitePage("cards.html", ui("cards"), Markup("").join(items), kind="cards",
-                              headings=[_h(2, f"deck-{d}", (tr.field(game.decks[d], "name") if d in game.decks
-                                                             else ui("reference")))
-                                        for d in dict.fromkeys(f.deck for f in deck_faces)]))
-        for face in deck_faces:
-            body = [Markup('<p class="crumb"><a href="../cards.html#deck-{}">{}</a></p>').format(face.deck, face.deck_name),
-                    blocks.title_errata(game, tr, game.cards.get(face.id), site_linker(1, overrides)),
-                    side_badge(ctx, getattr(game.cards.get(face.id), "side", None))]
-            if face.draft:
-                body.append(Markup('<p class="draft-reason"><span class="draft">{}</span> {}</p>').format(
-                    ui("draft"), face.draft))
-            if face.fallback:  # some of the card's words print in the source language: the page says so
-                body.append(Markup('<p class="fallback-note" role="note">{}</p>').format(ui("fallback-note")))
-            preview = scale_preview(card_preview(ctx, printed.get(face.id, [face]), ui("card-preview")))
-            body += [card_sheet(ctx, face, site_linker(1, overrides)), preview]
-            pages.append(SitePage(f"cards/{face.id}.html", face.title, Markup("").join(body), nav=False, kind="card",
-                                  title_mark=face.title_mark))
-    probs = probability_tables(ctx)
-    if game.tables or probs:
-        html = [blocks.table_html(t, tr) for t in game.tables.values()]
-        for table in probs:
-            html.append(grid_html(table, ctx.lang, grid_note(ctx, table), ui, ctx))
-        heads = [_h(2, f"table-{t.id}", tr.field(t, "name")) for t in game.tables.values()]
-        heads += [_h(2, f"prob-{t.get('table', '')}", grid_title(t, ctx.lang)) for t in probs]
-        pages.append(SitePage("tables.html", ui("tables"), Markup("").join(html), heads, kind="tables"))
-    ref_sections = [s for s in ("dice", "actions", "terrain", "bands", "rules") if game.section(s)]
-    if ref_sections or game.manifest.parameters:
-        html, heads = [], []
-        for section in ref_sections:
-            html.append(Markup('<h2 id="section-{}">{}</h2>').format(section, ui(section)))
-            html.append(blocks.records_html(game, section, tr, link0, printed_at))
-            heads.append(_h(2, f"section-{section}", ui(section)))
-        if game.manifest.parameters:
-            html.append(Markup('<h2 id="section-parameters">{}</h2>{}')
-                        .format(ui("parameters"), blocks.parameters_html(game, tr, row_heads=True)))
-            heads.append(_h(2, "section-parameters", ui("parameters")))
-        pages.append(SitePage("reference.html", ui("reference"), Markup("").join(html), heads, kind="reference"))
-    if game.errata:
-        # the source quotes the source text in its language; summary and reading are translated
-        src = game.manifest.source_language
-        rows = Markup("").join(Markup('<tr id="erratum-{}"><td>{}</td><td lang="{}">{}</td><td lang="{}">{}</td></tr>')
-                               .format(e.id, tr.field(e, "summary"), src, e.source or "–",
-                                       *blocks.erratum_reading(tr, e))
-                               for e in game.errata.values())
-        body = Markup('<table class="data-table"><thead><tr><th scope="col">{}</th><th scope="col">{}</th>'
-                      '<th scope="col">{}</th></tr></thead><tbody>{}</tbody></table>').format(
-            ui("errata"), ui("source"), ui("reading"), rows)
-        pages.append(SitePage("errata.html", ui("errata"), body, kind="errata"))
-    for roster in list(game.section("rosters").values())[:1]:  # a page per game: its (first) roster
-        pages.append(SitePage(PAGE, ui("army-builder"), builder_page(ctx, roster, "../../"), kind="army-list"))
-    counters = counters_page(ctx)
-    if counters is not None:
-        pages.append(SitePage("counters.html", ui("counters"), counters,
-                              [_h(2, anchor, title) for anchor, title in counter_headings(ctx)], kind="counters"))
-    for path, title, body in map_pages(ctx):
-        pages.append(SitePage(path, title, body, kind="map"))
-    pages.insert(0, landing_page(ctx, chapters, pages))
-    for page in pages:
-        page.body = finish(page.body, ctx, ui("table"), page.title_mark)
-    return pages
+    return by_unit
+
+
+def _unit_pages(site: _GameSite) -> list[SitePage]:
+    """units.html, the roster, then a page per unit."""
+    game = site.game
+    if not game.units:
+        return []
+    pages = [SitePage("units.html", site.ui("units"),
+                      blocks.roster_html(game, site.tr, _unit_pages_linker(site.link(0))), kind="units")]
+    by_unit = _unit_faces(site)
+    return pages + [_unit_page(site, unit, by_unit.get(unit.id)) for unit in game.units.values()]
+
+
+def _unit_page(site: _GameSite, unit, face) -> SitePage:
+    """A unit's page: its errata, side, sheet and odds, and the card that shows it."""
+    ctx, tr, link1 = site.ctx, site.tr, site.link(1)
+    crumb = Markup('<p class="crumb"><a href="../units.html">{}</a></p>').format(site.ui("units"))
+    sheet = unit_sheet(ctx, unit, link1)
+    odds = odds_html(ctx, unit, site.probs, site.ui)
+    preview = [site.card_preview(face)] if face is not None else []
+    badge = side_badge(ctx, unit.side)
+    errata = blocks.title_errata(site.game, tr, unit, link1)
+    return SitePage(f"units/{unit.id}.html", tr.field(unit, "name"),
+                    Markup("").join([crumb, errata, badge, sheet, odds, *preview]),
+                    nav=False, kind="unit", title_mark=mark_if_editors(unit, "name", tr))
+
+
+def _card_pages(site: _GameSite) -> list[SitePage]:
+    """cards.html, the cards deck by deck, then a page per card (datasheets are the units')."""
+    deck_faces = [f for f in site.faces if f.deck not in ("datasheets",)]
+    if not deck_faces:
+        return []
+    decks = list(dict.fromkeys(f.deck for f in deck_faces))
+    body = Markup("").join(_deck_section(site, deck_id, [f for f in deck_faces if f.deck == deck_id])
+                           for deck_id in decks)
+    game, tr = site.game, site.tr
+    heads = [_h(2, f"deck-{d}", tr.field(game.decks[d], "name") if d in game.decks else site.ui("reference"))
+             for d in decks]
+    return [SitePage("cards.html", site.ui("cards"), body, kind="cards", headings=heads),
+            *(_card_page(site, face) for face in deck_faces)]
+
+
+def _deck_section(site: _GameSite, deck_id: str, faces: list) -> Markup:
+    """A deck's section of cards.html: its name and a link to each card's page."""
+    deck = site.game.decks.get(deck_id)
+    name = site.tr.field(deck, "name") if deck else faces[0].deck_name
+    draft = Markup(' <span class="draft">{}</span>')
+    links = Markup("").join(Markup('<li><a href="cards/{}.html">{}</a>{}{}</li>').format(
+        f.id, f.title, f.title_mark, draft.format(site.ui("draft")) if f.draft else "") for f in faces)
+    return Markup('<section id="{}"><h2>{}</h2><ul class="card-list">{}</ul></section>').format(
+        f"deck-{deck_id}", name, links)
+
+
+def _card_page(site: _GameSite, face) -> SitePage:
+    """A card's page: its errata and side, why it is a draft, whether some of its words print in
+    the source language, its text as data and the card as printed."""
+    ctx, game, ui = site.ctx, site.game, site.ui
+    card = game.cards.get(face.id)
+    body = [Markup('<p class="crumb"><a href="../cards.html#deck-{}">{}</a></p>').format(face.deck, face.deck_name),
+            blocks.title_errata(game, site.tr, card, site.link(1)),
+            side_badge(ctx, getattr(card, "side", None))]
+    if face.draft:
+        body.append(Markup('<p class="draft-reason"><span class="draft">{}</span> {}</p>').format(
+            ui("draft"), face.draft))
+    if face.fallback:  # some of the card's words print in the source language: the page says so
+        body.append(Markup('<p class="fallback-note" role="note">{}</p>').format(ui("fallback-note")))
+    preview = site.card_preview(face)
+    body += [card_sheet(ctx, face, site.link(1)), preview]
+    return SitePage(f"cards/{face.id}.html", face.title, Markup("").join(body), nav=False, kind="card",
+                    title_mark=face.title_mark)
+
+
+def _tables_pages(site: _GameSite) -> list[SitePage]:
+    """tables.html: the game's tables, then the checker's probability tables."""
+    game, tr, ctx = site.game, site.tr, site.ctx
+    if not (game.tables or site.probs):
+        return []
+    html = [blocks.table_html(t, tr) for t in game.tables.values()]
+    html += [grid_html(table, ctx.lang, grid_note(ctx, table), site.ui, ctx) for table in site.probs]
+    heads = [_h(2, f"table-{t.id}", tr.field(t, "name")) for t in game.tables.values()]
+    heads += [_h(2, f"prob-{t.get('table', '')}", grid_title(t, ctx.lang)) for t in site.probs]
+    return [SitePage("tables.html", site.ui("tables"), Markup("").join(html), heads, kind="tables")]
+
+
+_REFERENCE_PAGE = ("dice", "actions", "terrain", "bands", "rules")  # the sections of reference.html, in order
+
+
+def _reference_pages(site: _GameSite) -> list[SitePage]:
+    """reference.html: the records of each reference section the game has, then its parameters."""
+    game, ui = site.game, site.ui
+    sections = [s for s in _REFERENCE_PAGE if game.section(s)]
+    if not sections and not game.manifest.parameters:
+        return []
+    html, heads = [], []
+    for section in sections:
+        html.append(Markup('<h2 id="section-{}">{}</h2>').format(section, ui(section)))
+        html.append(blocks.records_html(game, section, site.tr, site.link(0), site.printed_at))
+        heads.append(_h(2, f"section-{section}", ui(section)))
+    if game.manifest.parameters:
+        html.append(Markup('<h2 id="section-parameters">{}</h2>{}')
+                    .format(ui("parameters"), blocks.parameters_html(game, site.tr, row_heads=True)))
+        heads.append(_h(2, "section-parameters", ui("parameters")))
+    return [SitePage("reference.html", ui("reference"), Markup("").join(html), heads, kind="reference")]
+
+
+def _errata_pages(site: _GameSite) -> list[SitePage]:
+    """errata.html: each erratum's summary, the source's text and the rules' reading. The source
+    is quoted in its language; summary and reading are translated."""
+    game, tr, ui = site.game, site.tr, site.ui
+    if not game.errata:
+        return []
+    src = game.manifest.source_language
+    rows = Markup("").join(Markup('<tr id="erratum-{}"><td>{}</td><td lang="{}">{}</td><td lang="{}">{}</td></tr>')
+                           .format(e.id, tr.field(e, "summary"), src, e.source or "–", *blocks.erratum_reading(tr, e))
+                           for e in game.errata.values())
+    body = Markup('<table class="data-table"><thead><tr><th scope="col">{}</th><th scope="col">{}</th>'
+                  '<th scope="col">{}</th></tr></thead><tbody>{}</tbody></table>').format(
+        ui("errata"), ui("source"), ui("reading"), rows)
+    return [SitePage("errata.html", ui("errata"), body, kind="errata")]
+
+
+def _army_list_pages(site: _GameSite) -> list[SitePage]:
+    """The army builder: a page per game, for its (first) roster."""
+    return [SitePage(PAGE, site.ui("army-builder"), builder_page(site.ctx, roster, "../../"), kind="army-list")
+            for roster in list(site.game.section("rosters").values())[:1]]
+
+
+def _counter_pages(site: _GameSite) -> list[SitePage]:
+    """counters.html, the game's counters as printed, if it has any."""
+    counters = counters_page(site.ctx)
+    if counters is None:
+        return []
+    return [SitePage("counters.html", site.ui("counters"), counters,
+                     [_h(2, anchor, title) for anchor, title in counter_headings(site.ctx)], kind="counters")]
+
+
+def _map_pages(site: _GameSite) -> list[SitePage]:
+    """A page per map."""
+    return [SitePage(path, title, body, kind="map") for path, title, body in map_pages(site.ctx)]
+
+
+# The pages after the chapters and the glossary, in the sidebar's order: each kind of record
+# the game has gets its page (or a list page and a page per record).
+PAGE_KINDS = (_unit_pages, _card_pages, _tables_pages, _reference_pages, _errata_pages, _army_list_pages,
+              _counter_pages, _map_pages)
 
 
 def finish(body: Markup, ctx: BuildContext, label: str, title_mark: Markup = Markup("")) -> Markup:

@@ -83,6 +83,24 @@ def parse_attributes(attrs: str) -> tuple[Binding | None, bool, list[str]]:
     """(binding, free, problems) of the attributes of `[words]{...}`."""
     items = attrs.split()
     free = FREE in items
+    values, problems = _attribute_values(items)
+    kinds = [k for k in KINDS if k in values]
+    problems += _conflicts(free, kinds) + _uncounted(values)
+    if kinds and not problems:
+        return Binding(kinds[0], values[kinds[0]], int(values.get("check", "1")), values.get("erratum")), False, problems
+    if not free and not problems:
+        problems.append("nothing bound")
+    return None, free and not kinds, problems
+
+
+_ATTRIBUTES = (*KINDS, "check", "erratum")
+# attributes that count from 1, and what they count
+_COUNTED = {"check": "the example's check blocks count from 1", "die": "the dice shown count from 1"}
+
+
+def _attribute_values(items: list[str]) -> tuple[dict[str, str], list[str]]:
+    """(attribute -> value, problems) of the `key=value` items (`.free` aside): each known
+    attribute given once, with a value."""
     values: dict[str, str] = {}
     problems = []
     for item in items:
@@ -91,28 +109,30 @@ def parse_attributes(attrs: str) -> tuple[Binding | None, bool, list[str]]:
         key, sep, value = item.partition("=")
         if not sep or not value:
             problems.append(f"'{item}' is not a binding")
-        elif key not in (*KINDS, "check", "erratum"):
+        elif key not in _ATTRIBUTES:
             problems.append(f"unknown binding '{key}'")
         elif key in values:
             problems.append(f"'{key}' given twice")
         else:
             values[key] = value
-    kinds = [k for k in KINDS if k in values]
+    return values, problems
+
+
+def _conflicts(free: bool, kinds: list[str]) -> list[str]:
+    """A number bound and marked free, or bound twice."""
+    problems = []
     if free and kinds:
         problems.append("a number is either bound or free, not both")
     if len(kinds) > 1:
         problems.append("one binding per number: " + ", ".join(kinds))
-    check = values.get("check", "1")
-    if not check.isdigit() or int(check) < 1:
-        problems.append(f"check={check}: the example's check blocks count from 1")
-        check = "1"
-    if "die" in values and (not values["die"].isdigit() or int(values["die"]) < 1):
-        problems.append(f"die={values['die']}: the dice shown count from 1")
-    if problems or not kinds:
-        if not free and not problems:
-            problems.append("nothing bound")
-        return None, free and not kinds, problems
-    return Binding(kinds[0], values[kinds[0]], int(check), values.get("erratum")), False, problems
+    return problems
+
+
+def _uncounted(values: dict[str, str]) -> list[str]:
+    """An attribute that counts from 1 (_COUNTED) given something else (a superscript ² is a
+    digit to str.isdigit, but no number to int)."""
+    return [f"{key}={values[key]}: {counts}" for key, counts in _COUNTED.items()
+            if key in values and not (values[key].isdecimal() and int(values[key]) >= 1)]
 
 
 def _masked(text: str) -> str:
