@@ -87,7 +87,7 @@ def _ref_html(ctx: RenderContext, text: str) -> Markup:
     if resolved.ref.kind == "stat":
         return Markup('<span class="stat-name">{}</span>').format(blocks.ref_label(ctx.game, ctx.tr, resolved))
     if record is None:  # a parameter
-        return Markup('<span class="param">{}</span>').format(resolved.text(ctx.tr.lang))
+        return Markup('<span class="param">{}</span>').format(resolved.text(ctx.tr.lang, ctx.tr.measure_words()))
     if resolved.ref.field is not None:
         return _field_ref_html(ctx, resolved)
     if record.kind == "keyword":
@@ -109,7 +109,7 @@ def _field_ref_html(ctx: RenderContext, resolved: Resolved) -> Markup:
     if isinstance(value, str) and is_translatable_path(record, path):
         value = field_html(record, ctx.tr, *path)
     else:
-        value = resolved.text(ctx.tr.lang)
+        value = resolved.text(ctx.tr.lang, ctx.tr.measure_words())
     value = Markup("{}{}").format(value, blocks.field_marks(ctx.game, ctx.tr, record, resolved.ref.field, ctx.link))
     key = (record.kind, record.id, resolved.ref.field)
     if key in ctx.printed_texts and key not in ctx.placed:
