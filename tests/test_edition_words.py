@@ -1,6 +1,7 @@
 """The German edition of the `bridgehead` fixture (English source) prints no English word or
 unit the catalogs could translate: its PDFs (rulebook, cards with their backs, reference sheet,
-counters) and its site pages are scanned for the source's words and the English interface's."""
+counters and markers, map sheets) and its site pages (the counters page and the map's page too)
+are scanned for the source's words and the English interface's."""
 
 from __future__ import annotations
 
@@ -31,7 +32,7 @@ def built(tmp_path_factory) -> Path:
 
     root = tmp_path_factory.mktemp("bridgehead-de")
     shutil.copytree(FIXTURE, root / "content" / "bridgehead")
-    for kind in ("rulebook", "cards", "reference", "counters"):
+    for kind in ("rulebook", "cards", "reference", "counters", "maps"):
         result = run_job(Job(root, "bridgehead", "de", kind, images=False))
         assert result.error is None, result.error
     build_site(Project(root), ["bridgehead"], Report(), search=False)
@@ -92,15 +93,23 @@ def _english_in(texts: dict[str, str], words: list[str]) -> list[tuple[str, str]
 
 def test_the_german_pdfs_and_site_pages_print_no_english_word_the_catalogs_translate(built):
     words = _english_words(built / "content/bridgehead")
-    assert {"paces", "Tired feet", "Flank march"} <= set(words)  # the scan looks for the game's words
+    # the scan looks for the game's words: cards, units of measure, markers, terrain, the map's
+    assert {"paces", "Tired feet", "Flank march", "Control", "Blown", "Woods", "Hollin crossing",
+            "Old bridge", "Rally roll"} <= set(words)
     pdfs = {pdf.name: _pdf_words(pdf) for pdf in sorted((built / "output/bridgehead/de").glob("*.pdf"))}
-    assert set(pdfs) == {"rulebook.pdf", "cards.pdf", "reference.pdf", "counters.pdf"}
-    pages = {str(p.relative_to(built)): _page_words(p) for p in sorted((built / "output/site/bridgehead/de").rglob("*.html"))}
-    assert len(pages) > 10
+    assert set(pdfs) == {"rulebook.pdf", "cards.pdf", "reference.pdf", "counters.pdf", "maps.pdf", "maps-large.pdf"}
+    site = built / "output/site/bridgehead/de"
+    pages = {str(p.relative_to(site)): _page_words(p) for p in sorted(site.rglob("*.html"))}
+    assert {"counters.html", "map-crossing.html", "campaign.html"} <= set(pages) and len(pages) > 20
     assert _english_in({**pdfs, **pages}, words) == []
     # what German prints instead: the game's own unit and the backs, in the catalog's words
     assert "3 Schritt" in pdfs["reference.pdf"].replace("\u00a0", " ") and "Müde Füße" in pdfs["cards.pdf"]
-    assert "3\u00a0Schritt" in pages["output/site/bridgehead/de/units/cavalry.html"]
+    assert "3\u00a0Schritt" in pages["units/cavalry.html"]
+    # a stat referenced in the rules text prints in the catalog's word for the game's own unit
+    for text in (pdfs["rulebook.pdf"], pages["moving.html"]):
+        assert "Sturmangriff von 3 Schritt" in " ".join(text.split())  # any space, a no-break one too
+    assert {"Kontrolle", "Gesprengt", "Gesammelt"} <= set(pdfs["counters.pdf"].split())
+    assert "Übergang bei Hollin" in pdfs["maps.pdf"] and "Alte Brücke" in pages["map-crossing.html"]
 
 
 def test_the_scan_finds_the_english_words_where_they_print(built):
@@ -108,4 +117,5 @@ def test_the_scan_finds_the_english_words_where_they_print(built):
     words = _english_words(built / "content/bridgehead")
     pages = {str(p.relative_to(built)): _page_words(p) for p in (built / "output/site/bridgehead/en").rglob("*.html")}
     found = {word for _name, word in _english_in(pages, words)}
-    assert {"Flank march", "Tired feet"} <= found and any(re.match(r"3\s*paces", w) for w in found)
+    assert {"Flank march", "Tired feet", "Hollin crossing", "Control"} <= found
+    assert any(re.match(r"3\s*paces", w) for w in found)

@@ -48,6 +48,15 @@ def _what(record, path: tuple) -> str:
     return {"sides": "side", "parameters": "parameter"}.get(path[0], "game")
 
 
+class _Dumper(yaml.SafeDumper):
+    """Writes a string of digits in quotes: a cell '0802' is no octal number to PyYAML, which
+    would write it bare, and the game's loader would read it as the number 802."""
+
+
+_Dumper.add_representer(str, lambda dumper, text: dumper.represent_scalar(
+    "tag:yaml.org,2002:str", text, style="'" if text.isdigit() else None))
+
+
 def inject(root: Path, game_id: str, reference) -> list[tuple[str, str, Path, str]]:
     """Append reference(n) to the nth text field of the game, rewriting its YAML files:
     [(what the field belongs to, the field's name, its file, the reference written)]."""
@@ -61,7 +70,8 @@ def inject(root: Path, game_id: str, reference) -> list[tuple[str, str, Path, st
         _set(data, inside, f"{text} {written}")
         fields.append((_what(record, path), str(path[-1]), where.path, written))
     for path, data in files.items():
-        path.write_text(yaml.safe_dump(data, allow_unicode=True, sort_keys=False, width=4096), encoding="utf-8")
+        path.write_text(yaml.dump(data, Dumper=_Dumper, allow_unicode=True, sort_keys=False, width=4096),
+                        encoding="utf-8")
     return fields
 
 

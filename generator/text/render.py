@@ -109,7 +109,7 @@ def _field_ref_html(ctx: RenderContext, resolved: Resolved) -> Markup:
     if isinstance(value, str) and is_translatable_path(record, path):
         value = field_html(record, ctx.tr, *path)
     else:
-        value = resolved.text(ctx.tr.lang)
+        value = resolved.text(ctx.tr.lang, ctx.tr.measure_words())
     value = Markup("{}{}").format(value, blocks.field_marks(ctx.game, ctx.tr, record, resolved.ref.field, ctx.link))
     key = (record.kind, record.id, resolved.ref.field)
     if key in ctx.printed_texts and key not in ctx.placed:
