@@ -57,8 +57,8 @@ def check(game: Game, report: Report) -> None:
                 if changed:
                     report.add("E039", f"translation of an example changes its claims: {changed}", where,
                                "keep each number of the source with its binding ([3]{result=NAME} stays "
-                               "[three]{result=NAME}), and its negation; bind or mark free ({.free}) any number the "
-                               "language adds")
+                               "[three]{result=NAME}), and its negation; bind any number the language adds, or mark "
+                               "it free ({.free}) if it claims nothing (an article such as 'eine' needs no mark)")
             check_entry(terms, entry.msgid, entry.msgstr, where, report, quick)
 
 

@@ -68,6 +68,7 @@ class Claim:
     binding: Binding | None = None
     free: bool = False
     problems: tuple[str, ...] = field(default=())  # what is wrong with its markup
+    article: bool = False  # bare, and a word that is also an article (numbers.is_article)
 
     @property
     def state(self) -> str:
@@ -140,8 +141,11 @@ def _masked(text: str) -> str:
     return _NOT_PROSE.sub(lambda m: " " * len(m.group(0)), text)
 
 
-def claims(text: str, lang: str) -> list[Claim]:
-    """Every number of a paragraph's Markdown source: bound, free, or bare (unbound)."""
+def claims(text: str, lang: str, articles: bool = False) -> list[Claim]:
+    """Every number of a paragraph's Markdown source: bound, free, or bare (unbound). A bare
+    word that is also an article ('eine Schlacht') is no claim; with `articles`, it is listed
+    as an unbound claim flagged `article` (a translation's word that may stand for a number
+    of its source)."""
     masked = _masked(text)
     out: list[Claim] = []
     taken: list[tuple[int, int]] = []
@@ -154,8 +158,8 @@ def claims(text: str, lang: str) -> list[Claim]:
         out.append(Claim(m.start(), m.end(), words, value, binding, free, tuple(problems)))
         taken.append((m.start(), m.end()))
     for numeral in numerals(masked, lang):
-        if not any(a <= numeral.start < b for a, b in taken):
-            out.append(Claim(numeral.start, numeral.end, numeral.text, numeral.value))
+        if (articles or not numeral.article) and not any(a <= numeral.start < b for a, b in taken):
+            out.append(Claim(numeral.start, numeral.end, numeral.text, numeral.value, article=numeral.article))
     return sorted(out, key=lambda c: c.start)
 
 
@@ -167,26 +171,40 @@ def plain(text: str) -> str:
 def compare(source: str, translation: str, source_lang: str, lang: str) -> str | None:
     """What a translation of an example's prose changes in its claims, or None. Each bound
     number of the source is there with the same value and binding, and no other; a number
-    the translation leaves bare is one more claim. Free text is the translator's to word,
-    but the numbers in it are the source's: a translation may drop one, not change it. A
-    negation the source has and the translation lacks (or the other way) turns the claim
-    over: negation.py reports it."""
-    ours, theirs = claims(source, source_lang), claims(translation, lang)
+    the translation leaves bare is one more claim. A bare word that is also an article
+    ('einen Würfel') counts for a bare number of the source the translation otherwise lacks
+    ("one die"), and is no claim on its own ('eine Schlacht'). Free text is the translator's
+    to word, but the numbers in it are the source's: a translation may drop one, or add one
+    the language needs, not change one. A negation the source has and the translation lacks
+    (or the other way) turns the claim over: negation.py reports it."""
+    ours, theirs = claims(source, source_lang), claims(translation, lang, articles=True)
     a = Counter(c.key for c in ours if not c.free)
-    b = Counter(c.key for c in theirs if not c.free)
+    b = Counter(c.key for c in theirs if not c.free and not c.article)
+    b += Counter(c.key for c in theirs if c.article) & (a - b)
     problems = []
     if a - b:
         problems.append("drops " + ", ".join(_show(k) for k in sorted((a - b).elements(), key=str)))
     if b - a:
         problems.append("adds " + ", ".join(_show(k) for k in sorted((b - a).elements(), key=str)))
-    free = {n.value for c in ours if c.free for n in numerals(c.text, source_lang)}
-    added = [n for c in theirs if c.free for n in numerals(c.text, lang) if n.value not in free]
-    if added:
-        problems.append("free text says " + ", ".join(n.text for n in added) + ", the source's does not")
+    changed = _free_changed(ours, theirs, source_lang, lang)
+    if changed:
+        problems.append(changed)
     negated = negation.lost(source, translation, source_lang, lang)
     if negated:
         problems.append(negated)
     return "; ".join(problems) or None
+
+
+def _free_changed(ours: list[Claim], theirs: list[Claim], source_lang: str, lang: str) -> str | None:
+    """How a translation's free text changes a number of its source's, or None. A free number
+    the source's free text does not say is the language's own ('[zwei]{.free}' where the source
+    says 'both') unless the translation also lacks one of the source's: then it replaced it."""
+    said = Counter(n.value for c in ours if c.free for n in numerals(c.text, source_lang) if not n.article)
+    written = [n for c in theirs if c.free for n in numerals(c.text, lang) if not n.article]
+    added = [n for n in written if n.value not in said]
+    if not added or not said - Counter(n.value for n in written):
+        return None
+    return "free text says " + ", ".join(n.text for n in added) + ", the source's does not"
 
 
 def _show(key: tuple[str, Fraction | None]) -> str:

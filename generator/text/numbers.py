@@ -5,6 +5,11 @@ checker binds each of them to its check block (claims.py). A word counts as a nu
 when this table holds it: "первым" (first) or "once" are words, not numbers; "twice" is 2.
 Russian words are listed in every case form, and the dice nouns (единица, шестёрка) count as
 their face.
+
+Where a language's word for one is also its indefinite article or a verb's particle (German
+"eine Schlacht", "stürzt … ein"; French un, Spanish una, Dutch een), the word is a numeral
+flagged `article`: it may stand for a number the source says ("one die" = "einen Würfel"), but
+is no number on its own (claims.py).
 """
 
 from __future__ import annotations
@@ -58,6 +63,12 @@ _EN = "zero one two three four five six seven eight nine ten eleven twelve".spli
 _DE = {0: "null", 1: "eins ein eine einen einem einer eines", 2: "zwei zweien", 3: "drei dreien", 4: "vier vieren",
        5: "fünf fünfen", 6: "sechs", 7: "sieben", 8: "acht", 9: "neun", 10: "zehn", 11: "elf", 12: "zwölf"}
 
+# words that are a number and also an article or a separable verb's particle, by language; the
+# number tables of fr, es, it, pt and nl are not written yet: a table added later finds its
+# articles here already
+_ARTICLES = {"de": "ein eine einen einem einer eines", "fr": "un une", "es": "un una uno",
+             "it": "un uno una", "pt": "um uma", "nl": "een"}
+
 
 def _table() -> dict[str, dict[str, int]]:
     ru = {form: n for n, forms in _RU_CARDINALS.items() for form in forms.split()}
@@ -78,21 +89,35 @@ def fold(word: str) -> str:
 
 
 WORDS: dict[str, dict[str, int]] = _table()
+ARTICLES: dict[str, frozenset[str]] = {lang: frozenset(fold(w) for w in forms.split())
+                                       for lang, forms in _ARTICLES.items()}
 
 
 def words(lang: str) -> dict[str, int]:
     """The number words of a language (its base tag: 'en-GB' reads as 'en'); {} if none."""
-    return WORDS.get(lang.split("-")[0].lower(), {})
+    return WORDS.get(_base(lang), {})
+
+
+def is_article(word: str, lang: str) -> bool:
+    """Whether a number word of a language is also its article or a verb's particle ('eine')."""
+    return fold(word) in ARTICLES.get(_base(lang), frozenset())
+
+
+def _base(lang: str) -> str:
+    """A language tag's base language: 'en-GB' -> 'en'."""
+    return lang.split("-")[0].lower()
 
 
 @dataclass(frozen=True)
 class Numeral:
-    """A number written in a text: where (offsets into the text), as written, and its value."""
+    """A number written in a text: where (offsets into the text), as written, its value, and
+    whether the word is also an article (is_article)."""
 
     start: int
     end: int
     text: str
     value: Fraction
+    article: bool = False
 
 
 _DIGITS = r"\d+(?:[.,]\d+)?"
@@ -110,7 +135,7 @@ def value_of(text: str, lang: str) -> Fraction | None:
 
 def numerals(text: str, lang: str) -> Iterator[Numeral]:
     """Every number written in a text, in order: runs of digits (with a decimal part), and
-    whole words the language's table holds."""
+    whole words the language's table holds (an article among them flagged)."""
     found = [Numeral(m.start(), m.end(), m.group(0), Fraction(m.group(0).replace(",", ".")))
              for m in re.finditer(_DIGITS, text)]
     table = words(lang)
@@ -118,8 +143,8 @@ def numerals(text: str, lang: str) -> Iterator[Numeral]:
         for m in _WORD.finditer(text):
             value = value_of(m.group(0), lang)
             if value is not None:
-                found.append(Numeral(m.start(), m.end(), m.group(0), value))
+                found.append(Numeral(m.start(), m.end(), m.group(0), value, is_article(m.group(0), lang)))
     yield from sorted(found, key=lambda n: n.start)
 
 
-__all__ = ["Numeral", "WORDS", "numerals", "value_of", "words"]
+__all__ = ["ARTICLES", "Numeral", "WORDS", "is_article", "numerals", "value_of", "words"]
