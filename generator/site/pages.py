@@ -108,6 +108,7 @@ class _GameSite:
         overrides.update({f"{kind}:{rid}": _page_name(chapter)
                           for (kind, rid), chapter in text_references(ctx.chapters).items()
                           if KIND_SECTIONS.get(kind) in by_reference})
+        overrides.update({f"roster:{roster.id}": PAGE for roster in _built_rosters(ctx.game)})
         return cls(ctx, overrides, by_reference, glossary_chapter, probability_tables(ctx))
 
     @property
@@ -330,8 +331,15 @@ def _errata_pages(site: _GameSite) -> list[SitePage]:
 
 def _army_list_pages(site: _GameSite) -> list[SitePage]:
     """The army builder: a page per game, for its (first) roster."""
-    return [SitePage(PAGE, site.ui("army-builder"), builder_page(site.ctx, roster, "../../"), kind="army-list")
-            for roster in list(site.game.section("rosters").values())[:1]]
+    return [SitePage(PAGE, site.ui("army-builder"),
+                     Markup('<div id="roster-{}">{}</div>').format(roster.id, builder_page(site.ctx, roster, "../../")),
+                     kind="army-list")
+            for roster in _built_rosters(site.game)]
+
+
+def _built_rosters(game) -> list:
+    """The rosters the site builds an army builder for: the first."""
+    return list(game.section("rosters").values())[:1]
 
 
 def _counter_pages(site: _GameSite) -> list[SitePage]:
