@@ -236,6 +236,17 @@ class GameManifest(Frozen):
                     words.setdefault(word, measure.unit)
         return words
 
+    def parameter_value(self, param: Parameter) -> object:
+        """A parameter's value as it prints: a Distance where its `unit:` names a unit of
+        measure (built in, or declared under measures:), else the value as written (a `unit:`
+        such as points or turns says what the number counts; the sentence says it)."""
+        from ..values import UNIT_WORDS, Distance
+
+        unit = {**UNIT_WORDS, **self.unit_words()}.get((param.unit or "").lower())
+        if unit is None or isinstance(param.value, bool) or not isinstance(param.value, (int, float)):
+            return param.value
+        return Distance(param.value, unit)
+
     def enum_values(self, name: str) -> list[str]:
         """The ids of an enumeration's values, in order."""
         return [v if isinstance(v, str) else v.id for v in self.enums.get(name, ())]

@@ -141,18 +141,12 @@ def _no_link(record: Record) -> None:
 
 
 def parameter_value(param, lang: str = "en", game: Game | None = None, words: dict | None = None) -> str:
-    """A parameter as printed in `lang`: the number, with its unit where the unit is a distance
-    ("24 гекс." / "24 hex"; a unit of the game's own in `words`, the edition's words for the
-    game's units; other units are ids); a dash where the game leaves the number open."""
-    from ..values import UNIT_WORDS, Distance
-
+    """A parameter as printed in `lang`: the number, with its unit where the unit is a unit of
+    measure ("24 гекс." / "24 hex"; a unit of the game's own in `words`, the edition's words for
+    the game's units; Manifest.parameter_value); a dash where the game leaves the number open."""
     if param.value is None:
         return "—"
-    known = {**UNIT_WORDS, **(game.manifest.unit_words() if game is not None else {})}
-    unit = known.get((param.unit or "").lower())
-    if unit is None:
-        return format_value(param.value, lang)
-    return format_value(Distance(param.value, unit), lang, words)
+    return format_value(game.manifest.parameter_value(param) if game is not None else param.value, lang, words)
 
 
 def parameters_html(game: Game, tr: Translator, row_heads: bool = False) -> Markup:

@@ -192,12 +192,19 @@ def _calc_ref(game: Game, ref: Ref) -> Resolved:
 
 
 def _param_ref(game: Game, ref: Ref) -> Resolved:
-    """`{{ param:ID }}`: a parameter of game.yaml, as written."""
+    """`{{ param:ID }}`: a parameter of game.yaml, with its unit where the unit is a unit of
+    measure (`5 cm`); `{{ param:ID.value }}`: the number alone (a sentence that says the unit
+    in its own words: "{{ param:range.value }} гекса")."""
     ids = [p.id for p in game.manifest.parameters]
     if ref.id not in ids:
         raise RefError(f"unknown parameter '{ref.id}'",
                        did_you_mean(ref.id, ids) or "declare it under 'parameters:' in game.yaml")
-    return Resolved(ref, value=game.parameter_as_written(ref.id))
+    if ref.field not in (None, "value"):
+        raise RefError(f"'{{{{ param:{ref.id}.{ref.field} }}}}': a parameter has no field '{ref.field}'",
+                       f"write {{{{ param:{ref.id} }}}} for its value with its unit, or {{{{ param:{ref.id}.value }}}} "
+                       "for the number alone", "E019")
+    param = game.manifest.parameters[ids.index(ref.id)]
+    return Resolved(ref, value=game.manifest.parameter_value(param) if ref.field is None else param.value)
 
 
 def _stat_ref(game: Game, ref: Ref) -> Resolved:

@@ -87,7 +87,7 @@ def _ref_html(ctx: RenderContext, text: str) -> Markup:
     if resolved.ref.kind == "stat":
         return Markup('<span class="stat-name">{}</span>').format(blocks.ref_label(ctx.game, ctx.tr, resolved))
     if record is None:  # a parameter
-        return Markup('<span class="param">{}</span>').format(resolved.text(ctx.tr.lang))
+        return Markup('<span class="param">{}</span>').format(resolved.text(ctx.tr.lang, ctx.tr.measure_words()))
     if resolved.ref.field is not None:
         return _field_ref_html(ctx, resolved)
     if record.kind == "keyword":
