@@ -393,11 +393,13 @@ def unstated_inline(lang: str = "en") -> str:
     return f"? ({UNSTATED_NOTE.get(lang, UNSTATED_NOTE['en'])})"
 
 
-def unit_word(unit: Unit, lang: str = "en", words: dict | None = None) -> str:
+def unit_word(unit: Unit, lang: str = "en", words: dict | None = None, amount: float | None = None) -> str:
     """What prints after a value in `unit`: the game's word for it in this language (`words`,
-    from game.yaml measures:), else the built-in word, else the unit's id."""
+    from game.yaml measures:; a word with forms for counts takes the one for `amount`), else
+    the built-in word, else the unit's id."""
     if words and unit in words:
-        return words[unit]
+        word = words[unit]
+        return word.for_count(amount) if amount is not None and hasattr(word, "for_count") else str(word)
     return UNIT_NAMES.get(lang, UNIT_NAMES["en"]).get(unit, unit_id(unit))
 
 
@@ -411,7 +413,7 @@ def format_value(value: Value, lang: str = "en", words: dict | None = None) -> s
         return UNSTATED_MARK
     if isinstance(value, Distance):
         amount = int(value.amount) if float(value.amount).is_integer() else value.amount
-        return f"{amount}\u00a0{unit_word(value.unit, lang, words)}"
+        return f"{amount}\u00a0{unit_word(value.unit, lang, words, amount)}"
     if isinstance(value, float) and lang == "ru":
         return str(value).replace(".", ",")
     return str(value)

@@ -86,7 +86,8 @@ def test_an_unknown_unit_of_a_stat_is_an_error_at_its_line_with_did_you_mean(gam
 def test_a_unit_declared_twice_is_an_error(game_dir):
     manifest = game_dir / "game.yaml"
     manifest.write_text(manifest.read_text(encoding="utf-8").replace(
-        "  - {id: pace, name: paces, abbr: paces}", "  - {id: pace, name: paces, abbr: paces}\n  - {id: pace, name: steps}"),
+        "  - {id: pace, name: paces, abbr: paces, one: pace}",
+        "  - {id: pace, name: paces, abbr: paces, one: pace}\n  - {id: pace, name: steps}"),
         encoding="utf-8")
     report = Report()
     _load(game_dir, report)
@@ -117,7 +118,8 @@ def test_a_unit_word_holding_a_reference_still_reads_and_prints_without_looping(
 
     manifest = game_dir / "game.yaml"
     manifest.write_text(manifest.read_text(encoding="utf-8").replace(
-        "{id: pace, name: paces, abbr: paces}", "{id: pace, name: paces, abbr: 'paces ({{ unit:cavalry.charge }})'}"),
+        "{id: pace, name: paces, abbr: paces, one: pace}",
+        "{id: pace, name: paces, abbr: 'paces ({{ unit:cavalry.charge }})'}"),
         encoding="utf-8")
     report = Report()
     game = _load(game_dir, report)

@@ -7,7 +7,7 @@ from __future__ import annotations
 from ..checker.examples import game_examples
 from ..diagnostics import Location, Report
 from ..game import Game
-from ..i18n.catalog import CatalogError, po_path, read_catalog
+from ..i18n.catalog import CatalogError, finished, po_path, read_catalog
 from ..i18n.contexts import contexts_path, load_contexts
 from ..i18n.markup import mismatch
 from ..i18n.messages import data_messages, game_messages, normalize
@@ -65,7 +65,7 @@ def check(game: Game, report: Report) -> None:
 def _untranslated(game: Game, lang: str, catalog, path, report: Report) -> None:
     """One warning for the messages of the game this catalog does not translate yet (new, or
     fuzzy): what the edition would print in the source language (`validate --strict` fails)."""
-    done = {(e.msgctxt, e.msgid) for e in catalog if e.msgstr and not e.fuzzy and not e.obsolete}
+    done = {(e.msgctxt, e.msgid) for e in catalog if finished(e)}
     missing = [m for m in game_messages(game)  # looked up as the Translator does (i18n/translate.py)
                if not {(m.context, m.msgid), (m.context, normalize(m.msgid)), (m.place, m.msgid)} & done]
     if missing:

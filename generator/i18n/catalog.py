@@ -13,6 +13,7 @@ from .. import outputs
 from ..game import Game
 from ..yamlsource import control_character, line_of_offset, read_text, unreadable
 from .messages import Message, game_messages
+from .plurals import form_count, rule_text
 
 LOCALE_DIR = "locale"
 TEMPLATE = "messages.pot"
@@ -73,6 +74,9 @@ def template(game: Game, messages: list[Message] | None = None) -> polib.POFile:
             continue
         entry = polib.POEntry(msgid=message.msgid, msgstr="", msgctxt=message.context, occurrences=[where],
                               comment=EDITORS_COMMENT if message.editors else "")
+        if message.plural:  # a word with forms for counts: the translation gives one per form of its language
+            entry.msgid_plural = message.plural
+            entry.msgstr_plural = {0: "", 1: ""}
         index[key] = entry
         catalog.append(entry)
     return catalog
@@ -116,6 +120,17 @@ def read_catalog(path: Path) -> polib.POFile:
         raise CatalogError(str(exc), int(match.group(1)) if match else 0) from None
 
 
+def given(entry: polib.POEntry) -> bool:
+    """Whether an entry holds a translation: its msgstr, or every form of a word with forms for
+    counts (msgstr[N])."""
+    return all(entry.msgstr_plural.values()) if entry.msgid_plural else bool(entry.msgstr)
+
+
+def finished(entry: polib.POEntry) -> bool:
+    """A translation the editions print: given, not fuzzy, not obsolete."""
+    return given(entry) and not entry.fuzzy and not entry.obsolete
+
+
 def write_catalog(path: Path, catalog: polib.POFile) -> None:
     outputs.write_content(path, str(catalog))  # never a half-written catalog
 
@@ -142,7 +157,16 @@ def update(game: Game, lang: str, pot: polib.POFile) -> polib.POFile:
     catalog[:] = kept + obsolete
     catalog.metadata = {**_metadata(game, lang), **{k: v for k, v in catalog.metadata.items()
                                                     if k not in ("POT-Creation-Date",)}}
+    _plural_slots(catalog, lang)
     return catalog
+
+
+def _plural_slots(catalog: polib.POFile, lang: str) -> None:
+    """Give each word with forms for counts a msgstr[N] per form of the language (Russian: 3)."""
+    count = form_count(rule_text(lang, catalog.metadata.get("Plural-Forms")))
+    for entry in catalog:
+        if entry.msgid_plural and not entry.obsolete:
+            entry.msgstr_plural = {i: entry.msgstr_plural.get(i, "") for i in range(count)}
 
 
 def _inherit(catalog: polib.POFile, previous: dict, leaving: list[polib.POEntry]) -> set[int]:
@@ -219,7 +243,7 @@ def status(game: Game, lang: str, pot: polib.POFile, messages: list[Message] | N
     for message in pot:
         entry = entries.get(_key(message))
         found = [entry] if entry is not None else [entries.get((p, message.msgid)) for p in places.get(_key(message), ())]
-        if not found or not all(e is not None and e.msgstr for e in found):
+        if not found or not all(e is not None and given(e) for e in found):
             untranslated += 1
         elif any(e.fuzzy for e in found):
             fuzzy += 1

@@ -30,6 +30,7 @@ class Message:
     line: int
     place: str | None = None  # KIND:ID.FIELD or game.FIELD of a YAML string; None for rules text
     editors: bool = False  # the editor's text, not the source's words (the record's `editor:`)
+    plural: str | None = None  # a word with forms for counts: msgid is its form for one, this the other
 
 
 def normalize(text: str) -> str:
@@ -126,7 +127,14 @@ def data_messages(game: Game, contexts: Contexts | None = None) -> Iterator[Mess
         else:
             place = place_of(f"{record.kind}:{record.id}", path)
             editors = ".".join(map(str, path)) in record.editor
-        yield Message(text, contexts.context_of(place), loc.path, loc.line, place, editors)
+        yield Message(text, contexts.context_of(place), loc.path, loc.line, place, editors, _plural_of(manifest, record, path))
+
+
+def _plural_of(manifest, record, path: tuple) -> str | None:
+    """The other form of a unit of measure's word for one (game.yaml measures: `one:`)."""
+    if record is None and len(path) == 3 and path[0] == "measures" and path[2] == "one":
+        return manifest.measures[path[1]].word
+    return None
 
 
 def game_messages(game: Game, chapters: list[Chapter] | None = None,

@@ -7,9 +7,10 @@ from typing import Any
 
 from ..game import Game
 from ..model import Record
-from .catalog import locale_dir, po_path, read_catalog
+from .catalog import finished, locale_dir, po_path, read_catalog
 from .contexts import Contexts, load_contexts
 from .messages import needs_translation, normalize, place_of
+from .plurals import CountedWord, rule_text
 from .ui import InterfaceWords
 
 
@@ -24,6 +25,8 @@ class Translator:
     missing: list[tuple[str | None, str]] = field(default_factory=list)
     ui: InterfaceWords = field(default_factory=lambda: InterfaceWords(""))
     contexts: Contexts = field(default_factory=Contexts)
+    plurals: dict[tuple[str | None, str], tuple[str, ...]] = field(default_factory=dict)  # words with forms for counts
+    plural_rule: str = ""  # the catalog's Plural-Forms (plurals.py), else the language's
     _measuring: bool = field(default=False, init=False, repr=False)  # measure_words is printing a unit's words
 
     @classmethod
@@ -31,10 +34,17 @@ class Translator:
         translator = cls(game, lang, ui=InterfaceWords.load(lang, locale_dir(game)),
                          contexts=load_contexts(locale_dir(game)))
         path = po_path(game, lang)
+        header = None
         if lang != game.manifest.source_language and path.exists():
-            for entry in read_catalog(path):
-                if entry.msgstr and not entry.fuzzy and not entry.obsolete:
+            catalog = read_catalog(path)
+            header = catalog.metadata.get("Plural-Forms")
+            for entry in (e for e in catalog if finished(e)):
+                if entry.msgid_plural:
+                    translator.plurals[(entry.msgctxt, entry.msgid)] = tuple(
+                        entry.msgstr_plural[i] for i in sorted(entry.msgstr_plural))
+                else:
                     translator.entries[(entry.msgctxt, entry.msgid)] = entry.msgstr
+        translator.plural_rule = rule_text(lang, header)
         return translator
 
     @property
@@ -94,10 +104,24 @@ class Translator:
             return {}
         self._measuring = True
         try:
-            return {m.unit: self.manifest("measures", i, "abbr" if m.abbr else "name")
+            return {m.unit: self._counted(i) if m.one else self.manifest("measures", i, "abbr" if m.abbr else "name")
                     for i, m in enumerate(self.game.manifest.measures)}
         finally:
             self._measuring = False
+
+    def _counted(self, index: int) -> CountedWord:
+        """A unit of measure's word with its forms for counts in this language: the source's
+        `one:` and word, or the catalog's plural forms (the source's, until it gives them)."""
+        measure = self.game.manifest.measures[index]
+        source = (measure.one, measure.word)
+        if self.is_source:
+            return CountedWord(source, rule_text(self.lang))
+        context = self.contexts.context_of(place_of("game", ("measures", index, "one")))
+        forms = self.plurals.get((context, measure.one))
+        if forms is None:
+            self.missing.append((context, measure.one))
+            return CountedWord(source, rule_text(self.game.manifest.source_language))
+        return CountedWord(forms, self.plural_rule)
 
     def side_name(self, side_id: object) -> str | None:
         """A declared side's name in this language; None for no side, or one not declared."""

@@ -92,6 +92,14 @@ class Measure(Frozen):
         "digits and hyphens, e.g. pace")
     name: Text = Field(description="its name, e.g. inches, paces")
     abbr: Text | None = Field(default=None, description="what prints after a value (default: the name), e.g. in")
+    one: Text | None = Field(default=None, description="what prints after a count of one, where it differs from "
+                             "what prints after other counts (pace: '1 pace', '2 paces'); a translation gives the "
+                             "forms its language counts with (gettext plural forms in the catalog)")
+
+    @property
+    def word(self) -> str:
+        """What prints after a value: the abbreviation, else the name."""
+        return self.abbr or self.name
 
     @property
     def unit(self) -> Unit:
