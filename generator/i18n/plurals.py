@@ -10,6 +10,7 @@ from __future__ import annotations
 import gettext
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Callable
 
 _TWO = "nplurals=2; plural=(n != 1);"
@@ -37,6 +38,7 @@ def form_count(rule: str) -> int:
     return int(found.group(1)) if found else 2
 
 
+@lru_cache(maxsize=None)
 def chooser(rule: str) -> Callable[[int], int]:
     """The index of the form a whole number takes under a Plural-Forms rule."""
     return gettext.c2py(_PLURAL.search(rule).group(1))

@@ -10,7 +10,7 @@ from pydantic import Field, StringConstraints, ValidationInfo, field_validator, 
 from pydantic_core import PydanticCustomError
 
 from ..languages import language_code, repeated
-from ..values import StatType, Unit, unit_of
+from ..values import UNIT_WORDS, Distance, StatType, Unit, unit_of
 from .base import Frozen, Id, OrUnstated, Scalar, Text
 
 # Record kinds that carry typed stats (a `stats:` mapping checked against game.yaml's stats).
@@ -248,8 +248,6 @@ class GameManifest(Frozen):
         """A parameter's value as it prints: a Distance where its `unit:` names a unit of
         measure (built in, or declared under measures:), else the value as written (a `unit:`
         such as points or turns says what the number counts; the sentence says it)."""
-        from ..values import UNIT_WORDS, Distance
-
         unit = {**UNIT_WORDS, **self.unit_words()}.get((param.unit or "").lower())
         if unit is None or isinstance(param.value, bool) or not isinstance(param.value, (int, float)):
             return param.value
