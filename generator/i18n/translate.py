@@ -113,15 +113,15 @@ class Translator:
         """A unit of measure's word with its forms for counts in this language: the source's
         `one:` and word, or the catalog's plural forms (the source's, until it gives them)."""
         measure = self.game.manifest.measures[index]
-        source = (measure.one, measure.word)
-        if self.is_source:
-            return CountedWord(source, rule_text(self.lang))
         context = self.contexts.context_of(place_of("game", ("measures", index, "one")))
-        forms = self.plurals.get((context, measure.one))
+        forms = None if self.is_source else self.plurals.get((context, measure.one))
         if forms is None:
-            self.missing.append((context, measure.one))
-            return CountedWord(source, rule_text(self.game.manifest.source_language))
-        return CountedWord(forms, self.plural_rule)
+            if not self.is_source:
+                self.missing.append((context, measure.one))
+            source = (measure.one, measure.word)
+            return CountedWord(tuple(self.references(form) for form in source),
+                               rule_text(self.game.manifest.source_language))
+        return CountedWord(tuple(self.references(form) for form in forms), self.plural_rule)
 
     def side_name(self, side_id: object) -> str | None:
         """A declared side's name in this language; None for no side, or one not declared."""
