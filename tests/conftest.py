@@ -1,10 +1,28 @@
-"""Fixtures: small content folders written in the test, on top of the `new` scaffold."""
+"""Fixtures: small content folders written in the test, on top of the `new` scaffold.
+
+Builds shared by many modules (each made once per test run, read-only for the tests: a test that
+changes one works on a copy):
+
+- `shipped`: a project whose content/ links to the shipped games, nothing built;
+- `shipped_site`: the site of the five shipped games (with search and probability tables);
+- `river_line_site`: the site of the hex-and-counter test game tests/fixtures/river-line;
+- `bridgehead_built`: tests/fixtures/bridgehead's English cards and its German edition (cards
+  with their pictures, rulebook, reference sheet, counters, maps) and their site;
+- `shared_build(tmp_path_factory, name, build)`: the helper behind them. The suite runs on
+  pytest-xdist workers (pyproject's addopts), each with its own session; a build made with it is
+  made once by the first worker that asks, under a file lock, and reused by the others. Use it
+  for a new build that two modules read.
+"""
 
 from __future__ import annotations
 
+import fcntl
+import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
+from typing import Callable
 
 import pytest
 
@@ -93,18 +111,88 @@ def shipped_book(root: Path, game: str, lang: str = "ru"):
     return ctx, book_html(ctx)
 
 
-@pytest.fixture(scope="session")
-def shipped_site(tmp_path_factory) -> Path:
-    """The site of the five shipped games, built once per test session into a temporary project."""
+def shared_build(tmp_path_factory, name: str, build: Callable[[Path], None]) -> Path:
+    """The folder `name`, filled by `build(folder)` once per test run: under pytest-xdist the
+    workers share it (the first to ask builds it while the others wait on a lock; xdist's
+    documented pattern). A build that failed half-way is started afresh by the next to ask."""
+    base = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        base = base.parent  # the run's temporary folder, above each worker's own
+    folder, done = base / name, base / f"{name}.built"
+    with open(base / f"{name}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not done.exists():
+            shutil.rmtree(folder, ignore_errors=True)
+            folder.mkdir()
+            build(folder)
+            done.touch()
+    return folder
+
+
+def _build_shipped_site(root: Path) -> None:
     from generator.site.build import build_site
 
     from generator import outputs
     from generator.checker.tables import write_tables
 
-    root = tmp_path_factory.mktemp("shipped")
     (root / "content").symlink_to(REPO / "content")
     project = Project(root)
     outputs.confine_to(project.output)
-    for name in project.game_ids():  # the checker's probability tables, as `rulesmith build` writes them
-        write_tables(project.load(name, Report(), checks=False), project.output)
-    return build_site(project, project.game_ids(), Report()).root
+    try:
+        for name in project.game_ids():  # the checker's probability tables, as `rulesmith build` writes them
+            write_tables(project.load(name, Report(), checks=False), project.output)
+        build_site(project, project.game_ids(), Report())
+    finally:
+        outputs.confine_to(None)
+
+
+@pytest.fixture(scope="session")
+def shipped_site(tmp_path_factory) -> Path:
+    """The site of the five shipped games, built once per test run into a temporary project."""
+    return shared_build(tmp_path_factory, "shipped", _build_shipped_site) / "output" / "site"
+
+
+def _build_river_line_site(root: Path) -> None:
+    from generator.site.build import build_site
+
+    from generator import outputs
+
+    shutil.copytree(REPO / "tests/fixtures/river-line", root / "content" / "river-line")
+    report = Report()
+    try:
+        build_site(Project(root), ["river-line"], report, search=False)
+    finally:
+        outputs.confine_to(None)
+    assert not [d for d in report.diagnostics if d.severity == "error"], report.diagnostics
+
+
+@pytest.fixture(scope="session")
+def river_line_site(tmp_path_factory) -> Path:
+    """The site of the hex-and-counter test game (counters and map pages), built once, no search."""
+    return shared_build(tmp_path_factory, "river-line-site", _build_river_line_site) / "output" / "site"
+
+
+def _build_bridgehead(root: Path) -> None:
+    from generator.print.jobs import Job, run_job
+    from generator.site.build import build_site
+
+    from generator import outputs
+
+    shutil.copytree(REPO / "tests/fixtures/bridgehead", root / "content" / "bridgehead")
+    jobs = [Job(root, "bridgehead", "en", "cards", images=False), Job(root, "bridgehead", "de", "cards"),
+            *(Job(root, "bridgehead", "de", kind, images=False) for kind in ("rulebook", "reference", "counters", "maps"))]
+    try:
+        for job in jobs:
+            result = run_job(job)
+            assert result.error is None, result.error
+        build_site(Project(root), ["bridgehead"], Report(), search=False)
+    finally:
+        outputs.confine_to(None)
+
+
+@pytest.fixture(scope="session")
+def bridgehead_built(tmp_path_factory) -> Path:
+    """A project of tests/fixtures/bridgehead (English source, German edition), built once: the
+    English cards, the German cards with their pictures (PNG, Tabletop Simulator), rulebook,
+    reference sheet, counters and maps, and the site (no search)."""
+    return shared_build(tmp_path_factory, "bridgehead", _build_bridgehead)

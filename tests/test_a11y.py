@@ -13,7 +13,6 @@ reports violations only. `.ci/run` installs axe-core into tests/axe/ with npm.
 from __future__ import annotations
 
 import json
-import shutil
 import time
 from pathlib import Path
 
@@ -85,6 +84,7 @@ def _report(problems: dict[str, list[str]]) -> str:
                      for name, found in problems.items() if found)
 
 
+@pytest.mark.slow  # axe on every page of the shipped site in four variants: minutes
 def test_no_serious_accessibility_violations_in_any_variant(axe_tabs, server):  # noqa: F811
     base, site = server
     paths = all_pages(site)
@@ -97,26 +97,15 @@ def test_no_serious_accessibility_violations_in_any_variant(axe_tabs, server):  
 
 
 @pytest.fixture(scope="module")
-def counter_game_site(tmp_path_factory):
+def counter_game_site(river_line_site):
     """The hex-and-counter test game's site (counters page, map page), served."""
     import functools
     import http.server
     import threading
 
-    from generator import outputs
-    from generator.diagnostics import Report
-    from generator.project import Project
-    from generator.site.build import build_site
-
-    from .conftest import REPO
     from .test_browser import QuietHandler
 
-    root = tmp_path_factory.mktemp("river-a11y")
-    shutil.copytree(REPO / "tests/fixtures/river-line", root / "content" / "river-line")
-    try:
-        site = build_site(Project(root), ["river-line"], Report(), search=False).root
-    finally:
-        outputs.confine_to(None)
+    site = river_line_site
     httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(QuietHandler, directory=str(site)))
     threading.Thread(target=httpd.serve_forever, daemon=True).start()
     yield f"http://127.0.0.1:{httpd.server_address[1]}", site

@@ -427,6 +427,7 @@ def test_text_keeps_a_margin_from_the_window_edge(browser, shipped_site):
     context.close()
 
 
+@pytest.mark.slow  # loads every unit and card page of the shipped site, one by one
 def test_no_card_preview_hides_its_text(page, shipped_site):
     """Every unit and card page: the printed card's preview shows all its text, or lets it
     scroll (a browser without the print's hyphenation may need a line more); never cut off."""

@@ -23,17 +23,9 @@ FIXTURE = REPO / "tests/fixtures/bridgehead"
 
 
 @pytest.fixture(scope="module")
-def built(tmp_path_factory) -> Path:
-    from generator import outputs
-
-    root = tmp_path_factory.mktemp("bridgehead")
-    shutil.copytree(FIXTURE, root / "content" / "bridgehead")
-    for lang in ("en", "de"):
-        result = run_job(Job(root, "bridgehead", lang, "cards", images=(lang == "de")))
-        assert result.error is None, result.error
-    build_site(Project(root), ["bridgehead"], Report(), search=False)
-    outputs.confine_to(None)
-    return root
+def built(bridgehead_built) -> Path:
+    """The English cards, the German ones with their pictures, and the site."""
+    return bridgehead_built
 
 
 def page_text(pdf: Path, index: int) -> str:

@@ -122,6 +122,7 @@ def _copy(game: str, tmp: Path) -> Path:
     return tmp / "content" / game
 
 
+@pytest.mark.slow  # validates the game again, checks and examples included, once per erratum
 @pytest.mark.parametrize("game", GAMES)
 def test_removing_any_erratum_fails_validation(game: str, tmp_path: Path):
     errata = _errata(game)

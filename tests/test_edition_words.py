@@ -27,17 +27,9 @@ ENGLISH_UNIT = re.compile(r"\d\s*(?:in|inch|inches|pace|paces)\b")
 
 
 @pytest.fixture(scope="module")
-def built(tmp_path_factory) -> Path:
-    from generator import outputs
-
-    root = tmp_path_factory.mktemp("bridgehead-de")
-    shutil.copytree(FIXTURE, root / "content" / "bridgehead")
-    for kind in ("rulebook", "cards", "reference", "counters", "maps"):
-        result = run_job(Job(root, "bridgehead", "de", kind, images=False))
-        assert result.error is None, result.error
-    build_site(Project(root), ["bridgehead"], Report(), search=False)
-    outputs.confine_to(None)
-    return root
+def built(bridgehead_built) -> Path:
+    """The German rulebook, cards, reference sheet, counters and maps, and the site."""
+    return bridgehead_built
 
 
 class _Visible(HTMLParser):

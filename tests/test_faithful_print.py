@@ -132,6 +132,7 @@ def russian_rulebooks(tmp_path_factory) -> dict[str, Path]:
     return {r.job.game: r.files[0] for r in results}
 
 
+@pytest.mark.slow  # prints the five shipped Russian rulebooks, each in full
 @pytest.mark.parametrize("game_id", GAMES)
 def test_rulebook_prints_every_sentence_and_record_field(game_id, russian_rulebooks):
     lost_sentences, lost_fields = lost(game_id, russian_rulebooks[game_id])

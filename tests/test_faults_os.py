@@ -499,6 +499,7 @@ def test_walk_goes_as_deep_as_the_disk(tmp_path: Path, deep):
     assert not (tmp_path / "tree").exists()
 
 
+@pytest.mark.slow  # builds, rebuilds, validates and extracts a game with two 1200-folder-deep trees
 def test_a_game_1200_folders_deep_builds(project: Path, deep):
     game = project / "content" / "demo"
     bottom = deep(game / "notes")

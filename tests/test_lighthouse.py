@@ -29,6 +29,7 @@ PAGES = {  # kind: page (Nuclear for the game's kinds; Deadzone has the card pag
     "search": "nuclear/ru/rules-glossary.html?q=%D0%B0%D1%80%D1%82%D0%B8%D0%BB%D0%B5%D1%80%D0%B8%D1%8F",
 }
 BUDGET = 300 * 1024
+pytestmark = pytest.mark.slow  # a Lighthouse run per page, each a browser's full page load and audit
 
 
 @pytest.fixture(scope="module")

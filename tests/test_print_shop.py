@@ -329,6 +329,7 @@ def games(shipped, tmp_path_factory):
     return {**{name: shipped for name in SHIPPED}, "river-line": fixture}
 
 
+@pytest.mark.slow  # the cards of every shipped game in both editions, built with bleed and preflighted
 @pytest.mark.skipif(shutil.which("pdftotext") is None, reason="needs pdftotext (poppler-utils)")
 @pytest.mark.parametrize("game, lang", [(g, lang) for g in SHIPPED for lang in ("ru", "en")] + [("river-line", "en")])
 def test_a_shipped_game_passes_the_preflight(games, game, lang):

@@ -44,8 +44,11 @@ def parse(path: Path) -> Page:
     return page
 
 
-@pytest.fixture
-def site(ws: Workspace) -> Path:
+@pytest.fixture(scope="module")
+def site(tmp_path_factory) -> Path:
+    """The scaffold game in two languages with hostile names and raw HTML, its site built once
+    for the module's tests, which only read it."""
+    ws = Workspace(tmp_path_factory.mktemp("site"))
     ws.edit("game.yaml", "languages: []", "languages: [ru]")
     ws.edit("data/units.yaml", "    name: Scouts", f"    name: Scouts {EVIL}")
     ws.write("rules/01-intro.md", f"# Introduction\n\nThe {{{{ unit:scouts }}}} are {{{{ keyword:fast }}}}.\n"

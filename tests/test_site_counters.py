@@ -5,15 +5,11 @@ translated name and colour, linked from the game's navigation; whole at desktop 
 from __future__ import annotations
 
 import re
-import shutil
 from pathlib import Path
 
 import html5lib
 import pytest
 import yaml
-
-from generator.diagnostics import Report
-from generator.project import Project
 
 from .conftest import REPO
 
@@ -21,19 +17,8 @@ FIXTURE = REPO / "tests/fixtures/river-line"
 
 
 @pytest.fixture(scope="module")
-def river_site(tmp_path_factory) -> Path:
-    from generator import outputs
-    from generator.site.build import build_site
-
-    root = tmp_path_factory.mktemp("river-site")
-    shutil.copytree(FIXTURE, root / "content" / "river-line")
-    try:
-        report = Report()
-        site = build_site(Project(root), ["river-line"], report, search=False).root
-    finally:
-        outputs.confine_to(None)
-    assert not [d for d in report.diagnostics if d.severity == "error"]
-    return site / "river-line"
+def river_site(river_line_site) -> Path:
+    return river_line_site / "river-line"
 
 
 def _counters() -> list[dict]:
