@@ -6,18 +6,12 @@ are scanned for the source's words and the English interface's."""
 from __future__ import annotations
 
 import re
-import shutil
 import subprocess
 from html.parser import HTMLParser
 from pathlib import Path
 
 import polib
 import pytest
-
-from generator.diagnostics import Report
-from generator.print.jobs import Job, run_job
-from generator.project import Project
-from generator.site.build import build_site
 
 REPO = Path(__file__).resolve().parents[1]
 FIXTURE = REPO / "tests/fixtures/bridgehead"
