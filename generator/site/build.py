@@ -328,7 +328,10 @@ def _index_html(dirs: list[Path], catalogue) -> str:
 
 
 def _index(site: Path) -> bool:
-    """Pagefind into a fresh folder, made byte-identical run to run, then swapped in whole."""
+    """Pagefind into a fresh folder, then swapped in whole. The entry file's language order is
+    made stable; Pagefind 1.x still writes its filter and meta files with different bytes (and
+    so different hashed names) from run to run on the same pages, which only a rebuild of the
+    index shows: an unchanged site is not indexed again."""
     tmp = site / SITE_SEARCH_NEW
     shutil.rmtree(tmp, ignore_errors=True)
     try:
