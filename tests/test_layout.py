@@ -93,6 +93,24 @@ def test_text_outside_the_page(tmp_path):
     assert "W040" in codes(found) and "outside page" in [d for d in found if d.code == "W040"][0].message
 
 
+def test_text_cut_off_by_a_cards_positioned_body(tmp_path):
+    """A card's body is absolutely positioned and clips what runs past its foot (cards.css):
+    text it cuts off is E040, though the text is still inside the card."""
+    card = ("<div data-card data-src='data/cards.yaml:4' style='position: relative; width: 60mm; height: 80mm'>"
+            "<div style='position: absolute; left: 4mm; right: 4mm; top: 4mm; bottom: 20mm; overflow: hidden'>"
+            "{}</div></div>")
+    found = [d for d in findings(tmp_path, card.format("<p>Line</p>" * 12)) if d.code == "E040"]
+    assert len(found) == 1 and "past the bottom" in found[0].message and found[0].location.line == 4
+    assert findings(tmp_path, card.format("<p>Line</p>" * 2)) == []
+
+
+def test_positioned_art_may_run_into_the_bleed(tmp_path):
+    """A back's art placed past the cut on purpose (the colour bled into a gutter) is no finding."""
+    body = ("<div data-card style='position: relative; width: 60mm; height: 80mm'>"
+            "<svg style='position: absolute; left: -1.5mm; top: -1.5mm; width: 63mm; height: 83mm'></svg></div>")
+    assert findings(tmp_path, body) == []
+
+
 def test_text_outside_a_cards_safe_area(tmp_path):
     body = ("<div data-card style='position: relative; width: 60mm; height: 60mm'>"
             "<p style='position: absolute; top: 0.5mm; left: 5mm; margin: 0'>Near the cut</p></div>")

@@ -13,6 +13,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from weasyprint.formatting_structure import boxes
+from weasyprint.layout.absolute import AbsolutePlaceholder
 
 from ..diagnostics import Diagnostic, Location, Report
 from ..loader import read_settings
@@ -103,6 +104,8 @@ class LayoutCheck:
     def _walk(self, box, where: _Where, overflow: bool) -> None:
         """Check `box` and everything laid out inside it; `where` is what surrounds it, and
         `overflow` whether leaving its area is a finding (not in a page's margin boxes)."""
+        placed = isinstance(box, AbsolutePlaceholder)  # positioned on purpose: a card's body, or a
+        box = _laid_out(box)  # back's art that runs into the bleed; only what it holds is checked
         element = _own_element(box)
         if element is not None and element.get("data-overlay") is not None:
             self._glyphs_only(box, where)
@@ -113,13 +116,14 @@ class LayoutCheck:
             return
         if isinstance(box, (boxes.LineBox, boxes.InlineBox)):
             self._vanished(box, where)
-        if isinstance(box, boxes.ReplacedBox) and overflow:
+        if isinstance(box, boxes.ReplacedBox) and overflow and not placed:
             self._inside(box, _border_rect(box), where)
             return
         if not hasattr(box, "children"):
             return
         if isinstance(box, boxes.BlockContainerBox):
-            self._block(box, where, overflow)
+            if not placed:
+                self._block(box, where, overflow)
             where = _holding(box, where)
         self._walk_children(box, where, overflow)
 
@@ -339,6 +343,13 @@ def _marked(box, element, where: _Where) -> _Where:
     if tag in HEADINGS and not where.heading and isinstance(box, boxes.BlockBox):
         where = replace(where, heading=True)
     return where
+
+
+def _laid_out(box):
+    """The box WeasyPrint laid out where it left a placeholder for an absolutely positioned
+    one (a card's body): its text is checked against it like any block's, so a body that
+    clips its overflow is the area its text must stay inside."""
+    return box._box if isinstance(box, AbsolutePlaceholder) else box
 
 
 def _holding(box, where: _Where) -> _Where:
