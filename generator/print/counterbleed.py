@@ -11,11 +11,11 @@ from pathlib import Path
 
 from markupsafe import Markup
 
-from ..diagnostics import Location, Report
+from ..diagnostics import Report
 from ..model.sizes import parse_size, size_key
 from .bleed import CLOSE_BOX, OPEN_BOX, bleed_rules, counter_box_rules, crop_marks, set_bleed_box
-from .context import BuildContext
-from .counters import Piece, counter_html, counters_document_html, layout_config
+from .context import BuildContext, source_mark
+from .counters import Piece, counter_html, counters_document_html, layout_config, unique_pieces
 from .sheetparts import draw_marks
 
 
@@ -39,24 +39,13 @@ def counter_faces(pieces: list[Piece], trims: dict[tuple[float, float], tuple[fl
     """Each counter once (however many copies it has), its front then its back (none for a
     sheet printed one-sided), at its own size or at `trims[size]` (a printer's trim for it,
     by our size in mm)."""
-    unique = list({p.counter.id: p for p in pieces}.values())
     faces = []
-    for n, piece in enumerate(unique, start=1):
+    for n, piece in enumerate(unique_pieces(pieces), start=1):
         size = parse_size(piece.sheet.size)
         trim = (trims or {}).get(size, size)
         sides = ("front", "back") if piece.sheet.backs else ("front",)
         faces += [CounterFace(piece, side, trim, n) for side in sides]
     return faces
-
-
-def _src(ctx: BuildContext, location: Location | None) -> str | None:
-    """A record's place as the layout check reads it: its path in the game folder, and line."""
-    if location is None:
-        return None
-    try:
-        return f"{location.path.relative_to(ctx.game.folder).as_posix()}:{location.line}"
-    except ValueError:
-        return None
 
 
 def bleed_html(ctx: BuildContext, faces: list[CounterFace], bleed: float, marks: bool = True) -> str:
@@ -70,7 +59,7 @@ def bleed_html(ctx: BuildContext, faces: list[CounterFace], bleed: float, marks:
         key = size_key(f"{w:g}x{h:g}mm")
         cut = draw_marks(crop_marks(w, h, bleed, config["mark_gap"], config["mark_length"])) if marks else ""
         drawn = counter_html(ctx, face.face, face.piece.sheet, face.trim, config, index,
-                             src=_src(ctx, face.piece.location))
+                             src=source_mark(ctx.game, face.piece.location) or None)
         page = Markup('<div class="sheet bleed" style="width:{}mm;height:{}mm;page:card-{}">{}{}{}{}</div>')
         pages.append(page.format(w, h, key, Markup(OPEN_BOX), drawn, Markup(CLOSE_BOX), Markup(cut)))
     rules = bleed_rules(sizes, config, marks) + counter_box_rules(bleed)

@@ -87,6 +87,11 @@ def font_pt(config: dict, size: tuple[float, float]) -> float:
     return round(config["counter"]["base_font_pt_per_mm"] * min(size), 2)
 
 
+def unique_pieces(pieces: list[Piece]) -> list[Piece]:
+    """Each counter once, however many copies the sheets print, in order of first appearance."""
+    return list({p.counter.id: p for p in pieces}.values())
+
+
 def layout_config(ctx: BuildContext) -> dict:
     """sheets.yaml's settings, and the safe margin (print.yaml's counter_safe_mm) that a
     counter's text keeps inside its cut, on home sheets as on a print shop's."""
@@ -252,7 +257,7 @@ def write_counter_images(ctx: BuildContext, all_pieces: list[Piece], folder) -> 
     from .images import DPI, tts_sheets
 
     config = layout_config(ctx)
-    unique = list({p.counter.id: p for p in all_pieces}.values())
+    unique = unique_pieces(all_pieces)
     pages = []
     for index, piece in enumerate(unique):
         w, h = parse_size(piece.sheet.size)
@@ -283,4 +288,5 @@ def write_counter_images(ctx: BuildContext, all_pieces: list[Piece], folder) -> 
     return written
 
 
-__all__ = ["Piece", "counter_document", "counters_html", "face", "legibility", "pieces"]
+__all__ = ["Piece", "counter_document", "counter_html", "counters_document_html", "counters_html", "face", "layout_config",
+           "legibility", "pieces", "unique_pieces"]
