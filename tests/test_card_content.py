@@ -195,3 +195,15 @@ def test_a_back_too_long_at_the_minimum_size_is_an_error(ws):
     result = ws.run("build", "--only", "cards", "--no-images", "--jobs", "1")
     assert result.returncode == 1 and "error[E040]" in result.stdout + result.stderr
     assert not (ws.root / "output/demo/en/cards.pdf").exists()
+
+
+def test_backs_written_as_content_fill_the_bleed_and_pass_the_preflight(tmp_path):
+    """A back written as content, plain or on a back design, runs its colour and band into the
+    bleed like a front, with no keyline on the cut: the preflight of cards-bleed.pdf finds
+    nothing, and the text keeps the safe margin (no W040)."""
+    root = tmp_path / "project"
+    shutil.copytree(FIXTURE, root / "content" / "bridgehead")
+    result = run_job(Job(root, "bridgehead", "en", "cards", bleed=True, images=False))
+    assert result.error is None, result.error
+    found = [d for d in result.diagnostics if d.code in ("E040", "E048", "W040")]
+    assert not found, "\n".join(f"{d.code} {d.message}" for d in found)

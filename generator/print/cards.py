@@ -36,9 +36,9 @@ class _Backs:
         if self.bleed:
             art = grown_art(art, *face.mm, self.bleed)
         art = self.art.setdefault(art, art)
-        around = str(wrap(self.macros.back(face, self.ctx.title, Markup(BACK_ART))))
+        around = str(wrap(self.macros.back(face, self.ctx.title, Markup(BACK_ART), self.bleed)))
         if around.count(BACK_ART) != 1:  # a back template that does not show its art once
-            return (str(wrap(self.macros.back(face, self.ctx.title, Markup(art)))),)
+            return (str(wrap(self.macros.back(face, self.ctx.title, Markup(art), self.bleed))),)
         before, after = around.split(BACK_ART)
         return before, art, after
 
