@@ -474,3 +474,22 @@ def test_font_pieces_are_cut_once_and_kept(ws: Workspace, monkeypatch):
     (site / "assets/fonts" / next(iter(first))).unlink()  # a piece lost from the site comes back from the kept one
     build_site(project, ["demo"], Report(), search=False)
     assert {p.name: p.read_bytes() for p in (site / "assets/fonts").iterdir()} == first
+
+
+def test_a_process_cuts_each_font_piece_once_for_every_site_it_builds(tmp_path: Path, monkeypatch):
+    """`serve` and the tests build many sites in one process: the second project's pieces come
+    from the first project's cut, byte for byte, with nothing subset again."""
+    from fontTools.subset import Subsetter
+
+    from generator.site import webfonts
+
+    subset, cuts = Subsetter.subset, []
+    monkeypatch.setattr(Subsetter, "subset", lambda self, font: (cuts.append(font), subset(self, font))[1])
+    webfonts._cut.cache_clear()
+    sites = []
+    for name in ("one", "two"):
+        project = Project(Workspace(tmp_path / name).root)
+        site = build_site(project, ["demo"], Report(), search=False).root
+        sites.append({p.name: p.read_bytes() for p in (site / "assets/fonts").iterdir()})
+        assert len(cuts) == len(webfonts.pieces()), name
+    assert sites[0] == sites[1]

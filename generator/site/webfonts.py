@@ -3,7 +3,8 @@ Cyrillic, and one for every other glyph the face has), each declared with its un
 so a browser fetches only the pieces a page's text uses: an English page the Latin piece, a
 Russian page the Latin and the Cyrillic ones. Cutting takes a few seconds, so the pieces are
 kept in output/.rulesmith/webfonts/ under a name made from the face's hash and the cut, and
-cut again only when either changes."""
+cut again only when either changes; a process that builds several sites (`serve`, a test run)
+cuts each piece once."""
 
 from __future__ import annotations
 
@@ -97,7 +98,10 @@ def pieces() -> list[Piece]:
     return out
 
 
+@lru_cache(maxsize=None)
 def _cut(path: Path, codes: tuple[int, ...]) -> bytes:
+    """The WOFF2 piece of the face at `path` holding `codes` (once per process: a face's bytes
+    are taken to stay the same while it runs, as `_hash` takes them)."""
     from fontTools import subset
     from fontTools.ttLib import TTFont
 
@@ -117,18 +121,27 @@ def _cut(path: Path, codes: tuple[int, ...]) -> bytes:
     return out.getvalue()
 
 
+def _face(piece: Piece) -> Path:
+    folder, prefix = FAMILIES[piece.family]
+    return folder / f"{prefix}-{piece.suffix}.ttf"
+
+
+def cut(piece: Piece) -> bytes:
+    """The piece's WOFF2 bytes, cut from its shipped face (once per process)."""
+    source = _face(piece)
+    return _cut(source, _split(source)[piece.script])
+
+
 def write_fonts(output: Path, assets: Path) -> list[Path]:
     """Write every piece under assets/fonts/ (cut once, then copied from output/.rulesmith/webfonts/);
     their paths."""
     kept = output / STATE / "webfonts"
     written, cached_files = [], set()
     for piece in pieces():
-        folder, prefix = FAMILIES[piece.family]
-        source = folder / f"{prefix}-{piece.suffix}.ttf"
-        cached = kept / f"{_hash(source)}-{piece.script}.woff2"
+        cached = kept / f"{_hash(_face(piece))}-{piece.script}.woff2"
         cached_files.add(cached)
         if not cached.is_file():
-            outputs.write_bytes(cached, _cut(source, _split(source)[piece.script]))
+            outputs.write_bytes(cached, cut(piece))
         target = assets / FONTS / piece.name
         outputs.write_if_changed(target, cached.read_bytes())
         written.append(target)
