@@ -30,6 +30,8 @@ from generator.commands.new import scaffold
 from generator.diagnostics import Report
 from generator.project import Project
 
+from . import forked_cli
+
 REPO = Path(__file__).resolve().parents[1]
 GAMES = ("rock-n-roll", "battle-rules", "nuclear", "frames", "deadzone")
 
@@ -64,9 +66,14 @@ class Workspace:
         return run_cli("--root", str(self.root), *args)
 
 
-def run_cli(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "generator", *args], capture_output=True, text=True,
-                          cwd=cwd or REPO)
+def run_cli(*args: str, cwd: Path | None = None, timeout: float | None = None) -> subprocess.CompletedProcess:
+    """`python -m generator ARGS` in a process of its own (a forked child of the test process's
+    command-line server: tests/forked_cli.py), captured as subprocess.run captures it. With
+    RULESMITH_TEST_FORK=0 in the environment, a real `python -m generator` each time."""
+    if os.environ.get("RULESMITH_TEST_FORK") == "0":
+        return subprocess.run([sys.executable, "-m", "generator", *args], capture_output=True, text=True,
+                              cwd=cwd or REPO, timeout=timeout)
+    return forked_cli.run(list(args), cwd, timeout)
 
 
 @pytest.fixture(autouse=True)

@@ -25,7 +25,7 @@ import pytest
 from generator import faults, folders, outputs
 from generator.commands.new import scaffold
 
-from .conftest import REPO
+from .conftest import REPO, run_cli
 
 CI = bool(os.environ.get("CI"))
 ROOT = os.geteuid() == 0
@@ -33,6 +33,10 @@ NOSPACE = "no space left on the disk; free some space and run again"
 
 
 def rulesmith(root: Path, *args: str, prefix: tuple[str, ...] = ()) -> subprocess.CompletedProcess:
+    """The command run on `root`; under `prefix` (a command that changes what the process may do,
+    like prlimit or unshare) as a real `python -m generator`."""
+    if not prefix:
+        return run_cli("--root", str(root), *args, timeout=600)
     return subprocess.run([*prefix, sys.executable, "-m", "generator", "--root", str(root), *args],
                           capture_output=True, text=True, cwd=REPO, timeout=600)
 
