@@ -16,7 +16,8 @@ What importing did to the environment (pdf.py sets SOURCE_DATE_EPOCH when it is 
 again in each child, as a fresh process's imports would do it. The server also cuts the
 shipped faces' web-font pieces, which a process keeps (generator/site/webfonts.py): a child's
 site build finds them cut, as a second site build in one process does, and writes the same
-bytes; cutting itself is tested in-process (tests/test_site.py).
+bytes; cutting itself is tested in-process (tests/test_site.py). Likewise it reads the
+hyphenation dictionaries of the tests' languages, which pyphen keeps per process.
 
 What a fork cannot show is left to real `python -m generator` runs: the interpreter's own start
 and the console script (tests/test_cli.py), Ctrl+C and `kill -9` of a running build
@@ -28,6 +29,7 @@ from __future__ import annotations
 import atexit
 import json
 import os
+import resource
 import select
 import signal
 import subprocess
@@ -37,6 +39,7 @@ import traceback
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
+HYPHENATED = ("en", "ru", "de")  # the languages of the scaffold and the test games
 
 
 # -- the server ---------------------------------------------------------------------------
@@ -59,6 +62,10 @@ def _serve() -> None:
 
     for piece in webfonts.pieces():  # kept per process: a child's site build finds them cut
         webfonts.cut(piece)
+    import pyphen
+
+    for lang in HYPHENATED:  # pyphen keeps each dictionary it reads, per process
+        pyphen.Pyphen(lang=lang)
     encoding = sys.stdout.encoding
     answers = os.fdopen(os.dup(1), "w", encoding="utf-8")
     requests = sys.stdin.buffer
@@ -96,6 +103,9 @@ def _child(request: dict, imported_env: dict[str, str], encoding: str, server_fd
         sys.stdin = open(0, encoding=encoding, closefd=False)
         sys.stdout = open(1, "w", encoding=encoding, closefd=False)
         sys.stderr = open(2, "w", buffering=1, encoding=encoding, errors="backslashreplace", closefd=False)
+        if request.get("memory_kb"):  # as `ulimit -v` gives a process
+            limit = request["memory_kb"] * 1024
+            resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
         sys.argv = [str(REPO / "generator" / "__main__.py"), *request["args"]]
         code = _main()
         atexit._run_exitfuncs()
@@ -165,10 +175,12 @@ class _Server:
             raise RuntimeError("the command-line server ended")
         return json.loads(line)
 
-    def run(self, args: list[str], cwd: Path, timeout: float | None) -> subprocess.CompletedProcess:
+    def run(self, args: list[str], cwd: Path, timeout: float | None, env: dict[str, str],
+            memory_kb: int | None) -> subprocess.CompletedProcess:
         self.runs += 1
         out, err = self.folder / f"{self.runs}.out", self.folder / f"{self.runs}.err"
-        request = {"args": args, "cwd": str(cwd), "env": dict(os.environ), "stdout": str(out), "stderr": str(err)}
+        request = {"args": args, "cwd": str(cwd), "env": env, "stdout": str(out), "stderr": str(err),
+                   "memory_kb": memory_kb}
         self.process.stdin.write(json.dumps(request) + "\n")
         self.process.stdin.flush()
         pid = self._answer(60)["pid"]
@@ -188,14 +200,16 @@ class _Server:
 _server: _Server | None = None
 
 
-def run(args: list[str], cwd: Path | None = None, timeout: float | None = None) -> subprocess.CompletedProcess:
+def run(args: list[str], cwd: Path | None = None, timeout: float | None = None, env: dict[str, str] | None = None,
+        memory_kb: int | None = None) -> subprocess.CompletedProcess:
     """`subprocess.run([sys.executable, "-m", "generator", *args], capture_output=True, text=True,
-    cwd=cwd, timeout=timeout)`, run in a forked child of this test process's server."""
+    cwd=cwd, timeout=timeout, env=env)`, run in a forked child of this test process's server;
+    with `memory_kb`, under that much address space (`ulimit -v`)."""
     global _server
     if _server is None or not _server.alive():
         _server = _Server()
         atexit.register(_server.stop)
-    return _server.run([str(a) for a in args], cwd or REPO, timeout)
+    return _server.run([str(a) for a in args], cwd or REPO, timeout, dict(os.environ if env is None else env), memory_kb)
 
 
 if __name__ == "__main__":

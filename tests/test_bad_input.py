@@ -1,8 +1,8 @@
 """Bad input of every file kind gets a clean diagnostic: code, file:line, no traceback, no hang.
 
 Every case of the corpus (tests/bad_input.py) runs in-process under a time limit and a memory
-limit; the cases marked `cli` also run through `python -m generator` in a subprocess under a
-time limit and `ulimit -v`.
+limit; the cases marked `cli` also run through `python -m generator` in a process of their own
+(tests/forked_cli.py) under a time limit and a limit on address space (as `ulimit -v`).
 """
 
 from __future__ import annotations
@@ -11,11 +11,11 @@ import os
 import resource
 import signal
 import subprocess
-import sys
 
 import pytest
 
 from .bad_input import CASES, TIME_LIMIT, Case, expected_line, matches, run_case
+from . import forked_cli
 from .conftest import REPO, Workspace
 
 MEMORY_KB = 2_000_000     # ulimit -v for command-line runs
@@ -76,10 +76,8 @@ def test_bad_input_in_process(case: Case, ws: Workspace, monkeypatch):
 
 
 def _cli(ws: Workspace, *args: str) -> subprocess.CompletedProcess:
-    command = " ".join(["ulimit -v", str(MEMORY_KB), ";", "exec", sys.executable, "-m", "generator",
-                        "--root", str(ws.root), *args])
     env = {**os.environ, "RULESMITH_TIME_LIMIT": TIME_LIMIT, "PYTHONPATH": str(REPO)}
-    return subprocess.run(["bash", "-c", command], capture_output=True, text=True, timeout=SECONDS, env=env, cwd=REPO)
+    return forked_cli.run(["--root", str(ws.root), *args], REPO, SECONDS, env, memory_kb=MEMORY_KB)
 
 
 @pytest.mark.parametrize("case", [c for c in CASES if c.cli], ids=lambda c: c.id)
