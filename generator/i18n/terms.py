@@ -53,11 +53,17 @@ def _stemmer(lang: str | None):
 
 
 @lru_cache(maxsize=65536)
+def _stem(word: str, lang: str | None) -> str:
+    """A folded word's stem (once per word: stemming is most of the term check's work)."""
+    stemmer = _stemmer(lang)
+    return stemmer.stemWord(word) if stemmer else word
+
+
+@lru_cache(maxsize=65536)
 def words(text: str, lang: str | None) -> tuple[tuple[str, str], ...]:
     """The words of a text as (stem, word): 'Пехоту' and 'пехота' share the stem 'пехот'."""
     found = [w.casefold().replace("ё", "е") for w in _WORD.findall(text)]
-    stemmer = _stemmer(lang)
-    return tuple(zip(stemmer.stemWords(found) if stemmer else found, found))
+    return tuple((_stem(w, lang), w) for w in found)
 
 
 def _contains(text: tuple[tuple[str, str], ...], phrase: tuple[tuple[str, str], ...]) -> bool:
@@ -157,15 +163,55 @@ def load_terms(path: Path, report: Report, source_lang: str | None = None,
     ]
 
 
-def check_entry(terms: list[CompiledTerm], msgid: str, msgstr: str, where: Location, report: Report,
-                quick: re.Pattern | None = None) -> None:
-    """W002 for each term the source uses and the translation lacks. `quick` (any_source)
-    skips regular-expression terms at once for a source none of them matches."""
-    skip_patterns = quick is not None and not quick.search(msgid)
-    for compiled in terms:
-        if skip_patterns and not compiled.phrases:
-            continue
-        if compiled.in_source(msgid) and not compiled.in_target(msgstr):
+class TermIndex:
+    """A term list ready to check entries: the terms whose source uses a text, found without
+    testing every term. A phrase occurs only where its first word does, so each phrase waits
+    under its first word's stem and its first word itself (a prefix of the text's words); the
+    terms a text's words call up, and the regular-expression terms once `any_source` matches
+    the text, are then tested as `CompiledTerm.in_source` defines."""
+
+    def __init__(self, terms: list[CompiledTerm]):
+        self.terms = terms
+        self.quick = any_source(terms)
+        self._patterned = [i for i, term in enumerate(terms) if term.patterns]
+        self._by_stem: dict[tuple[str | None, str], set[int]] = {}
+        self._by_prefix: dict[tuple[str | None, str], set[int]] = {}
+        lengths: dict[str | None, set[int]] = {}
+        for i, term in enumerate(terms):
+            for (stem, word), *_ in term.phrases:  # a phrase has a word (Term refuses a source without one)
+                self._by_stem.setdefault((term.source_lang, stem), set()).add(i)
+                self._by_prefix.setdefault((term.source_lang, word), set()).add(i)
+                lengths.setdefault(term.source_lang, set()).add(len(word))
+        self._lengths = {lang: sorted(n) for lang, n in lengths.items()}
+
+    def used_in(self, text: str) -> list[CompiledTerm]:
+        """The terms whose source the text uses, in the list's order."""
+        found: set[int] = set()
+        if self.quick is not None and self.quick.search(text):
+            found.update(i for i in self._patterned if any(p.search(text) for p in self.terms[i].patterns))
+        for lang, lengths in self._lengths.items():
+            text_words = words(text, lang)
+            for i in self._called_up(set(text_words), lang, lengths) - found:
+                if any(_contains(text_words, phrase) for phrase in self.terms[i].phrases):
+                    found.add(i)
+        return [self.terms[i] for i in sorted(found)]
+
+    def _called_up(self, text_words: set[tuple[str, str]], lang: str | None, lengths: list[int]) -> set[int]:
+        """The terms with a phrase whose first word matches one of these words."""
+        called: set[int] = set()
+        for stem, word in text_words:
+            called.update(self._by_stem.get((lang, stem), ()))
+            for n in lengths:
+                if n > len(word):
+                    break
+                called.update(self._by_prefix.get((lang, word[:n]), ()))
+        return called
+
+
+def check_entry(index: TermIndex, msgid: str, msgstr: str, where: Location, report: Report) -> None:
+    """W002 for each term the source uses and the translation lacks."""
+    for compiled in index.used_in(msgid):
+        if not compiled.in_target(msgstr):
             target = compiled.term.target[0]
             report.add("W002", f"term list: the source uses '{compiled.term.source[0]}', "
                        f"the translation lacks '{target}'", where,
