@@ -180,3 +180,19 @@ def test_term_index_agrees_with_the_definition(sources: list[list[str]], texts: 
     index = TermIndex(terms)
     for text in texts:
         assert index.used_in(text) == _plain(terms, text)
+
+
+def test_patterns_that_cannot_share_the_quick_test_are_tested_alone(tmp_path: Path):
+    # each compiles alone; joined into one quick test, the names would clash, the global flag would
+    # stand mid-pattern, and the backreference would point at the group of the term before it
+    clashing = "terms:\n  - source: '(?P<a>army)'\n    target: армия\n  - source: '(?P<a>meet)'\n    target: встреча\n" \
+               "  - source: '(?i)ARMIES'\n    target: войска\n"
+    numbered = "terms:\n  - source: '(army)'\n    target: армия\n  - source: '(\\w)\\1'\n    target: двойной\n"
+    for text, targets in ((clashing, ["встреча", "войска"]), (numbered, ["двойной"])):
+        terms = _terms(tmp_path, text, source="en", target="ru")
+        index = TermIndex(terms)
+        for source in ("The armies meet.", "An army", "Two", "Moon"):
+            assert index.used_in(source) == _plain(terms, source)
+        assert [t.term.target[0] for t in index.used_in("The armies meet.")] == targets
+        lacks = [w.split("lacks ")[1] for w in _warnings(terms, "The armies meet.", "Войска видятся.")]
+        assert lacks == [f"'{targets[0]}'"]  # the translation has войска only

@@ -42,6 +42,10 @@ _WORD = re.compile(r"[^\W_]+", re.UNICODE)
 # A repeated group that itself repeats, like (a+)+ or (\w+\s?)*: on text that almost matches,
 # the regular expression engine tries every way of splitting it, which can take practically forever.
 _NESTED_REPEAT = re.compile(r"\((?:[^()\\]|\\.)*[+*}](?:[^()\\]|\\.)*\)[+*{]")
+# What makes a regular expression mean something else, or nothing, inside another: a reference to
+# a group by number or name (`\1`, `(?P=a)`, `(?(1)…)`), a group's name (names may clash) and a
+# flag for the whole expression (`(?i)`, allowed only at its start). Such a pattern is tested alone.
+_ALONE = re.compile(r"\\[1-9]|\(\?P[<=]|\(\?\(|\(\?[aiLmsux]+\)")
 
 
 @lru_cache(maxsize=None)
@@ -174,6 +178,7 @@ class TermIndex:
         self.terms = terms
         self.quick = any_source(terms)
         self._patterned = [i for i, term in enumerate(terms) if term.patterns]
+        self._alone = [i for i in self._patterned if any(_ALONE.search(p.pattern) for p in terms[i].patterns)]
         self._by_stem: dict[tuple[str | None, str], set[int]] = {}
         self._by_prefix: dict[tuple[str | None, str], set[int]] = {}
         lengths: dict[str | None, set[int]] = {}
@@ -186,9 +191,8 @@ class TermIndex:
 
     def used_in(self, text: str) -> list[CompiledTerm]:
         """The terms whose source the text uses, in the list's order."""
-        found: set[int] = set()
-        if self.quick is not None and self.quick.search(text):
-            found.update(i for i in self._patterned if any(p.search(text) for p in self.terms[i].patterns))
+        patterned = self._patterned if self.quick is not None and self.quick.search(text) else self._alone
+        found = {i for i in patterned if any(p.search(text) for p in self.terms[i].patterns)}
         for lang, lengths in self._lengths.items():
             text_words = words(text, lang)
             for i in self._called_up(set(text_words), lang, lengths) - found:
@@ -220,8 +224,9 @@ def check_entry(index: TermIndex, msgid: str, msgstr: str, where: Location, repo
 
 
 def any_source(terms: list[CompiledTerm]) -> re.Pattern | None:
-    """One pattern matching wherever any term's regular expression matches (a quick first test)."""
-    patterns = [p.pattern for t in terms for p in t.patterns]
+    """One pattern matching wherever any term's regular expression matches (a quick first test),
+    but those that are tested alone."""
+    patterns = [p.pattern for t in terms for p in t.patterns if not _ALONE.search(p.pattern)]
     if not patterns:
         return None
     return re.compile("|".join(f"(?:{p})" for p in patterns), re.IGNORECASE)
