@@ -46,9 +46,10 @@ def load_old(rev: str) -> ModuleType:
 
 
 def forget(module: ModuleType) -> None:
-    for name in ("words", "_stem"):
-        if hasattr(getattr(module, name, None), "cache_clear"):
-            getattr(module, name).cache_clear()
+    """Empty every cache of the module (its lru_cache functions)."""
+    for value in vars(module).values():
+        if callable(getattr(value, "cache_clear", None)):
+            value.cache_clear()
 
 
 def entries(game: Path, wrong: bool = False) -> list[tuple[Path, str, list]]:

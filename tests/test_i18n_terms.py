@@ -196,3 +196,16 @@ def test_patterns_that_cannot_share_the_quick_test_are_tested_alone(tmp_path: Pa
         assert [t.term.target[0] for t in index.used_in("The armies meet.")] == targets
         lacks = [w.split("lacks ")[1] for w in _warnings(terms, "The armies meet.", "Войска видятся.")]
         assert lacks == [f"'{targets[0]}'"]  # the translation has войска only
+
+
+def test_what_patterns_match_is_remembered_per_term_list(tmp_path: Path):
+    # the same regular expressions in another order, or beside other terms, are another term list
+    first = _terms(tmp_path, "terms:\n  - source: '\\bход\\w*'\n    target: turn\n  - source: 'раунд\\w*'\n    target: round\n")
+    second = _terms(tmp_path, "terms:\n  - source: 'раунд\\w*'\n    target: round\n  - source: '\\bход\\w*'\n    target: turn\n")
+    third = _terms(tmp_path, "terms:\n  - source: пехота\n    target: infantry\n" + TERMS.split("\n", 1)[1])
+    for _ in range(2):
+        assert [t.term.target[0] for t in TermIndex(first).used_in("Ход раунда")] == ["turn", "round"]
+        assert [t.term.target[0] for t in TermIndex(second).used_in("Ход раунда")] == ["round", "turn"]
+        assert [t.term.target[0] for t in TermIndex(second).used_in("Раунд")] == ["round"]
+        assert [t.term.target[0] for t in TermIndex(third).used_in("Набери 10 ОК.")] == ["control point"]
+        assert [t.term.target[0] for t in TermIndex(_terms(tmp_path)).used_in("Набери 10 ОК.")] == ["control point"]

@@ -20,7 +20,7 @@ or by the text appearing as written (a prefix such as "Command di" covers die an
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
@@ -167,6 +167,30 @@ def load_terms(path: Path, report: Report, source_lang: str | None = None,
     ]
 
 
+@dataclass(frozen=True)
+class _Patterns:
+    """A term list's regular expressions by term (its position in the list), known by their text."""
+    key: str
+    quick: re.Pattern | None = field(compare=False)
+    terms: tuple[tuple[int, tuple[re.Pattern, ...]], ...] = field(compare=False)
+    alone: tuple[tuple[int, tuple[re.Pattern, ...]], ...] = field(compare=False)
+
+    @classmethod
+    def of(cls, terms: list[CompiledTerm]) -> _Patterns:
+        patterned = tuple((i, term.patterns) for i, term in enumerate(terms) if term.patterns)
+        return cls(repr([(i, [(p.pattern, p.flags) for p in patterns]) for i, patterns in patterned]),
+                   any_source(terms), patterned,
+                   tuple((i, patterns) for i, patterns in patterned if any(_ALONE.search(p.pattern) for p in patterns)))
+
+
+@lru_cache(maxsize=65536)
+def _patterns_in(patterns: _Patterns, text: str) -> tuple[int, ...]:
+    """The terms whose regular expressions match the text; remembered, as `words` is, for the
+    texts that validation meets again in one process (a watched project, the test suite)."""
+    tested = patterns.terms if patterns.quick is not None and patterns.quick.search(text) else patterns.alone
+    return tuple(i for i, term_patterns in tested if any(p.search(text) for p in term_patterns))
+
+
 class TermIndex:
     """A term list ready to check entries: the terms whose source uses a text, found without
     testing every term. A phrase occurs only where its first word does, so each phrase waits
@@ -176,9 +200,7 @@ class TermIndex:
 
     def __init__(self, terms: list[CompiledTerm]):
         self.terms = terms
-        self.quick = any_source(terms)
-        self._patterned = [i for i, term in enumerate(terms) if term.patterns]
-        self._alone = [i for i in self._patterned if any(_ALONE.search(p.pattern) for p in terms[i].patterns)]
+        self._patterns = _Patterns.of(terms)
         self._by_stem: dict[tuple[str | None, str], set[int]] = {}
         self._by_prefix: dict[tuple[str | None, str], set[int]] = {}
         lengths: dict[str | None, set[int]] = {}
@@ -191,8 +213,7 @@ class TermIndex:
 
     def used_in(self, text: str) -> list[CompiledTerm]:
         """The terms whose source the text uses, in the list's order."""
-        patterned = self._patterned if self.quick is not None and self.quick.search(text) else self._alone
-        found = {i for i in patterned if any(p.search(text) for p in self.terms[i].patterns)}
+        found = set(_patterns_in(self._patterns, text))
         for lang, lengths in self._lengths.items():
             text_words = words(text, lang)
             for i in self._called_up(set(text_words), lang, lengths) - found:
