@@ -195,8 +195,9 @@ class TermIndex:
     """A term list ready to check entries: the terms whose source uses a text, found without
     testing every term. A phrase occurs only where its first word does, so each phrase waits
     under its first word's stem and its first word itself (a prefix of the text's words); the
-    terms a text's words call up, and the regular-expression terms once `any_source` matches
-    the text, are then tested as `CompiledTerm.in_source` defines."""
+    terms a text's words call up, and the regular-expression terms (those `any_source` holds
+    once it matches the text, the others always), are then tested as `CompiledTerm.in_source`
+    defines."""
 
     def __init__(self, terms: list[CompiledTerm]):
         self.terms = terms
