@@ -11,7 +11,7 @@ from ..i18n.catalog import CatalogError, finished, po_path, read_catalog
 from ..i18n.contexts import contexts_path, load_contexts
 from ..i18n.markup import mismatch
 from ..i18n.messages import data_messages, game_messages, normalize
-from ..i18n.terms import any_source, check_entry, load_terms, terms_path
+from ..i18n.terms import TermIndex, check_entry, load_terms, terms_path
 from ..i18n.ui import check_interface
 from ..text.claims import compare
 from ..yamlsource import BIDI_HINT, unbalanced_bidi
@@ -38,8 +38,7 @@ def check(game: Game, report: Report) -> None:
         _untranslated(game, lang, catalog, path, report)
         lines = path.read_text(encoding="utf-8").splitlines()
         glossary = terms_path(path.parent, lang)
-        terms = load_terms(glossary, report, manifest.source_language, lang) if glossary.exists() else []
-        quick = any_source(terms)
+        terms = TermIndex(load_terms(glossary, report, manifest.source_language, lang) if glossary.exists() else [])
         for entry in catalog:
             if entry.obsolete or not entry.msgstr or entry.fuzzy:
                 continue
@@ -59,7 +58,7 @@ def check(game: Game, report: Report) -> None:
                                "keep each number of the source with its binding ([3]{result=NAME} stays "
                                "[three]{result=NAME}), and its negation; bind any number the language adds, or mark "
                                "it free ({.free}) if it claims nothing (an article such as 'eine' needs no mark)")
-            check_entry(terms, entry.msgid, entry.msgstr, where, report, quick)
+            check_entry(terms, entry.msgid, entry.msgstr, where, report)
 
 
 def _untranslated(game: Game, lang: str, catalog, path, report: Report) -> None:

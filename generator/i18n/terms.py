@@ -20,7 +20,7 @@ or by the text appearing as written (a prefix such as "Command di" covers die an
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
@@ -42,6 +42,10 @@ _WORD = re.compile(r"[^\W_]+", re.UNICODE)
 # A repeated group that itself repeats, like (a+)+ or (\w+\s?)*: on text that almost matches,
 # the regular expression engine tries every way of splitting it, which can take practically forever.
 _NESTED_REPEAT = re.compile(r"\((?:[^()\\]|\\.)*[+*}](?:[^()\\]|\\.)*\)[+*{]")
+# What makes a regular expression mean something else, or nothing, inside another: a reference to
+# a group by number or name (`\1`, `(?P=a)`, `(?(1)…)`), a group's name (names may clash) and a
+# flag for the whole expression (`(?i)`, allowed only at its start). Such a pattern is tested alone.
+_ALONE = re.compile(r"\\[1-9]|\(\?P[<=]|\(\?\(|\(\?[aiLmsux]+\)")
 
 
 @lru_cache(maxsize=None)
@@ -53,11 +57,17 @@ def _stemmer(lang: str | None):
 
 
 @lru_cache(maxsize=65536)
+def _stem(word: str, lang: str | None) -> str:
+    """A folded word's stem (once per word: stemming is most of the term check's work)."""
+    stemmer = _stemmer(lang)
+    return stemmer.stemWord(word) if stemmer else word
+
+
+@lru_cache(maxsize=65536)
 def words(text: str, lang: str | None) -> tuple[tuple[str, str], ...]:
     """The words of a text as (stem, word): 'Пехоту' and 'пехота' share the stem 'пехот'."""
     found = [w.casefold().replace("ё", "е") for w in _WORD.findall(text)]
-    stemmer = _stemmer(lang)
-    return tuple(zip(stemmer.stemWords(found) if stemmer else found, found))
+    return tuple((_stem(w, lang), w) for w in found)
 
 
 def _contains(text: tuple[tuple[str, str], ...], phrase: tuple[tuple[str, str], ...]) -> bool:
@@ -157,15 +167,77 @@ def load_terms(path: Path, report: Report, source_lang: str | None = None,
     ]
 
 
-def check_entry(terms: list[CompiledTerm], msgid: str, msgstr: str, where: Location, report: Report,
-                quick: re.Pattern | None = None) -> None:
-    """W002 for each term the source uses and the translation lacks. `quick` (any_source)
-    skips regular-expression terms at once for a source none of them matches."""
-    skip_patterns = quick is not None and not quick.search(msgid)
-    for compiled in terms:
-        if skip_patterns and not compiled.phrases:
-            continue
-        if compiled.in_source(msgid) and not compiled.in_target(msgstr):
+@dataclass(frozen=True)
+class _Patterns:
+    """A term list's regular expressions by term (its position in the list), known by their text."""
+    key: str
+    quick: re.Pattern | None = field(compare=False)
+    terms: tuple[tuple[int, tuple[re.Pattern, ...]], ...] = field(compare=False)
+    alone: tuple[tuple[int, tuple[re.Pattern, ...]], ...] = field(compare=False)
+
+    @classmethod
+    def of(cls, terms: list[CompiledTerm]) -> _Patterns:
+        patterned = tuple((i, term.patterns) for i, term in enumerate(terms) if term.patterns)
+        return cls(repr([(i, [(p.pattern, p.flags) for p in patterns]) for i, patterns in patterned]),
+                   any_source(terms), patterned,
+                   tuple((i, patterns) for i, patterns in patterned if any(_ALONE.search(p.pattern) for p in patterns)))
+
+
+@lru_cache(maxsize=65536)
+def _patterns_in(patterns: _Patterns, text: str) -> tuple[int, ...]:
+    """The terms whose regular expressions match the text; remembered, as `words` is, for the
+    texts that validation meets again in one process (a watched project, the test suite)."""
+    tested = patterns.terms if patterns.quick is not None and patterns.quick.search(text) else patterns.alone
+    return tuple(i for i, term_patterns in tested if any(p.search(text) for p in term_patterns))
+
+
+class TermIndex:
+    """A term list ready to check entries: the terms whose source uses a text, found without
+    testing every term. A phrase occurs only where its first word does, so each phrase waits
+    under its first word's stem and its first word itself (a prefix of the text's words); the
+    terms a text's words call up, and the regular-expression terms (those `any_source` holds
+    once it matches the text, the others always), are then tested as `CompiledTerm.in_source`
+    defines."""
+
+    def __init__(self, terms: list[CompiledTerm]):
+        self.terms = terms
+        self._patterns = _Patterns.of(terms)
+        self._by_stem: dict[tuple[str | None, str], set[int]] = {}
+        self._by_prefix: dict[tuple[str | None, str], set[int]] = {}
+        lengths: dict[str | None, set[int]] = {}
+        for i, term in enumerate(terms):
+            for (stem, word), *_ in term.phrases:  # a phrase has a word (Term refuses a source without one)
+                self._by_stem.setdefault((term.source_lang, stem), set()).add(i)
+                self._by_prefix.setdefault((term.source_lang, word), set()).add(i)
+                lengths.setdefault(term.source_lang, set()).add(len(word))
+        self._lengths = {lang: sorted(n) for lang, n in lengths.items()}
+
+    def used_in(self, text: str) -> list[CompiledTerm]:
+        """The terms whose source the text uses, in the list's order."""
+        found = set(_patterns_in(self._patterns, text))
+        for lang, lengths in self._lengths.items():
+            text_words = words(text, lang)
+            for i in self._called_up(set(text_words), lang, lengths) - found:
+                if any(_contains(text_words, phrase) for phrase in self.terms[i].phrases):
+                    found.add(i)
+        return [self.terms[i] for i in sorted(found)]
+
+    def _called_up(self, text_words: set[tuple[str, str]], lang: str | None, lengths: list[int]) -> set[int]:
+        """The terms with a phrase whose first word matches one of these words."""
+        called: set[int] = set()
+        for stem, word in text_words:
+            called.update(self._by_stem.get((lang, stem), ()))
+            for n in lengths:
+                if n > len(word):
+                    break
+                called.update(self._by_prefix.get((lang, word[:n]), ()))
+        return called
+
+
+def check_entry(index: TermIndex, msgid: str, msgstr: str, where: Location, report: Report) -> None:
+    """W002 for each term the source uses and the translation lacks."""
+    for compiled in index.used_in(msgid):
+        if not compiled.in_target(msgstr):
             target = compiled.term.target[0]
             report.add("W002", f"term list: the source uses '{compiled.term.source[0]}', "
                        f"the translation lacks '{target}'", where,
@@ -174,8 +246,9 @@ def check_entry(terms: list[CompiledTerm], msgid: str, msgstr: str, where: Locat
 
 
 def any_source(terms: list[CompiledTerm]) -> re.Pattern | None:
-    """One pattern matching wherever any term's regular expression matches (a quick first test)."""
-    patterns = [p.pattern for t in terms for p in t.patterns]
+    """One pattern matching wherever any term's regular expression matches (a quick first test),
+    but those that are tested alone."""
+    patterns = [p.pattern for t in terms for p in t.patterns if not _ALONE.search(p.pattern)]
     if not patterns:
         return None
     return re.compile("|".join(f"(?:{p})" for p in patterns), re.IGNORECASE)
