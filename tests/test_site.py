@@ -458,7 +458,9 @@ def test_a_card_the_sheets_continue_shows_both_printed_cards(tmp_path: Path):
     assert preview(tmp_path).count('<figure class="card-figure"') == 1
 
 
-def test_font_pieces_are_cut_once_and_kept(ws: Workspace, monkeypatch):
+def test_font_pieces_are_cut_once_and_kept(ws: Workspace, tmp_path: Path, monkeypatch):
+    from fontTools.subset import Subsetter
+
     from generator.site import webfonts
 
     project = Project(ws.root)
@@ -466,6 +468,13 @@ def test_font_pieces_are_cut_once_and_kept(ws: Workspace, monkeypatch):
     first = {p.name: p.read_bytes() for p in (site / "assets/fonts").iterdir()}
     kept = sorted((project.output / ".rulesmith/webfonts").iterdir())
     assert len(kept) == len(first) and all(p.suffix == ".woff2" for p in kept)
+
+    # a second project built by the same process (`serve`, a test run) gets the same pieces uncut
+    subset, cuts = Subsetter.subset, []
+    monkeypatch.setattr(Subsetter, "subset", lambda self, font: (cuts.append(font), subset(self, font))[1])
+    other = build_site(Project(Workspace(tmp_path / "other").root), ["demo"], Report(), search=False).root
+    assert {p.name: p.read_bytes() for p in (other / "assets/fonts").iterdir()} == first
+    assert cuts == []
 
     def cut_again(*_args):
         raise AssertionError("a kept piece was cut again")
@@ -475,21 +484,3 @@ def test_font_pieces_are_cut_once_and_kept(ws: Workspace, monkeypatch):
     build_site(project, ["demo"], Report(), search=False)
     assert {p.name: p.read_bytes() for p in (site / "assets/fonts").iterdir()} == first
 
-
-def test_a_process_cuts_each_font_piece_once_for_every_site_it_builds(tmp_path: Path, monkeypatch):
-    """`serve` and the tests build many sites in one process: the second project's pieces come
-    from the first project's cut, byte for byte, with nothing subset again."""
-    from fontTools.subset import Subsetter
-
-    from generator.site import webfonts
-
-    subset, cuts = Subsetter.subset, []
-    monkeypatch.setattr(Subsetter, "subset", lambda self, font: (cuts.append(font), subset(self, font))[1])
-    webfonts._cut.cache_clear()
-    sites = []
-    for name in ("one", "two"):
-        project = Project(Workspace(tmp_path / name).root)
-        site = build_site(project, ["demo"], Report(), search=False).root
-        sites.append({p.name: p.read_bytes() for p in (site / "assets/fonts").iterdir()})
-        assert len(cuts) == len(webfonts.pieces()), name
-    assert sites[0] == sites[1]
