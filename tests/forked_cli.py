@@ -35,6 +35,7 @@ import signal
 import subprocess
 import sys
 import tempfile
+import time
 import traceback
 from pathlib import Path
 
@@ -152,7 +153,8 @@ class _Server:
     def __init__(self):
         self.folder = Path(tempfile.mkdtemp(prefix="rulesmith-cli-"))
         self.process = subprocess.Popen([sys.executable, "-m", "tests.forked_cli"], cwd=REPO, stdin=subprocess.PIPE,
-                                        stdout=subprocess.PIPE, text=True, encoding="utf-8")
+                                        stdout=subprocess.PIPE)
+        self.pending = b""  # answers read and not yet taken (two can arrive in one read)
         self.runs = 0
 
     def alive(self) -> bool:
@@ -167,12 +169,18 @@ class _Server:
         self.folder.rmdir()
 
     def _answer(self, timeout: float | None) -> dict | None:
-        ready, _, _ = select.select([self.process.stdout], [], [], timeout)
-        if not ready:
-            return None
-        line = self.process.stdout.readline()
-        if not line:
-            raise RuntimeError("the command-line server ended")
+        """The server's next answer line; None when none comes within `timeout` seconds."""
+        deadline = None if timeout is None else time.monotonic() + timeout
+        while b"\n" not in self.pending:
+            left = None if deadline is None else max(0.0, deadline - time.monotonic())
+            ready, _, _ = select.select([self.process.stdout], [], [], left)
+            if not ready:
+                return None
+            chunk = os.read(self.process.stdout.fileno(), 65536)
+            if not chunk:
+                raise RuntimeError("the command-line server ended")
+            self.pending += chunk
+        line, _, self.pending = self.pending.partition(b"\n")
         return json.loads(line)
 
     def run(self, args: list[str], cwd: Path, timeout: float | None, env: dict[str, str],
@@ -181,7 +189,7 @@ class _Server:
         out, err = self.folder / f"{self.runs}.out", self.folder / f"{self.runs}.err"
         request = {"args": args, "cwd": str(cwd), "env": env, "stdout": str(out), "stderr": str(err),
                    "memory_kb": memory_kb}
-        self.process.stdin.write(json.dumps(request) + "\n")
+        self.process.stdin.write(json.dumps(request).encode("utf-8") + b"\n")
         self.process.stdin.flush()
         pid = self._answer(60)["pid"]
         answer = self._answer(timeout)
