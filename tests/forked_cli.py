@@ -19,9 +19,11 @@ site build finds them cut, as a second site build in one process does, and write
 bytes; cutting itself is tested in-process (tests/test_site.py). Likewise it reads the
 hyphenation dictionaries of the tests' languages, which pyphen keeps per process.
 
-What a fork cannot show is left to real `python -m generator` runs: the interpreter's own start
-and the console script (tests/test_cli.py), Ctrl+C and `kill -9` of a running build
-(tests/test_faults_*.py start those processes themselves), and `ulimit -v` (test_bad_input.py).
+A limit on address space (`memory_kb`) is set in the child as `ulimit -v` sets it
+(tests/test_bad_input.py). What a fork cannot show is left to real `python -m generator` runs: the
+interpreter's own start and the console script (tests/test_cli.py), Ctrl+C and `kill -9` of a
+running build, `serve`, and runs under a command that changes what the process may do, such as
+unshare (tests/test_faults_*.py and tests/test_serve.py start those processes themselves).
 """
 
 from __future__ import annotations
