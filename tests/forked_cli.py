@@ -59,7 +59,10 @@ def _serve() -> None:
     die_with_parent(os.getppid())
     before = dict(os.environ)
     for module in pkgutil.walk_packages(generator.__path__, "generator."):
-        importlib.import_module(module.name)
+        try:
+            importlib.import_module(module.name)
+        except Exception:  # left for the child to import, and fail on, as a fresh process would
+            pass
     imported_env = {k: v for k, v in os.environ.items() if before.get(k) != v}
     from generator.site import webfonts
 
