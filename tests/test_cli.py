@@ -162,3 +162,38 @@ def test_wheel_ships_templates_and_scaffold(tmp_path):
                    "generator/templates/site/page.html.j2", "generator/templates/backs/stars.svg.j2",
                    "generator/scaffold/game/game.yaml", "generator/print/jobs.py", "generator/site/build.py"):
         assert needed in names, needed
+
+
+def test_validate_starts_every_games_checks_before_it_waits_for_one(tmp_path, monkeypatch):
+    """The games are checked side by side; what they report is what loading them one after
+    another reports, in the same order."""
+    from generator.commands import validate
+    from generator.commands.new import scaffold
+    from generator.diagnostics import Report
+    from generator.project import Project
+
+    events = []
+
+    class Recorded(validate.PendingChecks):
+        def __init__(self, game, *args, **kwargs):
+            events.append(("start", game.id))
+            super().__init__(game, *args, **kwargs)
+
+        def finish(self, report):
+            events.append(("finish", self.game.id))
+            return super().finish(report)
+
+    for name in ("one", "two"):
+        scaffold(tmp_path / "content" / name, name, name.title())
+        units = tmp_path / "content" / name / "data" / "units.yaml"
+        units.write_text(units.read_text(encoding="utf-8").replace("quality: 4+", "quality: four", 1), encoding="utf-8")
+    monkeypatch.setattr(validate, "PendingChecks", Recorded)
+    side_by_side = Report()
+    validate.validate_games(Project(tmp_path), ["one", "two"], side_by_side)
+    assert events == [("start", "one"), ("start", "two"), ("finish", "one"), ("finish", "two")]
+    one_by_one = Report()
+    for name in ("one", "two"):
+        Project(tmp_path).load(name, one_by_one)
+    assert [d.format_text(tmp_path) for d in side_by_side.diagnostics] == \
+        [d.format_text(tmp_path) for d in one_by_one.diagnostics]
+    assert {d.code for d in side_by_side.errors} == {"E012"}
