@@ -8,6 +8,7 @@ import os
 import signal
 import threading
 import time
+from contextlib import contextmanager
 
 PR_SET_PDEATHSIG = 1
 
@@ -30,3 +31,25 @@ def _watch(parent: int) -> None:
     while os.getppid() == parent:
         time.sleep(0.5)
     os._exit(70)
+
+
+HELD = {signal.SIGINT}
+
+
+@contextmanager
+def interrupts_held():
+    """Ctrl+C held back while the block forks. Python runs its at-fork hooks (logging's lock
+    among them) in the parent and in the child, and an interrupt inside one prints 'Exception
+    ignored' with a traceback instead of the build's one line. An interrupt that comes
+    meanwhile is delivered when the block ends, in the parent, and when the child calls
+    `let_interrupts_through`."""
+    previous = signal.pthread_sigmask(signal.SIG_BLOCK, HELD)
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
+
+
+def let_interrupts_through() -> None:
+    """In a child forked under `interrupts_held`, once it is ready for Ctrl+C."""
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, HELD)

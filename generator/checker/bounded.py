@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
-from ..children import die_with_parent
+from ..children import die_with_parent, interrupts_held, let_interrupts_through
 
 TIME_LIMIT_ENV = "RULESMITH_TIME_LIMIT"
 DEFAULT_SECONDS = 60.0
@@ -102,6 +102,7 @@ def _child(fn: Callable[..., Any], args: tuple, seconds: float, write: int) -> N
         signal.signal(signal.SIGALRM, _on_alarm)
         signal.setitimer(signal.ITIMER_REAL, seconds)
         try:
+            let_interrupts_through()  # a Ctrl+C from here on ends the content code as below
             payload: tuple[str, Any] = ("value", fn(*args))
         except Overtime as exc:
             payload = ("overtime", _frames(exc))
@@ -135,11 +136,12 @@ class Child:
         self.seconds = seconds
         self.read, write = os.pipe()
         parent = os.getpid()
-        self.pid = os.fork()
-        if self.pid == 0:  # pragma: no cover - the child
-            die_with_parent(parent)  # content that ignores its time limit still ends with the build
-            os.close(self.read)
-            _child(fn, args, seconds, write)
+        with interrupts_held():
+            self.pid = os.fork()
+            if self.pid == 0:  # pragma: no cover - the child
+                die_with_parent(parent)  # content that ignores its time limit still ends with the build
+                os.close(self.read)
+                _child(fn, args, seconds, write)
         os.close(write)
         self.deadline = time.monotonic() + seconds + GRACE
 

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterable
 
-from ..children import die_with_parent
+from ..children import die_with_parent, interrupts_held, let_interrupts_through
 from ..diagnostics import Diagnostic, Report
 from ..project import Project
 from .documents import KINDS, registry
@@ -126,6 +126,7 @@ def _die_with_parent() -> None:
     kill, a crash), so no worker goes on writing into output/."""
     die_with_parent(os.getppid())
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl+C is the parent's to handle
+    let_interrupts_through()  # held while the pool forked it
 
 
 def run_jobs(jobs: list[Job], workers: int | None = None,
@@ -142,7 +143,8 @@ def run_jobs(jobs: list[Job], workers: int | None = None,
         return results
     pool = ProcessPoolExecutor(max_workers=min(workers, len(jobs)), initializer=_die_with_parent)
     try:
-        futures = {pool.submit(_safe, job): job for job in _longest_first(jobs)}
+        with interrupts_held():  # the pool forks its workers as jobs are submitted
+            futures = {pool.submit(_safe, job): job for job in _longest_first(jobs)}
         for future in as_completed(futures):
             result = future.result()
             results.append(result)
