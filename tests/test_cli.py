@@ -167,14 +167,17 @@ def test_wheel_ships_templates_and_scaffold(tmp_path):
 def test_validate_starts_every_games_checks_before_it_waits_for_one(tmp_path, monkeypatch):
     """The games are checked side by side; what they report is what loading them one after
     another reports, in the same order."""
-    from generator.commands import validate
+    from click.testing import CliRunner
+
+    from generator.checks import trial
+    from generator.cli import cli
     from generator.commands.new import scaffold
-    from generator.diagnostics import Report
+    from generator.diagnostics import Report, render
     from generator.project import Project
 
     events = []
 
-    class Recorded(validate.PendingChecks):
+    class Recorded(trial.PendingChecks):
         def __init__(self, game, *args, **kwargs):
             events.append(("start", game.id))
             super().__init__(game, *args, **kwargs)
@@ -187,13 +190,12 @@ def test_validate_starts_every_games_checks_before_it_waits_for_one(tmp_path, mo
         scaffold(tmp_path / "content" / name, name, name.title())
         units = tmp_path / "content" / name / "data" / "units.yaml"
         units.write_text(units.read_text(encoding="utf-8").replace("quality: 4+", "quality: four", 1), encoding="utf-8")
-    monkeypatch.setattr(validate, "PendingChecks", Recorded)
-    side_by_side = Report()
-    validate.validate_games(Project(tmp_path), ["one", "two"], side_by_side)
-    assert events == [("start", "one"), ("start", "two"), ("finish", "one"), ("finish", "two")]
     one_by_one = Report()
     for name in ("one", "two"):
         Project(tmp_path).load(name, one_by_one)
-    assert [d.format_text(tmp_path) for d in side_by_side.diagnostics] == \
-        [d.format_text(tmp_path) for d in one_by_one.diagnostics]
-    assert {d.code for d in side_by_side.errors} == {"E012"}
+    assert {d.code for d in one_by_one.errors} == {"E012"}
+    monkeypatch.setattr(trial, "PendingChecks", Recorded)
+    result = CliRunner().invoke(cli, ["--root", str(tmp_path), "validate", "--format", "json"])
+    assert events == [("start", "one"), ("start", "two"), ("finish", "one"), ("finish", "two")]
+    assert result.exit_code == 1
+    assert json.loads(result.stdout) == json.loads(render(one_by_one, "json", tmp_path.resolve()))

@@ -6,9 +6,8 @@ import sys
 
 import click
 
-from ..checks.trial import PendingChecks
+from ..checks.trial import checked_games
 from ..diagnostics import Report, render
-from ..project import Project
 from . import FORMAT_OPTION
 
 
@@ -22,7 +21,8 @@ def command(ctx, games: tuple[str, ...], fmt: str, strict: bool) -> None:
     project = ctx.project
     report = Report()
     names = project.resolve_games(games)
-    validate_games(project, names, report)
+    for _name, game_report, _game in checked_games(project, names):  # side by side, reported in order
+        report.extend(game_report)
     out = render(report, fmt, project.root)
     if out:
         click.echo(out)
@@ -33,18 +33,3 @@ def command(ctx, games: tuple[str, ...], fmt: str, strict: bool) -> None:
     if report.failed(strict):
         sys.exit(1)
 
-
-def validate_games(project: Project, names: list[str], report: Report) -> None:
-    """Load and check the named games, as `project.load` one after another would, but with
-    every game's checks started before the first is waited for: each runs in a child of its
-    own (checks/trial.py), so the games are checked side by side on the machine's cores. The
-    diagnostics come in the order of `names`, each game's together."""
-    started = []
-    for name in names:
-        game_report = Report()
-        game = project.read(name, game_report)
-        started.append((game, game_report, PendingChecks(game) if game is not None else None))
-    for game, game_report, pending in started:
-        if pending is not None:
-            game.check_result = pending.finish(game_report)
-        report.extend(game_report)
