@@ -20,7 +20,6 @@ import fcntl
 import os
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 from typing import Callable
 
@@ -68,11 +67,8 @@ class Workspace:
 
 def run_cli(*args: str, cwd: Path | None = None, timeout: float | None = None) -> subprocess.CompletedProcess:
     """`python -m generator ARGS` in a process of its own (a forked child of the test process's
-    command-line server: tests/forked_cli.py), captured as subprocess.run captures it. With
-    RULESMITH_TEST_FORK=0 in the environment, a real `python -m generator` each time."""
-    if os.environ.get("RULESMITH_TEST_FORK") == "0":
-        return subprocess.run([sys.executable, "-m", "generator", *args], capture_output=True, text=True,
-                              cwd=cwd or REPO, timeout=timeout)
+    command-line server, or with RULESMITH_TEST_FORK=0 a fresh interpreter: tests/forked_cli.py),
+    captured as subprocess.run captures it."""
     return forked_cli.run(list(args), cwd, timeout)
 
 

@@ -217,12 +217,25 @@ def run(args: list[str], cwd: Path | None = None, timeout: float | None = None, 
         memory_kb: int | None = None) -> subprocess.CompletedProcess:
     """`subprocess.run([sys.executable, "-m", "generator", *args], capture_output=True, text=True,
     cwd=cwd, timeout=timeout, env=env)`, run in a forked child of this test process's server;
-    with `memory_kb`, under that much address space (`ulimit -v`)."""
+    with `memory_kb`, under that much address space (`ulimit -v`). With RULESMITH_TEST_FORK=0 in
+    the environment, a fresh interpreter each time instead."""
     global _server
+    if os.environ.get("RULESMITH_TEST_FORK") == "0":
+        return _fresh([str(a) for a in args], cwd or REPO, timeout, env, memory_kb)
     if _server is None or not _server.alive():
         _server = _Server()
         atexit.register(_server.stop)
     return _server.run([str(a) for a in args], cwd or REPO, timeout, dict(os.environ if env is None else env), memory_kb)
+
+
+def _fresh(args: list[str], cwd: Path, timeout: float | None, env: dict[str, str] | None,
+           memory_kb: int | None) -> subprocess.CompletedProcess:
+    def limited() -> None:
+        if memory_kb:
+            resource.setrlimit(resource.RLIMIT_AS, (memory_kb * 1024, memory_kb * 1024))
+
+    return subprocess.run([sys.executable, "-m", "generator", *args], capture_output=True, text=True, cwd=cwd,
+                          timeout=timeout, env=env, preexec_fn=limited)
 
 
 if __name__ == "__main__":
