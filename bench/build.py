@@ -29,7 +29,7 @@ from generator.print.context import BuildContext  # noqa: E402
 from generator.print.jobs import Job, plan, run_job, run_jobs  # noqa: E402
 from generator.print.reference import reference_html  # noqa: E402
 from generator.print.rulebook import rulebook_html  # noqa: E402
-from generator.diagnostics import Report  # noqa: E402
+from generator.core.diagnostics import Report  # noqa: E402
 from generator.project import Project  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]

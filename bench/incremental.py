@@ -95,7 +95,7 @@ def bench_site(repeat: int) -> None:
     print("== site vs mkdocs, same chapter Markdown")
     sys.path.insert(0, str(ROOT))
     from generator.commands.build import DEFAULT_OPTIONS, build
-    from generator.diagnostics import Report
+    from generator.core.diagnostics import Report
     from generator.project import Project
 
     from generator.print.jobs import _verified

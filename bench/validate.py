@@ -56,7 +56,7 @@ def forget(module: ModuleType) -> None:
 def entries(game: Path, wrong: bool = False) -> list[tuple[Path, str, list]]:
     """Each catalog with a term list: (term list, language, [(msgid, msgstr, where)...]); with
     `wrong`, each entry also with the next entry's translation."""
-    from generator.diagnostics import Location
+    from generator.core.diagnostics import Location
     from generator.i18n.catalog import read_catalog
 
     found = []
@@ -86,7 +86,7 @@ def check_new(module: ModuleType, glossary: Path, source: str, lang: str, pairs:
 
 
 def measure(check, module: ModuleType, catalogs: list, source: str, cold: bool = True) -> tuple[float, list]:
-    from generator.diagnostics import Report
+    from generator.core.diagnostics import Report
 
     if cold:
         forget(module)

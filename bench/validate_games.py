@@ -26,7 +26,7 @@ def main() -> None:
     args = parser.parse_args()
     sys.path.insert(0, str(ROOT))
     from generator.checks.trial import checked_games
-    from generator.diagnostics import Report
+    from generator.core.diagnostics import Report
     from generator.project import Project
 
     def side_by_side(project: Project, names: list[str], report: Report) -> None:

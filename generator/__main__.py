@@ -8,7 +8,7 @@ def main() -> None:
 
         run()
     except KeyboardInterrupt:
-        from .faults import interrupted
+        from .system.faults import interrupted
 
         interrupted()
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from . import faults
+from .system import faults
 from .project import Project, UsageError, find_root
 
 

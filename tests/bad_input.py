@@ -696,7 +696,7 @@ def expected_line(ws: Workspace, case: Case) -> int | None:
 
 def run_case(ws: Workspace, case: Case) -> list:
     """Break the workspace as the case says and run it in-process; the diagnostics."""
-    from generator.diagnostics import Report
+    from generator.core.diagnostics import Report
     from generator.project import Project
 
     case.setup(ws)

@@ -26,7 +26,7 @@ from typing import Callable
 import pytest
 
 from generator.commands.new import scaffold
-from generator.diagnostics import Report
+from generator.core.diagnostics import Report
 from generator.project import Project
 
 from . import forked_cli

@@ -54,7 +54,7 @@ def _serve() -> None:
     import pkgutil
 
     import generator
-    from generator.children import die_with_parent
+    from generator.system.children import die_with_parent
 
     die_with_parent(os.getppid())
     before = dict(os.environ)

@@ -22,7 +22,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from generator.diagnostics import Report
+from generator.core.diagnostics import Report
 from generator.project import Project
 from generator.text.editorial import text_fields
 

@@ -9,7 +9,7 @@ import shutil
 
 import pytest
 
-from generator.diagnostics import Report
+from generator.core.diagnostics import Report
 from generator.project import Project
 from generator.text.claims import claims, compare
 from generator.text.numbers import numerals

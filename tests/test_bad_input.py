@@ -103,8 +103,8 @@ def test_bad_input_command_line(case: Case, ws: Workspace):
 def test_yaml_reads_the_1_2_way(ws: Workspace):
     from pathlib import Path
 
-    from generator.diagnostics import Report
-    from generator.yamlsource import load_yaml
+    from generator.core.diagnostics import Report
+    from generator.reading.yamlsource import load_yaml
 
     report = Report()
     doc = load_yaml(Path("x.yaml"), report, text="a: 6:1\nb: no\nc: 010\nd: 0o10\ne: true\nf: 1_000\ng: '3:1'\n")
@@ -146,7 +146,7 @@ def test_untranslated_span_escapes_its_language(ws: Workspace):
     """The one attribute written by hand in the renderer (lang= on untranslated text) is escaped."""
     from generator.i18n.translate import Translator
     from generator.project import Project
-    from generator.diagnostics import Report
+    from generator.core.diagnostics import Report
     from generator.text.chapters import load_chapter
     from generator.text.render import RenderContext, render_chapter
 

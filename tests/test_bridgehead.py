@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from generator.diagnostics import Report
+from generator.core.diagnostics import Report
 from generator.project import Project
 
 from .conftest import REPO, run_cli

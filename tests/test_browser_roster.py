@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from generator.diagnostics import Report
+from generator.core.diagnostics import Report
 from generator.project import Project
 
 from .conftest import REPO, run_cli

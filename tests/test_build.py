@@ -193,7 +193,7 @@ def test_icons_on_cards_and_inline(demo: Workspace):
     from generator.print.context import BuildContext
     from generator.project import Project
 
-    game = Project(demo.root).load("demo", __import__("generator.diagnostics", fromlist=["Report"]).Report())
+    game = Project(demo.root).load("demo", __import__("generator.core.diagnostics", fromlist=["Report"]).Report())
     face = next(f for f in all_faces(BuildContext(game, "en", demo.root)) if f.id == "advance")
     body = str(face.body)
     assert body.count('aria-label="dice"') == 3 and body.count('aria-label="star"') == 1
@@ -205,7 +205,7 @@ def test_large_decks_render_in_chunks_joined_into_one_pdf(demo: Workspace):
     from generator.print.context import BuildContext
     from generator.print.sheets import write_sheets
     from generator.project import Project
-    from generator.diagnostics import Report
+    from generator.core.diagnostics import Report
 
     whole = PdfReader(build(demo, "cards").files[0])
     game = Project(demo.root).load("demo", Report(), checks=False)

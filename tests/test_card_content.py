@@ -12,7 +12,7 @@ import pypdfium2 as pdfium
 import pytest
 from PIL import Image, ImageChops
 
-from generator.diagnostics import Report
+from generator.core.diagnostics import Report
 from generator.i18n.messages import data_messages
 from generator.print.jobs import Job, run_job
 from generator.project import Project

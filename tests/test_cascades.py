@@ -7,7 +7,7 @@ from __future__ import annotations
 from click.testing import CliRunner
 
 from generator.cli import cli
-from generator.diagnostics import Report
+from generator.core.diagnostics import Report
 from generator.project import Project
 
 from .conftest import Workspace, line_of

@@ -47,7 +47,7 @@ def test_editing_one_russian_paragraph_of_a_shipped_game(tmp_path):
 
 @pytest.mark.parametrize("game", GAMES)
 def test_shipped_catalogs_hold_one_message_per_source_string(game: str):
-    from generator.diagnostics import Report
+    from generator.core.diagnostics import Report
     from generator.i18n.catalog import template
     from generator.project import Project
 

@@ -12,7 +12,7 @@ from click.testing import CliRunner
 
 from generator.checker import verified_examples
 from generator.cli import cli
-from generator.diagnostics import Report
+from generator.core.diagnostics import Report
 from generator.project import Project
 
 from .conftest import Workspace, line_of

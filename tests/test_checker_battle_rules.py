@@ -19,7 +19,7 @@ from generator.checker import ProcedureError, exact, load_procedures, scripted, 
 from generator.checker.tables import compute
 from generator.checks.trial import check_project
 from generator.cli import cli
-from generator.diagnostics import Report
+from generator.core.diagnostics import Report
 from generator.project import Project
 
 from .conftest import REPO, line_of

@@ -10,9 +10,9 @@ import pytest
 
 from generator.checker import format_computed, format_number
 from generator.checker.calc import Computed
-from generator.diagnostics import Report
+from generator.core.diagnostics import Report
 from generator.i18n.translate import Translator
-from generator.loader import load_game
+from generator.reading.loader import load_game
 from generator.project import Project
 from generator.text.chapters import load_chapter
 from generator.text.refs import Ref, RefError, is_block, resolve

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from generator.checker import load_procedures
-from generator.diagnostics import Report
+from generator.core.diagnostics import Report
 from generator.project import Project
 
 from .conftest import REPO, Workspace, line_of

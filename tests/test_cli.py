@@ -172,7 +172,7 @@ def test_validate_starts_every_games_checks_before_it_waits_for_one(tmp_path, mo
     from generator.checks import trial
     from generator.cli import cli
     from generator.commands.new import scaffold
-    from generator.diagnostics import Report, render
+    from generator.core.diagnostics import Report, render
     from generator.project import Project
 
     events = []

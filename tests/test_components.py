@@ -107,7 +107,7 @@ def test_deck_of_any_size_with_rounded_corners_and_a_card_back(ws: Workspace):
     w, h = Image.open(png).size
     assert abs(w - 600) <= 1 and abs(h - 900) <= 1
     # the card's own back replaces the deck's behind that card only
-    from generator.diagnostics import Report
+    from generator.core.diagnostics import Report
     from generator.print.cardfaces import all_faces
     from generator.print.cards import cards_html
     from generator.print.context import BuildContext
@@ -129,7 +129,7 @@ def test_unknown_size_is_a_diagnostic(ws: Workspace):
 
 def test_new_counter_game_validates_and_builds(tmp_path):
     from generator.commands.new import scaffold
-    from generator.diagnostics import Report
+    from generator.core.diagnostics import Report
     from generator.project import Project
 
     scaffold(tmp_path / "content" / "hexes", "hexes", "Hexes", kind="counters")
@@ -180,7 +180,7 @@ def test_a_games_own_back_template(ws: Workspace):
 
 def test_a_games_own_counter_template_adds_macros_and_keeps_the_built_in_ones(tmp_path):
     from generator.commands.new import scaffold
-    from generator.diagnostics import Report
+    from generator.core.diagnostics import Report
     from generator.print.context import BuildContext
     from generator.print.counters import counters_html, pieces
     from generator.project import Project

@@ -11,7 +11,7 @@ from pathlib import Path
 import pypdfium2 as pdfium
 import pytest
 
-from generator.diagnostics import Report
+from generator.core.diagnostics import Report
 from generator.model.components import UNIT_SYMBOLS
 from generator.print.jobs import Job, run_job
 from generator.print.layout import sheet_spec

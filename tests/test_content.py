@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from generator.diagnostics import Report
+from generator.core.diagnostics import Report
 from generator.project import Project
 
 from .conftest import GAMES, REPO, run_cli
@@ -169,7 +169,7 @@ def test_errata_md_lists_every_erratum(game: str):
 
 def test_every_content_file_points_at_its_schema():
     from generator.model import SECTIONS
-    from generator.schema import schemas
+    from generator.model.schema import schemas
 
     names = set(schemas())
     for path in sorted((REPO / "content").glob("*/game.yaml")) + sorted((REPO / "content").glob("*/data/*.yaml")):

@@ -54,7 +54,7 @@ def test_a_card_too_long_is_an_error_and_its_sheets_are_not_written(ws):
 
 
 def test_a_card_page_in_the_source_language_in_part_says_so(tmp_path):
-    from generator.diagnostics import Report
+    from generator.core.diagnostics import Report
     from generator.project import Project
     from generator.site.build import build_site
 

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from generator.diagnostics import Report
+from generator.core.diagnostics import Report
 from generator.i18n.catalog import template, update
 from generator.i18n.plurals import RULES, CountedWord
 from generator.project import Project

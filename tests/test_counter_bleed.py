@@ -145,7 +145,7 @@ def test_the_bleed_pages_tell_the_layout_check_each_counters_record(tmp_path):
     from generator.print.context import BuildContext
     from generator.print.counterbleed import bleed_html, counter_faces
     from generator.print.counters import pieces
-    from generator.diagnostics import Report
+    from generator.core.diagnostics import Report
     from generator.project import Project
 
     root = tmp_path

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from generator.diagnostics import CODES
+from generator.core.diagnostics import CODES
 
 from .conftest import Workspace, line_of
 

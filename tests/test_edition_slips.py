@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from generator.diagnostics import Report
+from generator.core.diagnostics import Report
 from generator.print.context import BuildContext
 from generator.project import Project
 from generator.text import blocks

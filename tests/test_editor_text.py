@@ -10,7 +10,7 @@ import shutil
 
 import pytest
 
-from generator.diagnostics import Report
+from generator.core.diagnostics import Report
 from generator.i18n.catalog import EDITORS_COMMENT, template
 from generator.print.context import BuildContext
 from generator.project import Project
@@ -248,7 +248,7 @@ def test_the_search_index_has_the_marked_text_but_not_the_mark(ws: Workspace):
 
 
 def test_every_kind_of_file_accepts_editor_in_its_schema():
-    from generator.schema import schemas
+    from generator.model.schema import schemas
 
     for name, schema in schemas().items():
         if name != "game.schema.json":

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from generator.diagnostics import Report
+from generator.core.diagnostics import Report
 from generator.project import Project
 
 from .conftest import Workspace, line_of

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from fontTools.ttLib import TTFont
 
-from generator.diagnostics import Report
+from generator.core.diagnostics import Report
 from generator.i18n.messages import needs_translation
 from generator.i18n.translate import Translator
 from generator.print.context import BuildContext

@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pytest
 
-from generator.diagnostics import Report
+from generator.core.diagnostics import Report
 from generator.print.fonts import GLYPHS
 from generator.print.jobs import Job, run_jobs
 from generator.project import Project

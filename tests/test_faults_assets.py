@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from generator.diagnostics import Report
+from generator.core.diagnostics import Report
 from generator.project import Project
 from generator.site.build import build_site
 
@@ -111,7 +111,7 @@ def test_a_picture_is_judged_without_decoding_it(tmp_path: Path, monkeypatch):
     whatever Pillow's own limit would do."""
     from PIL import ImageFile
 
-    from generator import pictures
+    from generator.safety import pictures
 
     def decoded(self):
         raise AssertionError("a pixel was decoded")
@@ -127,7 +127,7 @@ def test_a_picture_is_judged_without_decoding_it(tmp_path: Path, monkeypatch):
 def test_good_drawings_and_pictures_are_not_refused(tmp_path: Path):
     from PIL import Image
 
-    from generator.pictures import refusal
+    from generator.safety.pictures import refusal
 
     (tmp_path / "good.svg").write_text(GOOD_SVG, encoding="utf-8")
     Image.new("RGB", (40, 30), "red").save(tmp_path / "small.png")
@@ -139,7 +139,7 @@ def test_good_drawings_and_pictures_are_not_refused(tmp_path: Path):
 
 def test_external_entity_is_never_resolved(tmp_path: Path):
     """The refusal comes before expansion: the secret the entity names never shows in any message."""
-    from generator.pictures import refusal
+    from generator.safety.pictures import refusal
 
     secret = tmp_path / "secret.txt"
     secret.write_text("TOP-SECRET-42", encoding="utf-8")
@@ -184,7 +184,7 @@ def test_nfd_and_nfc_spellings_are_one_name(ws: Workspace):
     ws.write("rules/01-rules.md", f"# Rules\n\n{nfd} units move.\n")
     report = ws.validate()
     assert not [d for d in report.diagnostics if d.code == "E007"], [d.format_text() for d in report.diagnostics]
-    from generator.loader import load_game
+    from generator.reading.loader import load_game
     from generator.text.chapters import load_chapter
 
     game = load_game(ws.game, Report())
@@ -193,7 +193,7 @@ def test_nfd_and_nfc_spellings_are_one_name(ws: Workspace):
 
 
 def test_balanced_direction_controls_are_fine(ws: Workspace):
-    from generator.yamlsource import unbalanced_bidi
+    from generator.reading.yamlsource import unbalanced_bidi
 
     assert unbalanced_bidi("a \u202eb\u202c c \u2067d\u2069") is None
     assert unbalanced_bidi("a \u2067b \u202ec\u2069") is None  # an isolate's end closes what it holds

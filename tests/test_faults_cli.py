@@ -16,9 +16,9 @@ import pytest
 from generator.commands import LANGUAGE
 from generator.commands.devserver import LiveState, bind
 from generator.commands.new import scaffold
-from generator.diagnostics import Report
-from generator.languages import language_code
-from generator.output_layout import OWN, RESERVED, SITE, SITE_OWN
+from generator.core.diagnostics import Report
+from generator.core.languages import language_code
+from generator.outputs.layout import OWN, RESERVED, SITE, SITE_OWN
 from generator.project import Project
 
 from .conftest import REPO, Workspace, line_of, run_cli

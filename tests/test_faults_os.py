@@ -7,7 +7,7 @@ A real full disk is a small tmpfs mounted over output/ in a private mount namesp
 read-only folder is `chmod a-w`, run in a user namespace when the tests run as root (root there
 has no power over files outside it). Both need `unshare`: on a developer's machine without it
 those tests skip, in CI (the variable CI is set) they fail. An injected ENOSPC at the OS
-boundary of generator/outputs.py covers the same paths in-process."""
+boundary of generator/outputs/__init__.py covers the same paths in-process."""
 
 from __future__ import annotations
 
@@ -22,7 +22,8 @@ from pathlib import Path
 
 import pytest
 
-from generator import faults, folders, outputs
+from generator.system import faults, folders
+from generator import outputs
 from generator.commands.new import scaffold
 
 from .conftest import REPO, run_cli

@@ -326,7 +326,7 @@ def test_paths_named_by_the_state_stay_inside_output(tmp_path: Path, rel, inside
 
 @pytest.mark.parametrize("text", ['{"a": 1e999}', '{"a": NaN}', '{"a": -Infinity}', "[" * 100_000, '{"a": 1'])
 def test_kept_json_that_is_not_finite_json_is_damaged(tmp_path: Path, text: str):
-    from generator.keptstate import Damaged, read_json
+    from generator.project.keptstate import Damaged, read_json
 
     path = tmp_path / "fit.json"
     path.write_text(text, encoding="utf-8")
@@ -355,7 +355,7 @@ def test_a_lock_that_is_a_pipe_is_replaced(tmp_path: Path, capsys):
 
 
 def test_symlinks_in_the_kept_chunks_are_removed_not_followed(tmp_path: Path, capsys):
-    from generator.keptstate import tidy
+    from generator.project.keptstate import tidy
 
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()

@@ -13,7 +13,7 @@ import pytest
 import yaml
 
 from generator.commands.new import scaffold
-from generator.diagnostics import Report
+from generator.core.diagnostics import Report
 from generator.i18n.messages import data_strings
 from generator.project import Project
 

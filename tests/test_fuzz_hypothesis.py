@@ -10,10 +10,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from generator.diagnostics import Report
+from generator.core.diagnostics import Report
 from generator.i18n.markup import mismatch
 from generator.project import Project
-from generator.yamlsource import load_yaml
+from generator.reading.yamlsource import load_yaml
 
 from .conftest import Workspace
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import polib
 
-from generator.diagnostics import Report
+from generator.core.diagnostics import Report
 from generator.i18n.translate import Translator
 from generator.project import Project
 

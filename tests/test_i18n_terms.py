@@ -9,7 +9,7 @@ import polib
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from generator.diagnostics import Location, Report
+from generator.core.diagnostics import Location, Report
 from generator.i18n.terms import CompiledTerm, Term, TermIndex, check_entry, is_pattern, load_terms, words
 
 from .conftest import Workspace

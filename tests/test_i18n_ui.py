@@ -10,7 +10,7 @@ import subprocess
 import polib
 import pytest
 
-from generator.diagnostics import Report
+from generator.core.diagnostics import Report
 from generator.i18n.ui import TEMPLATE, UI_DIR, english
 from generator.print.context import BuildContext
 from generator.print.rulebook import rulebook_html

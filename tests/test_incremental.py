@@ -12,7 +12,7 @@ import pytest
 
 from generator import outputs
 from generator.commands.build import DEFAULT_OPTIONS, build
-from generator.diagnostics import Report
+from generator.core.diagnostics import Report
 from generator.project import Project
 
 from .conftest import Workspace
@@ -245,7 +245,7 @@ def test_no_notes_is_an_option_of_the_rulebook(copy: Workspace):
 def test_font_or_version_change_rebuilds_every_document(copy: Workspace, monkeypatch, what: str):
     import generator.print.fitting as fitting
     import generator.print.sources as sources
-    import generator.rebuild as rebuild
+    import generator.project.rebuild as rebuild
 
     monkeypatch.setattr(rebuild, what, lambda: "changed")
     monkeypatch.setattr(fitting, what, lambda: "changed")

@@ -8,7 +8,7 @@ import json
 import pypdfium2 as pdfium
 import pytest
 
-from generator.diagnostics import Report
+from generator.core.diagnostics import Report
 from generator.model.mapgrid import Grid
 from generator.print.jobs import Job, run_job
 from generator.project import Project

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from generator.diagnostics import Report
+from generator.core.diagnostics import Report
 from generator.i18n.translate import Translator
 from generator.project import Project
 from generator.values import Distance, DistanceUnit, StatType, format_value, parse_value

@@ -72,7 +72,7 @@ def test_a_chapter_of_notes_alone_is_left_out_without_notes(ws: Workspace):
 
 
 def test_the_book_says_whose_note_it_is_in_its_language(ws: Workspace):
-    from generator.diagnostics import Report
+    from generator.core.diagnostics import Report
     from generator.print.context import BuildContext
     from generator.print.rulebook import book_html
     from generator.project import Project
@@ -93,7 +93,7 @@ def test_the_book_says_whose_note_it_is_in_its_language(ws: Workspace):
 
 
 def test_a_list_continued_after_a_box_keeps_its_numbers(ws: Workspace):
-    from generator.diagnostics import Report
+    from generator.core.diagnostics import Report
     from generator.print.context import BuildContext
     from generator.print.rulebook import book_html
     from generator.project import Project
@@ -108,7 +108,7 @@ def test_a_list_continued_after_a_box_keeps_its_numbers(ws: Workspace):
 def test_a_game_chooses_its_reference_sections(ws: Workspace):
     import pytest
 
-    from generator.diagnostics import Report
+    from generator.core.diagnostics import Report
     from generator.print.context import BuildContext
     from generator.print.reference import sheet_html
     from generator.project import Project
@@ -123,7 +123,7 @@ def test_a_game_chooses_its_reference_sections(ws: Workspace):
 
 
 def test_every_rulebook_ends_with_its_errata_anchored_by_id(ws: Workspace):
-    from generator.diagnostics import Report
+    from generator.core.diagnostics import Report
     from generator.print.context import BuildContext
     from generator.print.rulebook import book_html
     from generator.project import Project
@@ -144,7 +144,7 @@ def test_no_shipped_rulebook_has_an_empty_heading_without_notes():
     """Rock'n'Roll lists sections its source lacks (only an editor's note under each heading)."""
     import re
 
-    from generator.diagnostics import Report
+    from generator.core.diagnostics import Report
     from generator.print.context import BuildContext
     from generator.print.rulebook import book_html
     from generator.project import Project

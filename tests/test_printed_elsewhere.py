@@ -8,7 +8,7 @@ import re
 import shutil
 from pathlib import Path
 
-from generator.diagnostics import Report
+from generator.core.diagnostics import Report
 from generator.print.context import BuildContext
 from generator.print.rulebook import book_html
 from generator.project import Project

@@ -17,7 +17,7 @@ from generator.checker.prose import example_claims
 from generator.checker.report import as_dict, summary_text
 from generator.checks.trial import check_project
 from generator.commands.new import scaffold
-from generator.diagnostics import Report
+from generator.core.diagnostics import Report
 from generator.project import Project
 from generator.text.claims import Binding, claims, compare, plain
 from generator.text.markdown import parser

@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from generator.diagnostics import Report
+from generator.core.diagnostics import Report
 from generator.i18n.messages import is_translatable_path
 from generator.i18n.translate import Translator
 from generator.project import Project

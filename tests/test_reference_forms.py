@@ -20,7 +20,7 @@ def test_an_unknown_reference_in_a_chapter_is_reported_at_its_column(ws):
 
 
 def test_a_display_form_prints_in_place_of_the_name(ws):
-    from generator.diagnostics import Report
+    from generator.core.diagnostics import Report
     from generator.project import Project
     from generator.text.refs import Ref, reference_words
     from generator.i18n.translate import Translator
@@ -57,7 +57,7 @@ def test_a_reference_in_a_data_text_that_is_never_closed_is_reported_at_its_brac
 
 
 def test_a_case_form_prints_the_records_own_name_in_that_case(ws):
-    from generator.diagnostics import Report
+    from generator.core.diagnostics import Report
     from generator.i18n.translate import Translator
     from generator.project import Project
     from generator.text.blocks import inline_refs_html
@@ -77,7 +77,7 @@ def test_a_case_form_prints_the_records_own_name_in_that_case(ws):
 
 
 def test_a_case_form_prints_in_the_rulebook(ws):
-    from generator.diagnostics import Report
+    from generator.core.diagnostics import Report
     from generator.i18n.translate import Translator
     from generator.project import Project
     from generator.text.render import RenderContext, _ref_html

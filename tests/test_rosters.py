@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from generator.diagnostics import Report
+from generator.core.diagnostics import Report
 from generator.model.rosters import Roster
 from generator.project import Project
 from generator.values import is_unstated

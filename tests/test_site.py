@@ -12,7 +12,7 @@ from urllib.parse import unquote, urlparse
 import html5lib
 import pytest
 
-from generator.diagnostics import Report
+from generator.core.diagnostics import Report
 from generator.project import Project
 from generator.site.build import build_site
 

@@ -11,7 +11,7 @@ import re
 import pytest
 
 from generator.checker.tables import TableError, write_tables
-from generator.diagnostics import Report
+from generator.core.diagnostics import Report
 from generator.project import Project
 
 from .conftest import Workspace

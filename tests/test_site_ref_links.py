@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from generator.commands.new import scaffold
-from generator.diagnostics import Report
+from generator.core.diagnostics import Report
 from generator.project import Project
 from generator.site.links import NO_PAGE, OWN_PAGES, PAGES
 from generator.text.refs import KIND_SECTIONS, SPECIAL

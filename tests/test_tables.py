@@ -4,7 +4,7 @@ is an error."""
 
 from __future__ import annotations
 
-from generator.diagnostics import Report
+from generator.core.diagnostics import Report
 from generator.i18n.translate import Translator
 from generator.project import Project
 from generator.text.blocks import table_html

@@ -11,7 +11,7 @@ import polib
 from click.testing import CliRunner
 
 from generator.cli import cli
-from generator.diagnostics import Report
+from generator.core.diagnostics import Report
 from generator.i18n.messages import data_messages
 from generator.i18n.translate import Translator
 from generator.project import Project
@@ -239,7 +239,7 @@ def faces(game):
 def test_editors_schema_accepts_the_yaml_forms():
     import jsonschema
 
-    from generator.schema import schemas
+    from generator.model.schema import schemas
 
     schema = schemas()["dice.schema.json"]
     for sides in (6, "unstated", {"unstated": "the text never says"}):

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from generator.diagnostics import Report
+from generator.core.diagnostics import Report
 from generator.model import SECTIONS
 from generator.print.context import BuildContext
 from generator.print.rulebook import book_html

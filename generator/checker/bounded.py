@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
-from ..children import die_with_parent, interrupts_held, let_interrupts_through
+from ..system.children import die_with_parent, interrupts_held, let_interrupts_through
 
 TIME_LIMIT_ENV = "RULESMITH_TIME_LIMIT"
 DEFAULT_SECONDS = 60.0

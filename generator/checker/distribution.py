@@ -16,7 +16,7 @@ from typing import Any, Callable, Iterator, Mapping
 import icepool
 import yaml
 
-from ..yamlsource import yaml_value
+from ..reading.yamlsource import yaml_value
 
 from ..model import Record
 from .written import same

@@ -21,10 +21,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..diagnostics import Diagnostic, Location, Report, did_you_mean
+from ..core.diagnostics import Diagnostic, Location, Report, did_you_mean
 from ..text.chapters import Chapter, chapter_files, load_chapter
 from ..text.markdown import container_info
-from ..yamlsource import YamlDocument, load_yaml
+from ..reading.yamlsource import YamlDocument, load_yaml
 from .distribution import Stat
 from .written import fraction
 

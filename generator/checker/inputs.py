@@ -16,7 +16,7 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import Any, Callable, Literal
 
-from ..diagnostics import did_you_mean
+from ..core.diagnostics import did_you_mean
 from ..model import Record
 from ..roster.army import Army, read_army
 from ..values import Dice as DiceExpr

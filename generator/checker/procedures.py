@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterable, Mapping, TypeVar
 
-from ..diagnostics import did_you_mean
+from ..core.diagnostics import did_you_mean
 from .bounded import Outcome
 from .inputs import Input, InputError, coerce, type_name
 

@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from ..diagnostics import Location
+from ..core.diagnostics import Location
 from .expect import Mismatch, show
 from .prose import ClaimResult
 from .runner import ERROR, FAIL, PASS, UNCHECKED, CheckResult, CheckRun, ExampleResult, GameResult, RuleResult

@@ -13,8 +13,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..diagnostics import Diagnostic, Location, Report
-from ..game import Game
+from ..core.diagnostics import Diagnostic, Location, Report
+from ..reading.game import Game
 from .written import fraction
 from .examples import CheckBlock, Example, game_examples
 from .expect import Mismatch, compare, show_probability

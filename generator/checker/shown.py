@@ -5,7 +5,7 @@ the text asks it through text/computed.py's protocols and never imports the chec
 
 from __future__ import annotations
 
-from ..game import Game
+from ..reading.game import Game
 from ..text.computed import Computations
 from ..text.refs import CalcRef
 from .calc import Computed, evaluate

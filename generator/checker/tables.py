@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any, Mapping
 
 from .. import outputs
-from ..game import Game
+from ..reading.game import Game
 from ..model import Record, Table
 from ..text.blocks import coded_names
 from ..values import UnstatedError

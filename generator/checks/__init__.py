@@ -1,8 +1,8 @@
 """Semantic checks over a loaded game; each module checks one concern and reports into a Report.
 trial.py runs them, with the rules checker's examples, where the game's procedures.py runs bounded."""
 
-from ..diagnostics import Report
-from ..game import Game
+from ..core.diagnostics import Report
+from ..reading.game import Game
 from . import (as_written, components, dicetables, editor, enums, errata, examples, fieldrefs, links, locale, measures,
                names, pictures, printing, quantities, ranges, readings, references, rosters, stats, text)
 

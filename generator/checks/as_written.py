@@ -6,8 +6,8 @@ prints ("40 см (60 см)" for [40 см, 60 см]), so the source-language edit
 
 from __future__ import annotations
 
-from ..diagnostics import Report, did_you_mean
-from ..game import Game
+from ..core.diagnostics import Report, did_you_mean
+from ..reading.game import Game
 from ..values import Unstated, format_value, written_values
 from .stats import STAT_SECTIONS
 

@@ -6,13 +6,13 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from .. import folders
-from ..diagnostics import Report, did_you_mean
-from ..game import Game, Origin
+from ..system import folders
+from ..core.diagnostics import Report, did_you_mean
+from ..reading.game import Game, Origin
 from ..model.components import BUILTIN_TEMPLATES
 from ..model.mapgrid import Grid
 from ..model.maps import cell_xy
-from ..pictures import TYPES
+from ..safety.pictures import TYPES
 from .pictures import report_use
 
 IMAGE_TYPES = tuple(TYPES)

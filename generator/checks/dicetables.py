@@ -3,8 +3,8 @@ column, and no undeclared one (references inside cells: fieldrefs.py)."""
 
 from __future__ import annotations
 
-from ..diagnostics import Report, did_you_mean
-from ..game import Game
+from ..core.diagnostics import Report, did_you_mean
+from ..reading.game import Game
 from ..model import Table
 from ..model.tables import coded_ids
 from ..values import Span, StatType, parse_value

@@ -7,8 +7,8 @@ field would mark nothing, silently: that is an error.
 
 from __future__ import annotations
 
-from ..diagnostics import Report, did_you_mean
-from ..game import Game
+from ..core.diagnostics import Report, did_you_mean
+from ..reading.game import Game
 from ..text.editorial import text_fields
 
 

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from typing import Any, Iterator
 
-from ..diagnostics import Location, Report, did_you_mean
-from ..game import Game
+from ..core.diagnostics import Location, Report, did_you_mean
+from ..reading.game import Game
 from ..model import RECORD_TYPES, Record
 from ..values import Unstated
 

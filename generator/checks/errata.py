@@ -7,11 +7,11 @@ import re
 
 from ..checker.examples import game_examples
 from ..checker.prose import cited_errata
-from ..diagnostics import Location, Report, did_you_mean
-from ..game import Game
+from ..core.diagnostics import Location, Report, did_you_mean
+from ..reading.game import Game
 from ..model import SECTIONS
 from ..text.blocks import spaced, written_uses
-from ..yamlsource import control_character, line_of_offset, read_text, unreadable
+from ..reading.yamlsource import control_character, line_of_offset, read_text, unreadable
 
 ERRATA_FILE = "ERRATA.md"
 # Scripts of the source languages whose errata are checked for text in another script: an

@@ -15,8 +15,8 @@ from ..checker.examples import Example, game_examples, loose_prose
 from ..checker.procedures import load_procedures
 from ..checker.prose import bound_value, cited_errata, example_claims
 from ..checker.runner import block_diagnostics, procedure_diagnostics
-from ..diagnostics import Location, Report, did_you_mean
-from ..game import Game
+from ..core.diagnostics import Location, Report, did_you_mean
+from ..reading.game import Game
 from ..text.claims import FREE, claims
 
 

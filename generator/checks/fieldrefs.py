@@ -6,11 +6,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ..diagnostics import Location, Report
-from ..game import Game
+from ..core.diagnostics import Location, Report
+from ..reading.game import Game
 from ..i18n.messages import data_strings
 from ..text.refs import REFERENCE, Ref, RefError, is_block, resolve
-from ..yamlsource import line_of_offset, read_text
+from ..reading.yamlsource import line_of_offset, read_text
 
 class _Sources:
     """The files' texts, read once, to find where in its line a reference stands."""

@@ -4,9 +4,9 @@ at its place (outside.py: the readers skip it); links that stay inside the proje
 
 from __future__ import annotations
 
-from ..diagnostics import Location, Report
-from ..game import Game
-from ..outside import outside_links
+from ..core.diagnostics import Location, Report
+from ..reading.game import Game
+from ..safety.outside import outside_links
 
 
 def check(game: Game, report: Report) -> None:

@@ -5,8 +5,8 @@ a direction control open (E067)."""
 from __future__ import annotations
 
 from ..checker.examples import game_examples
-from ..diagnostics import Location, Report
-from ..game import Game
+from ..core.diagnostics import Location, Report
+from ..reading.game import Game
 from ..i18n.catalog import CatalogError, finished, po_path, read_catalog
 from ..i18n.contexts import contexts_path, load_contexts
 from ..i18n.markup import mismatch
@@ -14,7 +14,7 @@ from ..i18n.messages import data_messages, game_messages, normalize
 from ..i18n.terms import TermIndex, check_entry, load_terms, terms_path
 from ..i18n.ui import check_interface
 from ..text.claims import compare
-from ..yamlsource import BIDI_HINT, unbalanced_bidi
+from ..reading.yamlsource import BIDI_HINT, unbalanced_bidi
 
 
 def check(game: Game, report: Report) -> None:

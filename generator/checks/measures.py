@@ -3,8 +3,8 @@ the game declares under `measures:` in game.yaml, each declared once."""
 
 from __future__ import annotations
 
-from ..diagnostics import Report, did_you_mean
-from ..game import Game
+from ..core.diagnostics import Report, did_you_mean
+from ..reading.game import Game
 from ..values import DistanceUnit
 
 

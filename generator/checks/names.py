@@ -6,8 +6,8 @@ enumeration values) are names too."""
 
 from __future__ import annotations
 
-from ..diagnostics import Report
-from ..game import Game
+from ..core.diagnostics import Report
+from ..reading.game import Game
 
 KEYWORD_USERS = ("units", "weapons", "terrain")
 # game.yaml's lists of named things, and the fields of each that print as a name

@@ -7,10 +7,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from .. import folders
-from ..diagnostics import Location, Report
-from ..game import Game
-from ..pictures import MAX_PIXELS, TYPES, Refusal, inside, refusal
+from ..system import folders
+from ..core.diagnostics import Location, Report
+from ..reading.game import Game
+from ..safety.pictures import MAX_PIXELS, TYPES, Refusal, inside, refusal
 
 HINTS = {
     "E063": "remove it from the drawing (an SVG shows shapes and text only: no script, no links to other "

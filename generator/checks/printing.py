@@ -4,9 +4,9 @@ before a build reads them."""
 
 from __future__ import annotations
 
-from ..diagnostics import Report
-from ..game import Game
-from ..loader import load_settings
+from ..core.diagnostics import Report
+from ..reading.game import Game
+from ..reading.loader import load_settings
 from ..model.printing import PrintConfig, PrintShops, SheetsConfig
 
 

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from ..diagnostics import Report
-from ..game import Game
+from ..core.diagnostics import Report
+from ..reading.game import Game
 
 MAX_COPIES = 1000  # above this, printing one card's copies takes minutes and pages by the hundred
 

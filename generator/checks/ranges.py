@@ -4,8 +4,8 @@ hint names the line of the declaration that sets the range."""
 
 from __future__ import annotations
 
-from ..diagnostics import Report
-from ..game import Game
+from ..core.diagnostics import Report
+from ..reading.game import Game
 from ..values import Distance
 
 

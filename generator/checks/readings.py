@@ -9,8 +9,8 @@ Procedures cite errata with `@procedure("id", errata=[...])` (also `@table`, `@c
 from __future__ import annotations
 
 from ..checker.procedures import load_procedures
-from ..diagnostics import Location, Report, did_you_mean
-from ..game import Game
+from ..core.diagnostics import Location, Report, did_you_mean
+from ..reading.game import Game
 
 READING = "reading"
 

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from ..diagnostics import Report, did_you_mean
-from ..game import Game, Origin
+from ..core.diagnostics import Report, did_you_mean
+from ..reading.game import Game, Origin
 from ..model import SECTIONS
 from ..text.keywords import KeywordIndex, parse_use
 from .names import broken

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from ..diagnostics import Report
-from ..game import Game, Origin
+from ..core.diagnostics import Report
+from ..reading.game import Game, Origin
 from ..model.rosters import Roster
 from ..values import StatType, is_unstated
 from .references import report_unknown

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from ..diagnostics import Report, did_you_mean
-from ..game import Game
+from ..core.diagnostics import Report, did_you_mean
+from ..reading.game import Game
 from ..model import Erratum, Record
 from ..values import Target, Unstated, parse_value
 

@@ -7,15 +7,15 @@ import re
 from pathlib import Path
 from urllib.parse import unquote, urlparse
 
-from ..diagnostics import Location, Report
-from ..fetching import css_fetch, foreign_image
-from ..game import Game
-from ..outside import outside_links
-from ..pictures import TYPES, data_refusal
+from ..core.diagnostics import Location, Report
+from ..safety.fetching import css_fetch, foreign_image
+from ..reading.game import Game
+from ..safety.outside import outside_links
+from ..safety.pictures import TYPES, data_refusal
 from ..text.chapters import Chapter, chapter_files, load_chapter
 from ..text.markdown import CONTAINERS, NOTE_KINDS, container_info
 from ..text.refs import Ref, RefError, is_block, resolve
-from ..yamlsource import BIDI_HINT, control_character, line_of_offset, unbalanced_bidi, unreadable
+from ..reading.yamlsource import BIDI_HINT, control_character, line_of_offset, unbalanced_bidi, unreadable
 from .pictures import HINTS, report_use
 
 _FENCE = re.compile(r"^\s*:{3,}\s*([^\s:]\S*)")

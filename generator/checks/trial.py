@@ -15,8 +15,8 @@ from typing import Any, Iterable, Iterator
 from ..checker.bounded import start_bounded, time_limit
 from ..checker.procedures import MODULE, load_procedures, mark_unusable, problem_of
 from ..checker.runner import CheckRun, GameResult, check_game
-from ..diagnostics import Report
-from ..game import Game
+from ..core.diagnostics import Report
+from ..reading.game import Game
 from ..text.chapters import load_chapters
 from . import run_checks
 

@@ -16,7 +16,7 @@ class LanguageCode(click.ParamType):
     name = "LANG"
 
     def convert(self, value, param, ctx) -> str:
-        from ..languages import language_code
+        from ..core.languages import language_code
 
         try:
             return language_code(value)

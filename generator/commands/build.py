@@ -12,14 +12,15 @@ import click
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from .. import keptstate, outputs
-from ..diagnostics import Report, render
-from ..manifest import Manifest, digest, load_diagnostics, save_diagnostics
+from ..project import keptstate
+from .. import outputs
+from ..core.diagnostics import Report, render
+from ..project.manifest import Manifest, digest, load_diagnostics, save_diagnostics
 from ..print.documents import KINDS, registry
 from ..print.jobs import Job, JobResult, plan, run_jobs
 from ..print.sources import Source
 from ..project import Project
-from ..rebuild import Inputs
+from ..project.rebuild import Inputs
 from . import LANGUAGE
 
 ALL_KINDS = (*KINDS, "site")

@@ -9,7 +9,7 @@ import click
 from ..checker.report import render, summary_text
 from ..checker.tables import write_tables
 from ..checks.trial import check_project
-from ..output_layout import RESERVED
+from ..outputs.layout import RESERVED
 from . import FORMAT_OPTION
 
 

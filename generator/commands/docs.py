@@ -12,7 +12,7 @@ from pathlib import Path
 
 import click
 
-from ..diagnostics import did_you_mean
+from ..core.diagnostics import did_you_mean
 
 
 def docs_folder() -> Path:

@@ -7,7 +7,7 @@ import sys
 
 import click
 
-from ..diagnostics import Report, render
+from ..core.diagnostics import Report, render
 
 
 @click.command("export")

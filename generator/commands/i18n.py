@@ -8,7 +8,7 @@ import sys
 
 import click
 
-from ..diagnostics import Report, render
+from ..core.diagnostics import Report, render
 from ..i18n.catalog import TEMPLATE, locale_dir, po_path, status, template, update, write_catalog
 from ..i18n.messages import game_messages
 from ..i18n.migrate import migrate, needs_migration

@@ -17,10 +17,11 @@ from pathlib import Path
 
 import click
 
-from .. import folders, outputs
-from ..diagnostics import Report, render
-from ..languages import language_code
-from ..output_layout import RESERVED, reserved_hint
+from ..system import folders
+from .. import outputs
+from ..core.diagnostics import Report, render
+from ..core.languages import language_code
+from ..outputs.layout import RESERVED, reserved_hint
 from . import LANGUAGE
 
 _ID = re.compile(r"^[a-z0-9][a-z0-9-]*$")

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from ..diagnostics import Report, render
+from ..core.diagnostics import Report, render
 from . import FORMAT_OPTION, LANGUAGE
 
 

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import click
 
-from ..output_layout import SCHEMA
-from ..schema import write_schemas
+from ..outputs.layout import SCHEMA
+from ..model.schema import write_schemas
 
 
 @click.command("schema")

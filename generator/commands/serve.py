@@ -15,7 +15,7 @@ from pathlib import Path
 
 import click
 
-from .. import faults
+from ..system import faults
 from .devserver import LiveState, bind
 
 
@@ -55,7 +55,7 @@ def documents_to_refresh(project) -> list[str]:
 def rebuild(project, state: LiveState) -> None:
     """Validate every game (unchanged ones cost nothing: the manifest remembers them), build the
     site of the valid ones, print the diagnostics, and tell the browser."""
-    from ..diagnostics import Report, render
+    from ..core.diagnostics import Report, render
     from .. import outputs
     from .build import DEFAULT_OPTIONS, build
 

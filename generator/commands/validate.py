@@ -7,7 +7,7 @@ import sys
 import click
 
 from ..checks.trial import checked_games
-from ..diagnostics import Report, render
+from ..core.diagnostics import Report, render
 from . import FORMAT_OPTION
 
 

@@ -10,8 +10,8 @@ from pathlib import Path
 import polib
 
 from .. import outputs
-from ..game import Game
-from ..yamlsource import control_character, line_of_offset, read_text, unreadable
+from ..reading.game import Game
+from ..reading.yamlsource import control_character, line_of_offset, read_text, unreadable
 from .messages import Message, game_messages
 from .plurals import form_count, rule_text
 

@@ -22,9 +22,9 @@ from pathlib import Path
 from pydantic import BaseModel, ConfigDict, ValidationError, field_validator
 
 from .. import outputs
-from ..diagnostics import Report
-from ..loader import report_validation_error
-from ..yamlsource import load_yaml
+from ..core.diagnostics import Report
+from ..reading.loader import report_validation_error
+from ..reading.yamlsource import load_yaml
 
 CONTEXTS_FILE = "contexts.yaml"
 # A place in contexts.yaml, and a msgctxt that names one: KIND:ID.FIELD or game.FIELD.

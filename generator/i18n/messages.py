@@ -12,7 +12,7 @@ from typing import Any, Iterator
 
 from pydantic import BaseModel
 
-from ..game import Game
+from ..reading.game import Game
 from ..model.base import is_translatable
 from ..text.chapters import Chapter, load_chapters
 from ..text.markdown import EDITOR_CLASS

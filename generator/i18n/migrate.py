@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 
 import polib
 
-from ..game import Game
+from ..reading.game import Game
 from .catalog import TEMPLATE, locale_dir, po_path, read_catalog, template, update, write_catalog
 from .contexts import PLACE, contexts_path, load_contexts, write_contexts
 from .messages import Message, game_messages

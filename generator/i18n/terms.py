@@ -27,9 +27,9 @@ from pathlib import Path
 import snowballstemmer
 from pydantic import BaseModel, ConfigDict, ValidationError, field_validator
 
-from ..diagnostics import Location, Report
-from ..loader import report_validation_error
-from ..yamlsource import load_yaml
+from ..core.diagnostics import Location, Report
+from ..reading.loader import report_validation_error
+from ..reading.yamlsource import load_yaml
 
 # Snowball's algorithm per language code
 ALGORITHMS = {"ar": "arabic", "ca": "catalan", "cs": "czech", "da": "danish", "de": "german", "el": "greek",

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..game import Game
+from ..reading.game import Game
 from ..model import Record
 from .catalog import finished, locale_dir, po_path, read_catalog
 from .contexts import Contexts, load_contexts
@@ -144,7 +144,7 @@ class Translator:
 
 def report_fallbacks(translator: Translator, report, what: str) -> None:
     """One warning per document for the strings it printed in the source language."""
-    from ..diagnostics import Location
+    from ..core.diagnostics import Location
 
     missing = list(dict.fromkeys(translator.missing))
     if not missing:

@@ -17,7 +17,7 @@ from pathlib import Path
 import polib
 
 from .. import outputs
-from ..diagnostics import Location, Report
+from ..core.diagnostics import Location, Report
 from .catalog import CatalogError, read_catalog
 
 UI_DIR = Path(__file__).resolve().parent.parent / "locale" / "ui"

@@ -9,7 +9,7 @@ from typing import Annotated, ClassVar, Union
 from pydantic import Field, StringConstraints, ValidationInfo, field_validator, model_validator
 from pydantic_core import PydanticCustomError
 
-from ..languages import language_code, repeated
+from ..core.languages import language_code, repeated
 from ..values import UNIT_WORDS, Distance, StatType, Unit, unit_of
 from .base import Frozen, Id, OrUnstated, Scalar, Text
 

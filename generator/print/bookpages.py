@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pikepdf
 
-from ..loader import read_settings
+from ..reading.loader import read_settings
 from ..model.printing import BookLayout, PrintConfig
 
 

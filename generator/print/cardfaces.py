@@ -9,7 +9,7 @@ from typing import Any
 
 from markupsafe import Markup
 
-from ..diagnostics import Location
+from ..core.diagnostics import Location
 from ..model import Card, Record
 from ..model.cards import back_key
 from ..model.sizes import parse_size, size_key

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from markupsafe import Markup
 
-from ..diagnostics import Location, Report
+from ..core.diagnostics import Location, Report
 from .cardfaces import CardFace, all_faces
 from .context import BuildContext, source_mark
 from .decisions import decided

@@ -13,8 +13,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .. import outputs
-from ..diagnostics import Diagnostic
-from ..manifest import file_hash
+from ..core.diagnostics import Diagnostic
+from ..project.manifest import file_hash
 from . import memo
 from .sources import made_from, reads
 

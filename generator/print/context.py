@@ -8,7 +8,7 @@ from pathlib import Path
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
 
-from ..game import Game
+from ..reading.game import Game
 from ..i18n.translate import Translator
 from ..model import Record
 from ..text.chapters import Chapter, load_chapters
@@ -107,7 +107,7 @@ class BuildContext:
 
 def print_config(ctx: BuildContext) -> dict:
     """The game's print.yaml (how it prints: reference sections, layout limits), or {}."""
-    from ..loader import read_settings
+    from ..reading.loader import read_settings
     from ..model.printing import PrintConfig
 
     path = ctx.game.folder / "print.yaml"

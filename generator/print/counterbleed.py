@@ -11,7 +11,7 @@ from pathlib import Path
 
 from markupsafe import Markup
 
-from ..diagnostics import Report
+from ..core.diagnostics import Report
 from ..model.sizes import parse_size, size_key
 from .bleed import CLOSE_BOX, OPEN_BOX, bleed_rules, counter_box_rules, crop_marks, set_bleed_box
 from .context import BuildContext, source_mark

@@ -10,7 +10,7 @@ from typing import Any
 from markupsafe import Markup
 
 from .. import outputs
-from ..diagnostics import Location, Report
+from ..core.diagnostics import Location, Report
 from ..model import Counter, CounterSheet
 from ..model.sizes import parse_size
 from .sheetparts import marks, sheets_config, slot

@@ -10,7 +10,7 @@ from urllib.parse import unquote, urlparse
 
 from weasyprint.urls import URLFetcher
 
-from ..pictures import TYPES, data_refusal, refusal
+from ..safety.pictures import TYPES, data_refusal, refusal
 
 
 class ConfinedFetcher(URLFetcher):

@@ -9,8 +9,8 @@ import math
 from dataclasses import replace
 from pathlib import Path
 
-from ..diagnostics import Location, Report
-from ..manifest import digest, fonts_hash, rulesmith_version
+from ..core.diagnostics import Location, Report
+from ..project.manifest import digest, fonts_hash, rulesmith_version
 from . import memo
 from .cardfaces import CardFace, body_of
 from .context import BuildContext

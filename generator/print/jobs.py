@@ -12,8 +12,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterable
 
-from ..children import die_with_parent, interrupts_held, let_interrupts_through
-from ..diagnostics import Diagnostic, Report
+from ..system.children import die_with_parent, interrupts_held, let_interrupts_through
+from ..core.diagnostics import Diagnostic, Report
 from ..project import Project
 from .documents import KINDS, registry
 from .sources import Source
@@ -103,7 +103,7 @@ def checked_examples(game) -> dict[str, bool]:
 
 def plan(project: Project, games: Iterable[str], langs: Iterable[str] | None, kinds: Iterable[str],
          verified: dict[str, dict[str, bool]] | None = None, **options) -> list[Job]:
-    from ..loader import load_manifest
+    from ..reading.loader import load_manifest
 
     jobs = []
     for name in games:

@@ -169,7 +169,7 @@ def load_sheets(path: Path) -> dict:
 
 @lru_cache(maxsize=8)
 def _parsed(path: str, _mtime: int, _size: int) -> dict:
-    from ..loader import read_settings
+    from ..reading.loader import read_settings
     from ..model.printing import SheetsConfig
 
     return read_settings(Path(path), SheetsConfig)

@@ -11,7 +11,7 @@ from pathlib import Path
 from markupsafe import Markup, escape
 
 from .. import outputs
-from ..diagnostics import Location, Report
+from ..core.diagnostics import Location, Report
 from ..model import Map
 from ..model.mapgrid import Grid
 from ..model.maps import cell_xy

@@ -10,7 +10,7 @@ import json
 from pathlib import Path
 from typing import Callable
 
-from ..keptstate import Damaged, damaged, folder, read_json
+from ..project.keptstate import Damaged, damaged, folder, read_json
 
 __all__ = ["Damaged", "add", "damaged", "load", "number", "store"]
 

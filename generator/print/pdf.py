@@ -14,7 +14,7 @@ from weasyprint import HTML
 from weasyprint.text.fonts import FontConfiguration
 
 from .. import outputs
-from ..diagnostics import Diagnostic, Severity
+from ..core.diagnostics import Diagnostic, Severity
 from .fetcher import ConfinedFetcher
 from .fonts import font_dirs, with_shipped_glyphs
 from .tagging import honest, variant

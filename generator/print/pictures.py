@@ -6,7 +6,7 @@ from __future__ import annotations
 import base64
 from pathlib import Path
 
-from ..pictures import TYPES, publishable
+from ..safety.pictures import TYPES, publishable
 
 
 def data_uri(game_folder: Path, path: str) -> str | None:

@@ -243,7 +243,7 @@ def _times(m: list[float], n: list[float]) -> list[float]:
 def preflight_pages(path: Path, bleed: float, records: list, ctx, report) -> None:
     """Preflight a PDF of one face per page: each finding an E048 at the record of the face on
     that page (`records`, in page order), or at game.yaml for the file as a whole."""
-    from ..diagnostics import Location
+    from ..core.diagnostics import Location
 
     fallback = Location(ctx.game.folder / "game.yaml")
     name = path.relative_to(ctx.output_dir()).as_posix() if path.is_relative_to(ctx.output_dir()) else path.name

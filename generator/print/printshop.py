@@ -9,7 +9,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from .. import outputs
-from ..diagnostics import Location, Report
+from ..core.diagnostics import Location, Report
 from ..model.sizes import parse_size
 from .bleed import set_bleed_box
 from .cardfaces import CardFace
@@ -27,7 +27,7 @@ PNG_CHUNK = 20  # cards laid out at once for PNG presets
 
 def presets(folders: list[Path]) -> dict:
     """The presets of the first print-shops.yaml in the template folders."""
-    from ..loader import read_settings
+    from ..reading.loader import read_settings
     from ..model.printing import PrintShops
 
     for folder in folders:

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Callable, Iterator
 
 from .. import outputs
-from ..diagnostics import Severity
+from ..core.diagnostics import Severity
 from .chunkstore import Chunk, ChunkStore
 from .join import join
 from .pdf import PdfResult, finishing, identifier, render_document, write_pdf, write_tagged

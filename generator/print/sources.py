@@ -11,7 +11,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Iterable
 
-from ..manifest import digest, file_hash, fonts_hash, rulesmith_version
+from ..project.manifest import digest, file_hash, fonts_hash, rulesmith_version
 
 
 @dataclass(frozen=True)

@@ -15,8 +15,8 @@ from pathlib import Path
 from weasyprint.formatting_structure import boxes
 from weasyprint.layout.absolute import AbsolutePlaceholder
 
-from ..diagnostics import Diagnostic, Location, Report
-from ..loader import read_settings
+from ..core.diagnostics import Diagnostic, Location, Report
+from ..reading.loader import read_settings
 from ..model.printing import PrintConfig
 from .fonts import shipped_font_files
 

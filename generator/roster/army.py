@@ -11,11 +11,11 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from ..diagnostics import Report
+from ..core.diagnostics import Report
 from ..model import Unit
 from ..model.rosters import GameSize, Option, Roster
 from ..values import Unstated, is_unstated
-from ..yamlsource import YamlDocument
+from ..reading.yamlsource import YamlDocument
 from .armylist import ArmyList
 from .tally import tally
 

@@ -7,10 +7,10 @@ from typing import ClassVar, Literal
 
 from pydantic import Field
 
-from ..diagnostics import Report
-from ..loader import load_mapping
+from ..core.diagnostics import Report
+from ..reading.loader import load_mapping
 from ..model.base import Frozen
-from ..yamlsource import YamlDocument
+from ..reading.yamlsource import YamlDocument
 
 
 class Entry(Frozen):

@@ -5,10 +5,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..diagnostics import Report, did_you_mean
-from ..game import Game
+from ..core.diagnostics import Report, did_you_mean
+from ..reading.game import Game
 from ..project import Project, UsageError
-from ..yamlsource import YamlDocument
+from ..reading.yamlsource import YamlDocument
 from .armylist import ArmyList, read_list
 from .tally import CODE, Tally, tally
 

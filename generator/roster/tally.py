@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..diagnostics import Report, did_you_mean
-from ..game import Game
+from ..core.diagnostics import Report, did_you_mean
+from ..reading.game import Game
 from ..model.rosters import GameSize, Roster, UnitLimit
 from ..values import Unstated, is_unstated
-from ..yamlsource import YamlDocument
+from ..reading.yamlsource import YamlDocument
 from .armylist import ArmyList
 
 CODE = "E081"

@@ -15,15 +15,16 @@ from pathlib import Path
 
 from markupsafe import Markup
 
-from .. import folders, outputs
-from ..output_layout import SITE, SITE_ASSETS, SITE_INDEX, SITE_OWN, SITE_SEARCH, SITE_SEARCH_NEW
-from ..diagnostics import Report
+from ..system import folders
+from .. import outputs
+from ..outputs.layout import SITE, SITE_ASSETS, SITE_INDEX, SITE_OWN, SITE_SEARCH, SITE_SEARCH_NEW
+from ..core.diagnostics import Report
 from ..i18n.translate import report_fallbacks
 from ..i18n.ui import ui
-from ..manifest import Manifest, digest, file_hash, load_diagnostics, save_diagnostics
+from ..project.manifest import Manifest, digest, file_hash, load_diagnostics, save_diagnostics
 from ..print.context import PACKAGE_TEMPLATES, BuildContext, environment
 from ..project import Project
-from ..rebuild import Inputs
+from ..project.rebuild import Inputs
 from .components import copy_images
 from .markup import scaled_units
 from .offline import offline_files, write_game_list, write_worker
@@ -185,7 +186,7 @@ def _build_game(run: _SiteBuild, name: str) -> tuple[int, dict] | None:
     """(pages, the game's catalogue entry) of a game's folder, language by language; a language
     whose inputs are as the last build found them (or not asked for) keeps its pages. None if
     the game cannot be loaded."""
-    from ..loader import load_manifest
+    from ..reading.loader import load_manifest
 
     loaded = load_manifest(run.project.content / name, Report())
     if loaded is None:

@@ -7,7 +7,7 @@ import re
 
 from markupsafe import Markup
 
-from .. import folders
+from ..system import folders
 from ..print.sheetparts import sheets_config
 from ..print.context import BuildContext
 from ..print.pictures import data_uri
@@ -58,7 +58,7 @@ def copy_images(ctx: BuildContext, folder) -> list:
     A file that resolves outside the game folder (a symbolic link) or that pictures.py refuses
     (script, references to other files, damaged) stays behind."""
     from .. import outputs
-    from ..pictures import publishable
+    from ..safety.pictures import publishable
 
     copied = []
     for path in folders.walk(ctx.game.folder):

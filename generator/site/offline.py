@@ -11,9 +11,9 @@ from functools import lru_cache
 from io import BytesIO
 from pathlib import Path
 
-from .. import folders
+from ..system import folders
 from ..outputs import write_if_changed
-from ..output_layout import SITE_ASSETS, SITE_INDEX, SITE_OFFLINE_LIST, SITE_WORKER
+from ..outputs.layout import SITE_ASSETS, SITE_INDEX, SITE_OFFLINE_LIST, SITE_WORKER
 from ..print.fonts import FAMILIES
 from .webfonts import font_files
 

@@ -16,7 +16,7 @@ from ..print.cardfaces import all_faces
 from ..print.fitting import fitted_faces, printed_parts
 from ..print.context import BuildContext
 from ..print.reference import probability_tables
-from ..diagnostics import Report
+from ..core.diagnostics import Report
 from ..text import blocks
 from ..text.render import Heading, RenderContext, render_chapter
 from ..text.refs import KIND_SECTIONS, printed_by_reference, printed_fields, shown_in, text_references

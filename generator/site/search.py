@@ -11,7 +11,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from .. import faults, folders
+from ..system import faults, folders
 
 
 def index_site(site: Path, into: Path | None = None) -> bool:

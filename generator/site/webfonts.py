@@ -14,8 +14,9 @@ from functools import lru_cache
 from io import BytesIO
 from pathlib import Path
 
-from .. import folders, outputs
-from ..output_layout import STATE
+from ..system import folders
+from .. import outputs
+from ..outputs.layout import STATE
 from ..print.fonts import FAMILIES, STYLES
 
 # Each piece's characters; "other" takes every glyph of the face that neither script has.

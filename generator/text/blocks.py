@@ -8,7 +8,7 @@ from typing import Callable, Collection
 
 from markupsafe import Markup, escape
 
-from ..game import Game
+from ..reading.game import Game
 from ..i18n.translate import Translator
 from ..model import Record, Table, Unit
 from ..model.tables import coded_ids

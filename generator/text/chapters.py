@@ -9,7 +9,7 @@ from typing import Iterator
 
 from markdown_it.token import Token
 
-from ..yamlsource import read_text
+from ..reading.yamlsource import read_text
 from .markdown import parser
 
 RULES_DIR = "rules"

@@ -8,11 +8,11 @@ from typing import Any
 
 import yaml
 
-from ..diagnostics import did_you_mean
-from ..game import Game
+from ..core.diagnostics import did_you_mean
+from ..reading.game import Game
 from ..model import SECTIONS, Record
 from ..values import Unstated, format_value, unstated_inline
-from ..yamlsource import yaml_value
+from ..reading.yamlsource import yaml_value
 from .cases import FORMS, apply_case, split_case
 
 KIND_SECTIONS: dict[str, str] = {model.kind: section for section, model in SECTIONS.items()}

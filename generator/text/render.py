@@ -12,11 +12,11 @@ from markdown_it import MarkdownIt
 from markdown_it.token import Token
 from markupsafe import Markup, escape
 
-from ..fetching import css_fetch
-from ..game import Game
+from ..safety.fetching import css_fetch
+from ..reading.game import Game
 from ..i18n.messages import is_translatable_path, needs_translation, normalize
 from ..i18n.translate import Translator
-from ..pictures import shown
+from ..safety.pictures import shown
 from . import blocks
 from .chapters import Chapter
 from .claims import plain

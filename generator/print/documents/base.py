@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ...diagnostics import Report
+from ...core.diagnostics import Report
 from ..sources import Source, made_from, reads
 
 

@@ -7,8 +7,8 @@ from pathlib import Path
 
 from pydantic import ConfigDict, create_model
 
-from .model import SECTIONS, GameManifest
-from .output_layout import SCHEMA
+from . import SECTIONS, GameManifest
+from ..outputs.layout import SCHEMA
 
 SCHEMA_DIR = Path("output") / SCHEMA
 
@@ -39,7 +39,7 @@ def schema_comment(section: str | None, depth: int) -> str:
 
 
 def write_schemas(folder: Path) -> list[Path]:
-    from . import outputs
+    from .. import outputs
 
     folder.mkdir(parents=True, exist_ok=True)
     written = []

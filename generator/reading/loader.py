@@ -12,15 +12,15 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
-from . import folders
-from .diagnostics import Location, Report, did_you_mean
+from ..system import folders
+from ..core.diagnostics import Location, Report, did_you_mean
 from .game import Game, Origin
-from .model import SECTIONS, GameManifest, Record
-from .model.base import unstated_in
-from .languages import HINT as LANGUAGE_HINT, is_language_code, repeated
-from .model.game import LANGUAGE_FIELDS, REPEATED
-from .outside import outside_links
-from .output_layout import RESERVED, reserved_hint
+from ..model import SECTIONS, GameManifest, Record
+from ..model.base import unstated_in
+from ..core.languages import HINT as LANGUAGE_HINT, is_language_code, repeated
+from ..model.game import LANGUAGE_FIELDS, REPEATED
+from ..safety.outside import outside_links
+from ..outputs.layout import RESERVED, reserved_hint
 from .yamlsource import YamlDocument, load_yaml
 
 MANIFEST = "game.yaml"

@@ -5,9 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from .diagnostics import Location, Report, did_you_mean
-from .game import Game
-from .loader import MANIFEST, load_game, load_manifest
+from ..core.diagnostics import Location, Report, did_you_mean
+from ..reading.game import Game
+from ..reading.loader import MANIFEST, load_game, load_manifest
 
 
 # A folder under content/ with any of these is a game (one without game.yaml gets E017, not skipped).
@@ -78,7 +78,7 @@ class Project:
         when first shown); None if it could not be loaded at all."""
         game = load_game(self.content / game_id, report)
         if game is not None:
-            from .checker.shown import ProcedureResults
+            from ..checker.shown import ProcedureResults
 
             game.computed = ProcedureResults(game)
         return game
@@ -93,11 +93,11 @@ class Project:
         game = self.read(game_id, report)
         if game is not None:
             if checks:
-                from .checks.trial import check_bounded
+                from ..checks.trial import check_bounded
 
                 game.check_result = check_bounded(game, report, catalogs=catalogs, examples=examples)
             else:
-                from .checks import stats
+                from ..checks import stats
 
                 stats.check(game, report)
         return game

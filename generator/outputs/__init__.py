@@ -17,7 +17,7 @@ import time
 from pathlib import Path, PurePosixPath
 from typing import Callable, Iterator
 
-from . import faults, folders
+from ..system import faults, folders
 
 _root: Path | None = None  # writes are confined to this folder once a build sets it
 _NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)

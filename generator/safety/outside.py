@@ -8,7 +8,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from . import folders
+from ..system import folders
 
 
 def outside_links(folder: Path, project: Path) -> list[tuple[Path, Path]]:

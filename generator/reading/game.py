@@ -7,12 +7,12 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any, Iterator, Mapping, TypeVar
 
-from .diagnostics import Location
-from .model import (
+from ..core.diagnostics import Location
+from ..model import (
     Action, Band, Card, Deck, Die, Erratum, GameManifest, Keyword, Record, Rule, StatDef, Table,
     Terrain, Unit, Weapon,
 )
-from .values import Value, stated
+from ..values import Value, stated
 from .yamlsource import YamlDocument
 
 R = TypeVar("R", bound=Record)
@@ -124,7 +124,7 @@ class Game:
 
 
 def _export_value(value: Any) -> Any:
-    from .values import Dice, Distance, Span, Target, Unstated, unit_id
+    from ..values import Dice, Distance, Span, Target, Unstated, unit_id
 
     if isinstance(value, tuple):
         return [_export_value(v) for v in value]

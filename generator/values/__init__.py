@@ -15,7 +15,7 @@ from typing import Any, Callable
 
 from pydantic import BaseModel, ConfigDict, PrivateAttr, model_serializer, model_validator
 
-from .diagnostics import did_you_mean
+from ..core.diagnostics import did_you_mean
 
 DASH = {"-", "–", "—"}
 

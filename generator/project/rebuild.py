@@ -9,9 +9,9 @@ import re
 from functools import lru_cache
 from pathlib import Path
 
-from . import folders
+from ..system import folders
 from .manifest import digest, file_hash, files_hash, fonts_hash, rulesmith_version
-from .print.context import PACKAGE_TEMPLATES
+from ..print.context import PACKAGE_TEMPLATES
 
 LOCALE_FILE = re.compile(r"^([A-Za-z]{2,3}(?:-[A-Za-z0-9]+)*)\.(po|terms\.yaml)$")
 

@@ -13,7 +13,8 @@ import os
 import stat
 from pathlib import Path
 
-from . import folders, outputs
+from ..system import folders
+from .. import outputs
 
 FOLDER = ".rulesmith"
 FILES = ("manifest.json", "fit.json", "layout.json", "images.json")  # the manifest first: Manifest.load reads it

@@ -15,8 +15,9 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Iterable
 
-from . import folders, outputs
-from .diagnostics import Location, Report
+from ..system import folders
+from .. import outputs
+from ..core.diagnostics import Location, Report
 from .keptstate import Damaged, folder, read_json
 
 FORMAT = 1
@@ -67,7 +68,7 @@ def rulesmith_version() -> str:
     """Rulesmith's version and the hash of its own code and default templates: a new release
     (or an edited checkout) rebuilds everything."""
     import generator
-    from .print.context import PACKAGE_TEMPLATES
+    from ..print.context import PACKAGE_TEMPLATES
 
     package = Path(generator.__file__).parent
     code = [p for p in folders.files(package, {"__pycache__"}) if p.suffix == ".py"]
@@ -76,7 +77,7 @@ def rulesmith_version() -> str:
 
 @lru_cache(maxsize=1)
 def fonts_hash() -> str:
-    from .print.fonts import FAMILIES, STYLES
+    from ..print.fonts import FAMILIES, STYLES
 
     return files_hash(folder / f"{prefix}-{suffix}.ttf" for folder, prefix in FAMILIES.values()
                       for suffix in STYLES.values())

@@ -23,7 +23,7 @@ from typing import Any
 
 import yaml
 
-from .diagnostics import Location, Report
+from ..core.diagnostics import Location, Report
 
 PathKey = tuple[Any, ...]
 MAX_NODES = 100_000   # values one document may expand to (aliases included)
