@@ -121,7 +121,7 @@ def test_the_layer_contract_holds():
 
 
 def test_an_upward_import_breaks_the_layer_contract(planted):
-    root = planted("values.py", "from .commands import build  # planted")
+    root = planted("values/__init__.py", "from ..commands import build  # planted")
     result = lint(root)
     assert result.returncode == 1
     assert "generator.values is not allowed to import generator.commands" in result.stdout

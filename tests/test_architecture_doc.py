@@ -30,8 +30,8 @@ def test_a_new_import_makes_the_diagram_stale_until_it_is_redrawn(tmp_path: Path
     shutil.copy(REPO / "pyproject.toml", tmp_path / "pyproject.toml")
     (tmp_path / "docs").mkdir()
     shutil.copy(REPO / "docs" / "architecture.md", tmp_path / "docs" / "architecture.md")
-    values = tmp_path / "generator" / "values.py"
-    values.write_text(values.read_text(encoding="utf-8") + "\nfrom .commands import build  # planted\n",
+    values = tmp_path / "generator" / "values" / "__init__.py"
+    values.write_text(values.read_text(encoding="utf-8") + "\nfrom ..commands import build  # planted\n",
                       encoding="utf-8")
 
     stale = draw(tmp_path, "--check")
@@ -42,7 +42,7 @@ def test_a_new_import_makes_the_diagram_stale_until_it_is_redrawn(tmp_path: Path
     assert draw(tmp_path).returncode == 0
     doc = (tmp_path / "docs" / "architecture.md").read_text(encoding="utf-8")
     assert "    values -. up .-> commands\n" in doc
-    assert "| `values` | commands (up) |" in doc
+    assert "| `values` | commands (up), core |" in doc
     assert draw(tmp_path, "--check").returncode == 0
 
 

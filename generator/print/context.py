@@ -12,15 +12,10 @@ from ..reading.game import Game
 from ..i18n.translate import Translator
 from ..model import Record
 from ..text.chapters import Chapter, load_chapters
+from ..project.templates import PACKAGE_TEMPLATES
 from .fonts import font_face_css
 
-def _default_templates() -> Path:
-    """Rulesmith's own templates: inside the installed package, or the checkout's templates/."""
-    installed = Path(__file__).resolve().parents[1] / "templates"
-    return installed if installed.is_dir() else Path(__file__).resolve().parents[2] / "templates"
 
-
-PACKAGE_TEMPLATES = _default_templates()
 
 
 def template_dirs(game: Game, project_root: Path) -> list[Path]:

@@ -68,7 +68,7 @@ def rulesmith_version() -> str:
     """Rulesmith's version and the hash of its own code and default templates: a new release
     (or an edited checkout) rebuilds everything."""
     import generator
-    from ..print.context import PACKAGE_TEMPLATES
+    from .templates import PACKAGE_TEMPLATES
 
     package = Path(generator.__file__).parent
     code = [p for p in folders.files(package, {"__pycache__"}) if p.suffix == ".py"]

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from ..system import folders
 from .manifest import digest, file_hash, files_hash, fonts_hash, rulesmith_version
-from ..print.context import PACKAGE_TEMPLATES
+from .templates import PACKAGE_TEMPLATES
 
 LOCALE_FILE = re.compile(r"^([A-Za-z]{2,3}(?:-[A-Za-z0-9]+)*)\.(po|terms\.yaml)$")
 
