@@ -238,3 +238,26 @@ def test_counters_of_several_sizes_share_sheets_with_room_for_their_marks():
         spans = [(spec.top, spec.top + spec.block_height(spec.used_rows(n))) for _k, spec, _f, n in page]
         assert spans[0][0] >= half.min_margin and spans[-1][1] <= half.paper_h - half.min_margin
         assert all(b[0] - a[1] >= half.shelf_gap - 1e-9 for a, b in zip(spans, spans[1:]))
+
+
+def test_a_dark_side_gets_light_text_and_no_contrast_finding(tmp_path):
+    """A side's counters print in black or white, whichever reads better on its colour, when
+    the side names no text colour; the layout check (W044) finds nothing on them."""
+    from generator.print.context import BuildContext
+    from generator.print.counters import face
+
+    root = make_project(tmp_path)
+    manifest = root / "content/river-line/game.yaml"
+    manifest.write_text(manifest.read_text(encoding="utf-8").replace('colour: "#a9c4e2"', 'colour: "#1f2a44"'),
+                        encoding="utf-8")
+    game = Project(root).load("river-line", Report(), checks=False)
+    ctx = BuildContext(game, "en", root)
+    sheets = game.section("countersheets")
+    inks = {}
+    for counter in game.section("counters").values():
+        sheet = sheets[counter.sheet]
+        inks.setdefault(counter.side, face(ctx, counter, sheet, False)["text_colour"])
+    assert inks["north"] == "#ffffff" and inks["south"] == "#000000", inks
+    result = run_job(Job(root, "river-line", "en", "counters"))
+    assert result.error is None, result.error
+    assert not [d for d in result.diagnostics if d.code == "W044"], result.diagnostics

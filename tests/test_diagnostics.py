@@ -191,6 +191,7 @@ LAYOUT = {
     "W042": ("<div style='height: 62mm'></div><h2 data-src='rules/a.md:9'>Shooting</h2>"
              "<p style='break-inside: avoid'>" + "Words. " * 60 + "</p>", "h2 { break-after: auto; }"),
     "W043": ("<p data-src='rules/a.md:2'>Rated \u2605</p>", ""),
+    "W044": ("<p data-src='rules/a.md:3' style='color: #999999'>Pale words</p>", ""),
 }
 
 

@@ -161,3 +161,25 @@ def test_a_broken_layout_is_not_written_as_fine(tmp_path):
     fixed = write_pdf(page("<p>Fine</p>"), out, tmp_path, [tmp_path])
     assert fixed.path == out and out.exists() and fixed.diagnostics == []
     assert not (out.parent / "rulebook.layout-errors.pdf").exists()
+
+
+@pytest.mark.parametrize("body, expected", [
+    ("<p data-src='rules/a.md:3' style='color: #999999'>Pale words</p>", "2.8:1"),        # grey on paper
+    ("<div style='background: #1a1a1a'><p data-src='rules/a.md:3'>Black on black</p></div>", "1."),
+    ("<div style='background: #c0392b'><p data-src='rules/a.md:3' style='color: #000000'>Dark red</p></div>", "4."),
+])
+def test_text_without_contrast_on_its_background_is_reported(tmp_path, body, expected):
+    found = [d for d in findings(tmp_path, body) if d.code == "W044"]
+    assert len(found) == 1 and expected in found[0].message, found
+    assert found[0].location.line == 3
+
+
+@pytest.mark.parametrize("body", [
+    "<div style='background: #1a1a1a'><p style='color: #ffffff'>White on black</p></div>",
+    "<p style='color: #767676'>The palest grey that passes 4.5:1 on white</p>",
+    "<h1 style='font-size: 18pt; color: #949494'>Large text needs 3:1</h1>",
+    "<div style='background: url(data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==)'>"
+    "<p style='color: #ffffff'>Over a picture: not measured</p></div>",
+])
+def test_text_with_enough_contrast_is_quiet(tmp_path, body):
+    assert [d for d in findings(tmp_path, body) if d.code == "W044"] == []

@@ -11,6 +11,7 @@ from pydantic_core import PydanticCustomError
 
 from ..core.languages import language_code, repeated
 from ..values import UNIT_WORDS, Distance, StatType, Unit, unit_of
+from ..values.colours import readable_on
 from .base import Frozen, Id, OrUnstated, Scalar, Text
 
 # Record kinds that carry typed stats (a `stats:` mapping checked against game.yaml's stats).
@@ -36,14 +37,23 @@ class Side(Frozen):
     id: Id
     name: Text
     colour: str = Field(description="background colour of its pieces: #rrggbb")
-    text_colour: str = Field(default="#000000", description="colour of text and symbols on its pieces: #rrggbb")
+    text_colour: str | None = Field(default=None, description="colour of text and symbols on its pieces: #rrggbb "
+                                    "(default: black or white, whichever reads better on the colour)")
 
     @field_validator("colour", "text_colour")
     @classmethod
-    def _hex(cls, value: str) -> str:
+    def _hex(cls, value: str | None) -> str | None:
+        if value is None:
+            return None
         if not re.fullmatch(r"#[0-9a-fA-F]{6}", value):
             raise ValueError(f"'{value}' is not a colour: write #rrggbb, e.g. #c0392b")
         return value.lower()
+
+    @property
+    def ink(self) -> str:
+        """The colour its pieces' text prints in: the designer's, or the more readable of
+        black and white on the side's colour."""
+        return self.text_colour or readable_on(self.colour)
 
 
 def _check_range(model):

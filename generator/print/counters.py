@@ -19,6 +19,7 @@ from .layout import sheet_spec, shelves
 from .pdf import render_document
 from .verify import LayoutRules
 from .svg_symbols import unit_symbol
+from ..values.colours import readable_on
 
 PX_PER_PT = 96 / 72
 PAPER_COLOUR, INK = "#f4efe2", "#161616"
@@ -56,10 +57,11 @@ def face(ctx: BuildContext, counter: Counter, sheet: CounterSheet, back: bool) -
     if back and counter.back is None:
         template = "blank"  # a one-sided counter: its back is its colour alone
     symbol = pick("symbol")
+    colour = pick("colour") or (side.colour if side else PAPER_COLOUR)
     return {
         "template": template, "back": back, "band": pick("band"),
-        "colour": pick("colour") or (side.colour if side else PAPER_COLOUR),
-        "text_colour": side.text_colour if side else INK,
+        "colour": colour,
+        "text_colour": (side.text_colour if side else None) or (readable_on(colour) if colour != PAPER_COLOUR else INK),
         "symbol": unit_symbol(symbol, pick("echelon")) if symbol else None,
         "designation": text("designation"), "text": text("text"),
         "strength": pick("strength"), "movement": pick("movement"), "value": pick("value"),

@@ -18,12 +18,14 @@ from weasyprint.layout.absolute import AbsolutePlaceholder
 from ..core.diagnostics import Diagnostic, Location, Report
 from ..reading.loader import read_settings
 from ..model.printing import PrintConfig
+from ..values.colours import contrast, required_ratio
 from .fonts import shipped_font_files
 
 PX_PER_MM = 96 / 25.4
 PX_PER_PT = 96 / 72
 TOLERANCE = 1.0  # px (0.26 mm): rounding in WeasyPrint's layout
 HEADINGS = {"h1", "h2", "h3", "h4", "h5", "h6", "caption", "dt"}
+PAPER = (1.0, 1.0, 1.0)  # what is behind a page's content: the sheet it prints on
 
 
 @dataclass(frozen=True)
@@ -57,6 +59,7 @@ class _Where:
     heading: bool = False
     column: object = None
     section: str | None = None  # id of the nearest <section> around it
+    background: tuple | None = PAPER  # the colour behind it (sRGB 0-1); None over a picture
 
 
 @dataclass
@@ -111,6 +114,7 @@ class LayoutCheck:
             self._glyphs_only(box, where)
             return
         where = _marked(box, element, where)
+        where = _backed(box, where)
         if isinstance(box, boxes.TextBox):
             self._text(box, where, overflow)
             return
@@ -173,10 +177,26 @@ class LayoutCheck:
                           f"keep text away from the {piece} edge")
         if overflow:
             self._inside(box, rect, where, text=box.text)
+        self._contrast(box, where)
         self._glyphs(box, where)
         if where.area_kind != "margin":
             self._texts.append(_Text(box, self._page, where.src, rect, where.heading, where.column, len(self._texts),
                                      where.section))
+
+    def _contrast(self, box, where: _Where) -> None:
+        """Text a reader can tell from what is behind it: WCAG 2.2's 4.5:1, 3:1 for large text.
+        Text over a picture (a card's art, a map) is not measured."""
+        if where.background is None:
+            return
+        ink = _over(box.style["color"], where.background)
+        ratio = contrast(ink, where.background)
+        size = box.style["font_size"] / PX_PER_PT
+        need = required_ratio(size, box.style["font_weight"] >= 700)
+        if ratio < need - 0.005:
+            self._add("W044", where, f"text of contrast {ratio:.1f}:1 on its background, below the {need:g}:1 "
+                      f"a reader needs, on page {self._page} (“{_snippet(box.text)}”)",
+                      "darken the text or lighten what is behind it (a side whose text_colour is left out "
+                      "gets black or white, whichever reads better)", key=(round(ratio, 1), _hex(ink)))
 
     def _safe_margin(self, card) -> tuple[str, float]:
         """What the piece is (a card, or a counter: `data-counter`) and its safe margin, mm."""
@@ -343,6 +363,32 @@ def _marked(box, element, where: _Where) -> _Where:
     if tag in HEADINGS and not where.heading and isinstance(box, boxes.BlockBox):
         where = replace(where, heading=True)
     return where
+
+
+def _backed(box, where: _Where) -> _Where:
+    """`where`, with the colour behind what the box holds: its own background colour laid over
+    what is behind it, or None once a background picture is under it."""
+    style = getattr(box, "style", None)
+    if style is None or isinstance(box, (boxes.TextBox, boxes.LineBox)):
+        return where
+    images = style["background_image"]
+    if any(kind != "none" for kind, _value in images):
+        return replace(where, background=None)
+    colour = style["background_color"]
+    if colour.alpha == 0 or where.background is None:
+        return where
+    return replace(where, background=_over(colour, where.background))
+
+
+def _over(colour, behind: tuple) -> tuple:
+    """A CSS colour (with its alpha) laid over an opaque sRGB colour."""
+    red, green, blue = colour.to("srgb").coordinates
+    alpha = colour.alpha
+    return tuple(alpha * c + (1 - alpha) * b for c, b in zip((red, green, blue), behind))
+
+
+def _hex(channels: tuple) -> str:
+    return "#" + "".join(f"{round(c * 255):02x}" for c in channels)
 
 
 def _laid_out(box):

@@ -20,7 +20,7 @@ def side_badge(ctx: BuildContext, side_id: str | None) -> Markup:
     if side is None:
         return Markup("")
     return Markup('<p class="side-badge" style="display:inline-block;padding:0.1em 0.6em;border-radius:0.3em;'
-                  'background:{};color:{}">{}</p>').format(side.colour, side.text_colour, ctx.tr.side_name(side.id))
+                  'background:{};color:{}">{}</p>').format(side.colour, side.ink, ctx.tr.side_name(side.id))
 
 
 def _inline_background(ctx: BuildContext, body: str, path: str) -> str:
