@@ -31,3 +31,26 @@ def reserved_hint() -> str:
     """What every refusal of a reserved game id suggests."""
     names = ", ".join(sorted(name for name in RESERVED if "." not in name))  # those an id could take
     return f"choose another id (reserved: {names})"
+
+
+# In output/GAME/LANG/: the outputs a document makes besides itself, each asked for by an
+# option of `build`. A build removes a file it no longer makes only when the file belongs to
+# an output it was asked for; the others stay, side by side, until `rulesmith clean`.
+PRINT_SHOP = "print-shop"  # print-shop/PRESET/ (cards) and print-shop/PRESET-counters/
+IMAGE_FOLDERS = ("cards", "counters", "tts")  # PNGs of the cards and counters, Tabletop Simulator sheets
+
+
+def variant(rel: str) -> str:
+    """Which output a file of a game's language folder (`rel`, from output/GAME/LANG/) is part
+    of: "" for the document itself, "bleed" (--bleed), "booklet" (--booklet),
+    "print-shop:PRESET" (--print-shop PRESET) or "images" (left out by --no-images)."""
+    parts = rel.split("/")
+    if parts[0] == PRINT_SHOP and len(parts) > 2:
+        return f"print-shop:{parts[1].removesuffix('-counters')}"
+    if parts[0] in IMAGE_FOLDERS and len(parts) > 1:
+        return "images"
+    if parts[0].endswith("-bleed.pdf"):
+        return "bleed"
+    if parts[0] == "rulebook-booklet.pdf":
+        return "booklet"
+    return ""

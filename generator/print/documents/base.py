@@ -31,6 +31,11 @@ class Document:
         """The build options that change this document."""
         return {}
 
+    def variants(self, job) -> set[str]:
+        """The outputs (output_layout.variant) a job with these options makes: of the files
+        earlier builds made, only those of these outputs are removed when not made again."""
+        return {""}
+
     def template_files(self, dirs: list[Path]) -> list[Path]:
         files = []
         for folder in dirs:
@@ -58,3 +63,10 @@ class Document:
         # with layout findings the source is not remembered: the next build checks it again
         return Rendered([res.path], pages=res.pages, reads=read,
                         source="" if res.diagnostics else made_from(ctx.project_root, read, html))
+
+
+def made_variants(job) -> set[str]:
+    """The outputs of the card and counter sheets a job asks for: the sheets, --bleed's file,
+    each --print-shop preset's files, and (unless --no-images) the images."""
+    return {"", *(["bleed"] if job.bleed else []), *(f"print-shop:{name}" for name in job.print_shops),
+            *(["images"] if job.images else [])}

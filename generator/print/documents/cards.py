@@ -12,7 +12,7 @@ from ..printshop import preset_state, write_print_shop
 from ..chunkstore import ChunkStore
 from ..sheets import discard_chunks, write_sheets
 from ..sources import made_from, reads
-from .base import Document, Rendered
+from .base import Document, Rendered, made_variants
 
 
 class CardSheets(Document):
@@ -21,8 +21,11 @@ class CardSheets(Document):
     templates = ("card.html.j2", "cards.css", "sheets.yaml", "print-shops.yaml", "backs/*")
 
     def options(self, job) -> dict:
-        return {"paper": job.paper, "bleed": job.bleed, "print_shop": job.print_shop, "images": job.images,
+        return {"paper": job.paper, "bleed": job.bleed, "print_shops": list(job.print_shops), "images": job.images,
                 "drafts": job.drafts}
+
+    def variants(self, job) -> set[str]:
+        return made_variants(job)
 
     def render(self, ctx, job, report, previous):
         out, root = ctx.output_dir(), ctx.project_root
@@ -34,7 +37,7 @@ class CardSheets(Document):
         images_html = _images_source(ctx, faces) if job.images else ""
         # a large deck's sheets are hashed piece by piece, never put together in one string
         made = (html.digest(), bleed_html.digest() if bleed_html else "", images_html, placements,
-                preset_state(ctx, job.print_shop))
+                *[preset_state(ctx, name) for name in job.print_shops])
         source = made_from(root, previous.reads, *made)
         if source == previous.state:
             discard_chunks(out / "cards.pdf")
@@ -56,8 +59,8 @@ class CardSheets(Document):
             rendered.files.append(bleed.path)
             read |= bleed.read
             preflight_pages(bleed.path, margin, _pages_of(faces), ctx, report)
-        if job.print_shop:
-            rendered.files += write_print_shop(ctx, faces, job.print_shop, out, report, broken)
+        for name in job.print_shops:
+            rendered.files += write_print_shop(ctx, faces, name, out, report, broken)
         rendered.reads = reads(read, root)
         # with layout findings the source is not remembered: the next build lays it out again
         rendered.source = "" if res.diagnostics or broken else made_from(root, rendered.reads, *made)

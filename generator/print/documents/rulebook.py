@@ -17,6 +17,9 @@ class Rulebook(Document):
     def options(self, job) -> dict:
         return {"book": job.book, "notes": job.notes, "booklet": job.booklet}
 
+    def variants(self, job) -> set[str]:
+        return {"", "booklet"} if job.booklet else {""}
+
     def render(self, ctx, job, report, previous):
         layout = book_layout(ctx.roots, job.book)
         rendered = self.single_pdf(ctx, rulebook_html(ctx, job.book, notes=job.notes), report, previous,
