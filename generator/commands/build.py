@@ -367,8 +367,14 @@ def record(manifest: Manifest, key: str, state: str, result: JobResult) -> list[
     manifest.record(key, state, files, source=result.source, reads=list(result.reads), pages=pages, cards=cards,
                     diagnostics=save_diagnostics(Report(list(result.diagnostics))), **({"kept": kept} if kept else {}))
     manifest.save()
-    return [f"removed {outputs.shown(path)}: an earlier build made it; {result.job.label} makes it no more"
-            for path in removed]
+    lines = [f"removed {outputs.shown(path)}: an earlier build made it; {result.job.label} makes it no more"
+             for path in removed]
+    newly = sorted(set(kept) - set(before.get("kept", {})))
+    if newly:  # said once, when they stop being brought up to date
+        more = f" and {len(newly) - 1} more" if len(newly) > 1 else ""
+        lines.append(f"{result.job.label}: kept {newly[0]}{more}, made with other options and not made again "
+                     f"by this build ('rulesmith clean {result.job.game}' removes them)")
+    return lines
 
 
 def asked_for(manifest: Manifest, job: Job) -> Callable[[str], bool]:
