@@ -49,6 +49,19 @@ def test_a_plain_build_after_bleed_and_print_shop_keeps_their_files(ws: Workspac
     assert all(path.is_file() for path in made)
 
 
+def test_each_book_and_paper_size_and_the_booklet_have_files_of_their_own(ws: Workspace):
+    first = ws.run("build", "--only", "rulebook,cards", "--no-images", "--jobs", "1", "--booklet", "--paper", "letter")
+    assert first.returncode == 0, first.stderr
+    made = {name: (out(ws) / name).read_bytes() for name in ("rulebook-a5.pdf", "rulebook-booklet.pdf",
+                                                               "cards-letter.pdf", "cards-letter.json")}
+    assert not (out(ws) / "rulebook.pdf").exists() and not (out(ws) / "cards.pdf").exists()
+    result = ws.run("build", "--only", "rulebook,cards", "--no-images", "--jobs", "1")
+    assert result.returncode == 0 and "removed" not in result.stdout, result.stdout + result.stderr
+    assert {name: (out(ws) / name).read_bytes() for name in made} == made  # as they were
+    assert (out(ws) / "rulebook.pdf").is_file() and (out(ws) / "cards.pdf").is_file()
+    assert (out(ws) / "cards.json").read_bytes() != made["cards-letter.json"]  # each paper's placements
+
+
 def test_two_presets_in_one_build_and_another_later_keep_each_others_files(ws: Workspace):
     built(ws, "--print-shop", "drivethrucards", "--print-shop", "makeplayingcards")
     shop = out(ws) / "print-shop"

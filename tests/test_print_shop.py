@@ -382,7 +382,7 @@ def test_different_backgrounds_on_a_sheet_get_a_gutter_of_their_own_colours(ws: 
     _deck_game(ws)
     result = run_job(Job(ws.root, "demo", "en", "cards", paper=paper, images=False))
     assert result.error is None, result.error
-    placements = json.loads((result.files[0].parent / "cards.json").read_text())
+    placements = json.loads(result.files[0].with_suffix(".json").read_text())
     first = [p for p in placements if p["sheet"] == 1]
     second = [p for p in placements if p["sheet"] == 2]
     assert {p["deck"] for p in first} == {"orders", "night"} and {p["deck"] for p in second} == {"night"}

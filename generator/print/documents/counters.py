@@ -1,5 +1,5 @@
 """Counter sheets: counters.pdf (fronts, each page followed by its backs) and counters.json
-(where each counter sits), one PNG per counter side and Tabletop Simulator sheets; with
+(where each counter sits; on Letter counters-letter.pdf and counters-letter.json), one PNG per counter side and Tabletop Simulator sheets; with
 --bleed counters-bleed.pdf, with --print-shop the printer's counter files (counterbleed.py)."""
 
 from __future__ import annotations
@@ -11,6 +11,7 @@ from ..pdf import write_pdf
 from ..printshop import preset_state, write_counter_shop
 from ..sheetparts import sheets_config
 from ..sources import made_from
+from ...output_layout import sized
 from .base import Document, Rendered, made_variants
 
 
@@ -45,9 +46,10 @@ class CounterSheets(Document):
         if source == previous.state:
             return Rendered(source=source, unchanged=True, cards=len(placements))
         out = ctx.output_dir()
-        res = write_pdf(html, out / "counters.pdf", ctx.game.folder, ctx.roots, document=document)
-        write_placements(out / "counters.json", placements)
-        rendered = Rendered([res.path, out / "counters.json"], pages=res.pages, cards=len(placements), source=source)
+        placed = out / sized("counters", job.paper, ".json")
+        res = write_pdf(html, out / sized("counters", job.paper), ctx.game.folder, ctx.roots, document=document)
+        write_placements(placed, placements)
+        rendered = Rendered([res.path, placed], pages=res.pages, cards=len(placements), source=source)
         if job.bleed:
             rendered.files.append(write_bleed_pdf(ctx, counter_faces(pieces), out / "counters-bleed.pdf", bleed, report))
         for name in job.print_shops:

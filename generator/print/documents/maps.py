@@ -1,4 +1,5 @@
-"""Maps: maps.pdf (each map tiled on paper), maps.json (the tiles' windows), maps-large.pdf
+"""Maps: maps.pdf (each map tiled on paper; on Letter maps-letter.pdf), maps.json (the tiles'
+windows; maps-letter.json), maps-large.pdf
 (one page per map) and a PNG board per map."""
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ class MapSheets(Document):
         return {"paper": job.paper, "images": job.images, "preflight": bool(job.bleed or job.print_shops)}
 
     def variants(self, job) -> set[str]:
-        return {"", "images"} if job.images else {""}
+        return {"", f"paper:{job.paper}", *(["images"] if job.images else [])}
 
     def render(self, ctx, job, report, previous):
         maps = ctx.game.section("maps")
