@@ -108,6 +108,25 @@ def test_a_removed_game_takes_its_files_with_it_said(ws: Workspace):
     assert empty_folders(ws.root / "output") == []
 
 
+def test_a_language_the_game_no_longer_has_takes_its_files_with_it_said(tmp_path: Path):
+    from generator.commands.new import scaffold
+
+    scaffold(tmp_path / "content" / "demo", "demo", "Demo", languages=("ru",))
+    ws = Workspace.__new__(Workspace)
+    ws.root, ws.game = tmp_path, tmp_path / "content" / "demo"
+    cards = ("build", "--only", "cards", "--no-images", "--jobs", "1")
+    assert ws.run(*cards, "--bleed").returncode == 0
+    assert (tmp_path / "output/demo/ru/cards.pdf").is_file()
+    ws.edit("game.yaml", "languages: [ru]", "languages: []")
+    result = ws.run(*cards)
+    assert result.returncode == 0, result.stderr
+    assert "removed output/demo/ru/cards.pdf: ru is no longer a language of demo" in result.stdout
+    assert (tmp_path / "output/demo/ru/cards-bleed.pdf").is_file()  # --bleed's: not asked for, kept
+    assert not (tmp_path / "output/demo/ru/cards.json").exists() and (out(ws) / "cards.pdf").is_file()
+    assert empty_folders(tmp_path / "output") == []
+    assert ws.run("clean").returncode == 0 and not (tmp_path / "output/demo").exists()  # the kept ones too
+
+
 def test_clean_removes_what_builds_made_and_keeps_the_rest(ws: Workspace):
     built(ws, "--bleed", "--print-shop", "drivethrucards")
     mine = out(ws) / "lists" / "mine.pdf"
