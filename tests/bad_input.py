@@ -730,7 +730,7 @@ def run_case(ws: Workspace, case: Case) -> list:
     from generator.print.jobs import Job, run_job
 
     kind = {"reference-ru": "reference", "counters": "counters", "rulebook": "rulebook"}.get(case.runner, "cards")
-    shop = {"bleed": {"bleed": True}, "print-shop": {"print_shop": "makeplayingcards"}}.get(case.runner, {})
+    shop = {"bleed": {"bleed": True}, "print-shop": {"print_shops": ("makeplayingcards",)}}.get(case.runner, {})
     job = Job(ws.root, "demo", "ru" if case.runner == "reference-ru" else "en", kind, images=False, **shop)
     return run_job(job).diagnostics
 

@@ -106,7 +106,7 @@ def test_a_back_a_little_too_long_is_an_error_too(ws):
     path = ws.edit("data/cards.yaml", "    text: One unit moves and then attacks.\n",
                    "    text: One unit moves and then attacks.\n    back:\n      title: Spent\n"
                    f"      text: {'Turn it over when the unit has moved and attacked. ' * 26}\n")
-    result = run_job(Job(ws.root, "demo", "en", "cards", images=False, print_shop="drivethrucards"))
+    result = run_job(Job(ws.root, "demo", "en", "cards", images=False, print_shops=("drivethrucards",)))
     errors = [d for d in result.diagnostics if d.code == "E040"]
     assert errors and "card 'advance.back' (en) does not fit" in errors[0].message, result.diagnostics
     assert not (ws.root / "output/demo/en/print-shop/drivethrucards").exists()  # never sent to a printer cut off

@@ -192,14 +192,14 @@ def test_letter_paper(tmp_path):
     root = make_project(tmp_path)
     result = run_job(Job(root, "river-line", "en", "counters", paper="letter", images=False))
     assert result.error is None and not result.diagnostics
-    placements = json.loads((root / "output/river-line/en/counters.json").read_text())
+    placements = json.loads((root / "output/river-line/en/counters-letter.json").read_text())
     assert {tuple(p["paper"]) for p in placements} == {(215.9, 279.4)}
     assert {p["sheet"] for p in placements if p["countersheet"] == "units"} == {1}
     for p in placements:
         (fx, _), (bx, _), (w, _) = p["front"], p["back"], p["size"]
         assert abs((bx + w / 2) - (215.9 - (fx + w / 2))) < 0.01
     maps = run_job(Job(root, "river-line", "en", "maps", paper="letter", images=False))
-    tiles = json.loads((root / "output/river-line/en/maps.json").read_text())
+    tiles = json.loads((root / "output/river-line/en/maps-letter.json").read_text())
     assert maps.error is None and {tuple(sorted(t["paper"])) for t in tiles} == {(215.9, 279.4)}
 
 

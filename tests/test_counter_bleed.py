@@ -168,7 +168,7 @@ def shops(tmp_path_factory):
     for root, presets in ((shipped, ("thegamecrafter", "makeplayingcards")),
                           (extended, ("thegamecrafter", "drivethrucards"))):
         for preset in presets:
-            result = run_job(Job(root, "river-line", "en", "counters", print_shop=preset, images=False))
+            result = run_job(Job(root, "river-line", "en", "counters", print_shops=(preset,), images=False))
             assert result.error is None, result.error
             built[(root == extended, preset)] = (root / "output/river-line/en/print-shop" / f"{preset}-counters",
                                                  result)

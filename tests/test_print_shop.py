@@ -192,7 +192,7 @@ def shops(tmp_path_factory):
              "    quantity: 1\n    text: A large card.\n")
     built = {}
     for preset in ("drivethrucards", "thegamecrafter", "makeplayingcards"):
-        result = run_job(Job(ws.root, "demo", "en", "cards", print_shop=preset, images=False))
+        result = run_job(Job(ws.root, "demo", "en", "cards", print_shops=(preset,), images=False))
         assert result.error is None, result.error
         built[preset] = result
     return ws, built
@@ -337,7 +337,7 @@ def test_a_shipped_game_passes_the_preflight(games, game, lang):
     (page boxes, bleed strips of every face, font names, pictures) and finds nothing; no word
     lies within 3.2 mm of a trim. A deck of a size the printer does not take is only left out
     of its files (W048: the tarot reference cards, river-line's bridge-size events)."""
-    result = run_job(Job(games[game], game, lang, "cards", bleed=True, print_shop="drivethrucards",
+    result = run_job(Job(games[game], game, lang, "cards", bleed=True, print_shops=("drivethrucards",),
                          images=False))
     assert result.error is None, result.error
     assert not [d for d in result.diagnostics if d.code in ("E048", "W040") or d.code.startswith("E")], \
@@ -382,7 +382,7 @@ def test_different_backgrounds_on_a_sheet_get_a_gutter_of_their_own_colours(ws: 
     _deck_game(ws)
     result = run_job(Job(ws.root, "demo", "en", "cards", paper=paper, images=False))
     assert result.error is None, result.error
-    placements = json.loads((result.files[0].parent / "cards.json").read_text())
+    placements = json.loads(result.files[0].with_suffix(".json").read_text())
     first = [p for p in placements if p["sheet"] == 1]
     second = [p for p in placements if p["sheet"] == 2]
     assert {p["deck"] for p in first} == {"orders", "night"} and {p["deck"] for p in second} == {"night"}

@@ -16,6 +16,7 @@ from ..project import keptstate
 from .. import outputs
 from ..core.diagnostics import Report, render
 from ..project.manifest import Manifest, digest, load_diagnostics, save_diagnostics
+from ..outputs.layout import variant
 from ..print.documents import KINDS, registry
 from ..print.jobs import Job, JobResult, plan, run_jobs
 from ..print.sources import Source
@@ -53,21 +54,22 @@ def _kinds(value: str | None) -> list[str]:
               help="Also write rulebook-booklet.pdf: the A5 rulebook two pages up on A4, in order to fold and staple.")
 @click.option("--bleed", is_flag=True, help="Also write cards-bleed.pdf and counters-bleed.pdf: one card or counter face "
                    "per page with 3 mm bleed.")
-@click.option("--print-shop", "print_shop", metavar="PRESET", default=None,
+@click.option("--print-shop", "print_shops", metavar="PRESET", multiple=True,
               help="Also write the cards, and the counters where the printer has a product for them, as a "
                    "print-on-demand printer takes them (print-shops.yaml: "
-                   "drivethrucards, thegamecrafter, makeplayingcards).")
+                   "drivethrucards, thegamecrafter, makeplayingcards). Repeatable.")
 @click.option("--no-drafts", is_flag=True, help="Leave cards marked incomplete (DRAFT) out of the card sheets.")
 @click.option("--no-notes", is_flag=True, help="Leave the rules' notes (designer's, translator's, editor's) out of the rulebook.")
 @click.option("--no-images", is_flag=True, help="Skip card PNGs and Tabletop Simulator sheets.")
 @click.option("--jobs", "workers", type=click.IntRange(min=1), default=None,
               help="Parallel workers, 1 or more (default: CPU cores).")
 @click.option("--strict", is_flag=True, help="Fail on warnings (e.g. card text that does not fit).")
-@click.option("--force", is_flag=True, help="Rebuild everything, even what has not changed since the last build.")
+@click.option("--force", is_flag=True, help="Rebuild everything asked for, even what has not changed since the last "
+              "build (files made with other options stay; 'rulesmith clean' removes them).")
 @click.option("--site-url", envvar="RULESMITH_SITE_URL", default="", metavar="URL",
               help="Where the site is published (https://...): pages get absolute canonical and language links.")
 @click.pass_obj
-def command(ctx, games, langs, only, paper, book, booklet, bleed, print_shop, no_drafts, no_notes, no_images, workers,
+def command(ctx, games, langs, only, paper, book, booklet, bleed, print_shops, no_drafts, no_notes, no_images, workers,
             strict, force, site_url) -> None:
     """Build print-and-play PDFs and the site into output/."""
     project = ctx.project
@@ -78,7 +80,9 @@ def command(ctx, games, langs, only, paper, book, booklet, bleed, print_shop, no
     names = project.resolve_games(games)
     kinds = _kinds(only)
     project.resolve_languages(names, langs)
-    _known_shop(project, print_shop)
+    print_shops = tuple(sorted(set(print_shops)))
+    for name in print_shops:
+        _known_shop(project, name)
     lock = outputs.BuildLock(project.output)
     try:
         lock.acquire()
@@ -87,7 +91,7 @@ def command(ctx, games, langs, only, paper, book, booklet, bleed, print_shop, no
         sys.exit(2)
     try:
         failed = build(project, names, kinds, bool(games), list(langs) or None, workers, force,
-                       dict(paper=paper, book=book, booklet=booklet, bleed=bleed, print_shop=print_shop,
+                       dict(paper=paper, book=book, booklet=booklet, bleed=bleed, print_shops=print_shops,
                             images=not no_images, drafts=not no_drafts,
                             notes=not no_notes), strict, site_url=site_url)
     except outputs.OutsideOutput as exc:
@@ -99,11 +103,9 @@ def command(ctx, games, langs, only, paper, book, booklet, bleed, print_shop, no
         sys.exit(1)
 
 
-def _known_shop(project, name: str | None) -> None:
+def _known_shop(project, name: str) -> None:
     """A --print-shop that names no preset of the project's (or Rulesmith's) print-shops.yaml
     is a usage error."""
-    if name is None:
-        return
     from ..print.context import PACKAGE_TEMPLATES
     from ..print.printshop import presets
 
@@ -116,7 +118,7 @@ def _known_shop(project, name: str | None) -> None:
                                  f"(templates/print-shops.yaml)", param_hint="--print-shop")
 
 
-DEFAULT_OPTIONS = dict(paper="a4", book="a4", booklet=False, bleed=False, print_shop=None, images=True, drafts=True, notes=True)
+DEFAULT_OPTIONS = dict(paper="a4", book="a4", booklet=False, bleed=False, print_shops=(), images=True, drafts=True, notes=True)
 
 
 def build(project, names, kinds, partial, langs, workers, force, options, strict,
@@ -140,6 +142,7 @@ def build(project, names, kinds, partial, langs, workers, force, options, strict
     if {"rulebook", "site"} & set(kinds):
         run.verified = verified_examples(project, names, run.manifest, run.inputs)
     jobs, skipped = _planned(run, names, langs, kinds, options)
+    _remove_gone(run, _Asked(names, partial, langs, kinds, options), {job for job, _key, _state in jobs} | set(skipped))
     site = _SiteRequest(names, partial, langs, site_url) if "site" in kinds else None
     failed = _made(run, jobs, skipped, workers, site)
     run.manifest.save()
@@ -160,6 +163,7 @@ class _Build:
     inputs: Inputs
     report: Report
     verified: dict[str, dict[str, bool]] = field(default_factory=dict)
+    removed: list[str] = field(default_factory=list)  # a line for each file removed, not yet said
 
 
 @dataclass(frozen=True)
@@ -175,18 +179,27 @@ class _SiteRequest:
 
 def _prepared_output(project, force: bool) -> Manifest:
     """output/ tidied for a build (writes kept inside it, half-written files of an interrupted
-    build removed) and what the last build made; with `force` that is forgotten, and so is
-    what earlier layouts found."""
+    build removed, each said) and what the last build made; with `force` nothing of that is
+    taken as made but the files stay known (manifest.forced), and what earlier layouts found is
+    forgotten."""
     outputs.confine_to(project.output)
-    outputs.remove_stale_temps(project.output)
+    outputs.remove_stale_temps(project.output, tell)
     keptstate.tidy(project.output)
     if force:  # what earlier layouts found is worked out again too
-        for kept in ("manifest.json", "fit.json", "layout.json", "images.json", "chunks"):
+        for kept in ("fit.json", "layout.json", "images.json", "chunks"):
             outputs.discard(keptstate.folder(project.output) / kept)
     manifest = Manifest.load(project.output)
     if manifest.damaged:
         keptstate.damaged(manifest.path, manifest.why, "building everything again")
+    elif force:
+        manifest.forced([*KINDS, "tables"])
     return manifest
+
+
+def tell(line: str) -> None:
+    """A line for the user beside those of the documents made (stderr on a terminal, where the
+    progress bar is, else stdout)."""
+    click.echo(line, err=Console(stderr=True).is_terminal)
 
 
 def _validated(run: _Build, names) -> list[str]:
@@ -218,6 +231,47 @@ def _planned(run: _Build, names, langs, kinds, options) -> tuple[list[tuple[Job,
     return jobs, skipped
 
 
+@dataclass(frozen=True)
+class _Asked:
+    """The documents a build was asked for: of these games (with `partial`, only these; else
+    every game of the project), these languages (None: all of each game), these kinds, with
+    these options."""
+
+    names: list[str]
+    partial: bool
+    langs: list[str] | None
+    kinds: list[str]
+    options: dict
+
+
+def _remove_gone(run: _Build, asked: _Asked, planned: set[Job]) -> None:
+    """The files earlier builds made of a document asked for whose content is gone (a game no
+    longer in content/, a language the game no longer has) are removed, each said; only those
+    of the outputs this build's options ask for (the others stay until `rulesmith clean`)."""
+    made = {f"{job.kind}:{job.game}/{job.lang}" for job in planned}
+    games = set(run.project.game_ids())
+    for key in list(run.manifest.entries):
+        kind, _, where = key.partition(":")
+        game, _, lang = where.partition("/")
+        if kind not in asked.kinds or kind not in KINDS or not lang or key in made:
+            continue
+        if game in games and (game not in asked.names or (asked.langs and lang not in asked.langs)):
+            continue  # not asked for
+        if game not in games and asked.partial:
+            continue
+        why = f"{lang} is no longer a language of {game}" if game in games else f"{game} is no longer in content/"
+        job = Job(run.project.root, game, lang, kind, **asked.options)
+        removed, kept = run.manifest.remove_left(key, [], asked_for(run.manifest, job))
+        run.removed += [f"removed {outputs.shown(path)}: {why}" for path in removed]
+        if kept:
+            run.manifest.entries[key] = {"inputs": "", "files": {}, "kept": kept}
+        else:
+            run.manifest.forget(key)
+    for line in run.removed:
+        tell(line)
+    run.removed.clear()
+
+
 def _job_state(run: _Build, document, job: Job) -> str:
     """What a document is made from: the game's files in its language, its templates and
     options, and the checker's tables and examples if it shows them."""
@@ -247,6 +301,9 @@ def _made(run: _Build, jobs, skipped: list[Job], workers, site: _SiteRequest | N
                 say(_made_line(result))
             else:
                 failed.append(result)
+            for line in run.removed:
+                say(line)
+            run.removed.clear()
 
         if jobs:
             run_jobs([job for job, _key, _state in jobs], workers, done)
@@ -266,7 +323,7 @@ def _finished(run: _Build, result: JobResult, key_state: tuple[str, str]) -> boo
         raise result.fault  # the CLI says it in one line; the pool's other workers stop
     if result.error:
         return False
-    record(run.manifest, *key_state, result)
+    run.removed += record(run.manifest, *key_state, result)
     return True
 
 
@@ -296,18 +353,37 @@ def _build_site(run: _Build, site: _SiteRequest, say: Callable[[str], None]) -> 
         f" -> {built.root.relative_to(project.root)}")
 
 
-def record(manifest: Manifest, key: str, state: str, result: JobResult) -> None:
-    """Remember what the job made; files the last build made and this one did not are removed."""
+def record(manifest: Manifest, key: str, state: str, result: JobResult) -> list[str]:
+    """Remember what the job made. Of the files earlier builds made that this one did not,
+    those of the outputs it was asked for are removed (what they were made from is gone: a
+    deck, a card, a preset's product) and the others kept (files of other options: --bleed,
+    another --print-shop...). A line for the user per file removed."""
     before = manifest.get(key) or {"files": {}}
     if result.unchanged:
         files = [manifest.output / rel for rel in before["files"]]
         pages, cards = before.get("pages", 0), before.get("cards", 0)
     else:
         files, pages, cards = result.files, result.pages, result.cards
-        manifest.remove_left(key, files)
+    removed, kept = manifest.remove_left(key, files, asked_for(manifest, result.job))
     manifest.record(key, state, files, source=result.source, reads=list(result.reads), pages=pages, cards=cards,
-                    diagnostics=save_diagnostics(Report(list(result.diagnostics))))
+                    diagnostics=save_diagnostics(Report(list(result.diagnostics))), **({"kept": kept} if kept else {}))
     manifest.save()
+    lines = [f"removed {outputs.shown(path)}: an earlier build made it; {result.job.label} makes it no more"
+             for path in removed]
+    newly = sorted(set(kept) - set(before.get("kept", {})))
+    if newly:  # said once, when they stop being brought up to date
+        more = f" and {len(newly) - 1} more" if len(newly) > 1 else ""
+        lines.append(f"{result.job.label}: kept {newly[0]}{more}, made with other options and not made again "
+                     f"by this build ('rulesmith clean {result.job.game}' removes them)")
+    return lines
+
+
+def asked_for(manifest: Manifest, job: Job) -> Callable[[str], bool]:
+    """Whether a file an earlier build made (its path inside output/) belongs to an output
+    `job` makes: the document itself or one its options ask for (output_layout.variant)."""
+    variants = registry()[job.kind].variants(job)
+    folder = f"{job.game}/{job.lang}/"
+    return lambda rel: not rel.startswith(folder) or variant(rel[len(folder):]) in variants
 
 
 SETTINGS = ("print.yaml", "sheets.yaml")

@@ -61,7 +61,10 @@ def print_(ctx, path: Path, lang: str | None) -> None:
     if lang != manifest.source_language and lang not in manifest.languages:
         raise UsageError(f"game '{manifest.id}' has no language '{lang}'; its languages: "
                          f"{', '.join([manifest.source_language, *manifest.languages])}")
-    result = print_list(checked, lang, ctx.project.root, path)
+    from .. import outputs
+
+    with outputs.BuildLock(ctx.project.output, wait=True):  # one writer at a time in output/ (a build's temporaries)
+        result = print_list(checked, lang, ctx.project.root, path)
     for finding in result.diagnostics:
         click.echo(finding.format_text(ctx.project.root), err=True)
     click.echo(str(result.path))

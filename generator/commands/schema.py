@@ -6,6 +6,7 @@ from pathlib import Path
 
 import click
 
+from .. import outputs
 from ..outputs.layout import SCHEMA
 from ..model.schema import write_schemas
 
@@ -24,5 +25,7 @@ def command(ctx, out: Path | None) -> None:
             f"{folder} is outside {output}; Rulesmith writes only into the output folder. "
             f"Hint: leave --out out (output/schema/) or name a folder inside output/, "
             f"then point your editor there or copy the files.", param_hint="--out")
-    for path in write_schemas(folder):
+    with outputs.BuildLock(output, wait=True):  # one writer at a time in output/ (a build's temporaries)
+        written = write_schemas(folder)
+    for path in written:
         click.echo(str(path))

@@ -9,6 +9,7 @@ import contextlib
 import errno
 import json
 import os
+import re
 import secrets
 import shutil
 import stat
@@ -185,25 +186,43 @@ def swap_folder(new: Path, final: Path) -> None:
         folders.remove(old)
 
 
-def remove_stale_temps(folder: Path) -> None:
-    """Temporary files a killed build left behind (never the files of a live one)."""
+TEMP = re.compile(r"\..+\.[0-9]+-[0-9a-f]{8}\.tmp")  # _temp_name's: .NAME.PID-HEX.tmp
+
+
+def remove_stale_temps(folder: Path, say: Callable[[str], None] | None = None) -> list[Path]:
+    """The temporary files (and folders) an interrupted build left behind, removed; called
+    under output/'s lock, before this build writes anything, so every one is stale: its writer
+    is gone, whatever its pid now names (a zombie, or another process that took the pid). The
+    other commands that write into output/ take the lock as well. `say` is told of each, in one
+    line; the folders they leave empty go too. Returns what was removed."""
+    removed = []
     for tmp in folders.walk(folder):
-        if not (tmp.name.startswith(".") and tmp.name.endswith(".tmp")):
-            continue
-        pid = tmp.name.rsplit(".", 2)[-2].split("-")[0]
-        if pid.isdigit() and not _alive(int(pid)):
-            with contextlib.suppress(OSError):
-                shutil.rmtree(tmp) if tmp.is_dir() else tmp.unlink()
+        if not TEMP.fullmatch(tmp.name) or not (tmp.is_symlink() or tmp.exists()):
+            continue  # gone with a folder removed before it
+        with contextlib.suppress(OSError):
+            discard(tmp)
+            removed.append(tmp)
+            if say:
+                say(f"removed {shown(tmp)}: left half-written by a build that was stopped")
+            prune(tmp.parent, folder)
+    return removed
 
 
-def _alive(pid: int) -> bool:
-    if pid <= 0:
-        return False
-    try:
-        os.kill(pid, 0)
-    except OSError as exc:
-        return exc.errno == errno.EPERM
-    return True
+def remove_made(path: Path, root: Path) -> None:
+    """Remove a file a build made, and the folders its going leaves empty, up to `root`."""
+    check_inside(path).unlink(missing_ok=True)
+    prune(path.parent, root)
+
+
+def prune(folder: Path, root: Path) -> None:
+    """Remove `folder` and its parents while they are empty, up to `root` (kept)."""
+    root = root.resolve()
+    while folder.resolve() != root and root in folder.resolve().parents and not folder.is_symlink():
+        try:
+            folder.rmdir()
+        except OSError:  # not empty (or gone)
+            return
+        folder = folder.parent
 
 
 _held: set[int] = set()  # descriptors of the locks this process holds

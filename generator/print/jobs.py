@@ -29,7 +29,7 @@ class Job:
     book: str = "a4"
     booklet: bool = False  # also the A5 rulebook imposed for folding (booklet.py)
     bleed: bool = False
-    print_shop: str | None = None  # a preset of print-shops.yaml: the cards and counters as that printer takes them
+    print_shops: tuple[str, ...] = ()  # presets of print-shops.yaml: the cards and counters as each printer takes them
     images: bool = True
     drafts: bool = True  # False: card sheets leave DRAFT cards out
     notes: bool = True  # False: the rulebook leaves `::: note` asides out

@@ -15,6 +15,7 @@ from ..core.diagnostics import Location, Report
 from ..model import Map
 from ..model.mapgrid import Grid
 from ..model.maps import cell_xy
+from ..outputs.layout import sized
 from .bleed import crop_marks, set_bleed_box, slug
 from .sheetparts import draw_marks, sheets_config
 from .context import BuildContext
@@ -417,7 +418,7 @@ IMAGE_DPI = 150
 
 def write_maps(ctx: BuildContext, report: Report, paper: str = "a4", images: bool = True,
                preflight: bool = False) -> tuple[list[Path], int]:
-    """maps.pdf (tiled on paper), maps.json (tile windows), maps-large.pdf (one page per map,
+    """maps.pdf (tiled on paper; on Letter maps-letter.pdf), maps.json (tile windows; maps-letter.json), maps-large.pdf (one page per map,
     with bleed and crop marks; preflighted with `preflight`); with images, a PNG of each whole
     map (tts/map-ID.png: a Tabletop Simulator board)."""
     if not ctx.game.section("maps"):
@@ -426,8 +427,8 @@ def write_maps(ctx: BuildContext, report: Report, paper: str = "a4", images: boo
 
     out = ctx.output_dir()
     html, tiles = tiled_html(ctx, paper)
-    tiled = write_pdf(html, out / "maps.pdf", ctx.game.folder, ctx.roots)
-    outputs.write_text(out / "maps.json", json.dumps(tiles, indent=1))
+    tiled = write_pdf(html, out / sized("maps", paper), ctx.game.folder, ctx.roots)
+    outputs.write_text(out / sized("maps", paper, ".json"), json.dumps(tiles, indent=1))
     bleed = sheets_config(ctx)["bleed"]
     large = write_pdf(large_html(ctx), out / "maps-large.pdf", ctx.game.folder, ctx.roots,
                       finish=lambda path: set_bleed_box(path, bleed))
@@ -435,7 +436,7 @@ def write_maps(ctx: BuildContext, report: Report, paper: str = "a4", images: boo
         fallback = ctx.game.folder / "data" / "maps.yaml"
         records = [_map_location(ctx, m) or Location(fallback) for m in ctx.game.section("maps").values()]
         preflight_pages(large.path, bleed, records, ctx, report)
-    files = [tiled.path, out / "maps.json", large.path]
+    files = [tiled.path, out / sized("maps", paper, ".json"), large.path]
     if images:
         import pypdfium2 as pdfium
 

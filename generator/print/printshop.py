@@ -10,6 +10,7 @@ from pathlib import Path
 
 from .. import outputs
 from ..core.diagnostics import Location, Report
+from ..outputs.layout import PRINT_SHOP
 from ..model.sizes import parse_size
 from .bleed import set_bleed_box
 from .cardfaces import CardFace
@@ -21,7 +22,7 @@ from .pdf import render_document
 from .preflight import png_face, preflight_pages
 from .sheets import write_sheets
 
-FOLDER = "print-shop"  # output/GAME/LANG/print-shop/PRESET/ (counters: PRESET-counters/)
+FOLDER = PRINT_SHOP  # output/GAME/LANG/print-shop/PRESET/ (counters: PRESET-counters/)
 PNG_CHUNK = 20  # cards laid out at once for PNG presets
 
 
@@ -74,9 +75,7 @@ def write_print_shop(ctx: BuildContext, faces: list[CardFace], name: str, out: P
     """The preset's files for these (fitted) faces, under out/print-shop/NAME/; none while a
     card is too long for its card (E040): a card cut off is never sent to a printer."""
     preset = presets(ctx.templates)[name]
-    folder = out / FOLDER / name
-    if folder.exists():
-        outputs.discard(folder)  # files of cards no longer there go too
+    folder = out / FOLDER / name  # files of cards no longer there are removed by the build (manifest.py)
     if broken:
         return []
     config = {**sheets_config(ctx), "bleed": preset["bleed"]}
@@ -144,9 +143,7 @@ def write_counter_shop(ctx: BuildContext, pieces: list, name: str, out: Path, re
     its back) or a PNG per face. A preset with no counter product, or none for a sheet's
     size, writes nothing for it and says so (W048 at the sheet's first counter)."""
     preset = presets(ctx.templates)[name]
-    folder = out / FOLDER / f"{name}-counters"
-    if folder.exists():
-        outputs.discard(folder)  # files of counters no longer there go too
+    folder = out / FOLDER / f"{name}-counters"  # files of counters no longer there: as for the cards
     product = preset.get("counters")
     trims = {parse_size(size): tuple(trim) for size, trim in product["sizes"].items()} if product else {}
     written: list[Path] = []

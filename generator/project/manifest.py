@@ -13,7 +13,7 @@ import stat as stat_mode
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import Iterable
+from typing import Callable, Iterable
 
 from ..system import folders
 from .. import outputs
@@ -169,9 +169,9 @@ class Manifest:
         """What is wrong with an entry as read, or ''."""
         if not isinstance(entry, dict) or not isinstance(entry.get("inputs"), str):
             return "not an entry"
-        if not isinstance(entry.get("files"), dict):
+        if not isinstance(entry.get("files"), dict) or not isinstance(entry.get("kept", {}), dict):
             return "no file list"
-        for rel, recorded in entry["files"].items():
+        for rel, recorded in [*entry["files"].items(), *entry.get("kept", {}).items()]:
             if outputs.within(self.output, rel) is None or rel.split("/")[0] in (folder(self.output).name, ".lock"):
                 return f"file {rel!r} is not a path inside output/"
             if not (isinstance(recorded, list) and len(recorded) == 3 and _count(recorded[0])
@@ -220,14 +220,44 @@ class Manifest:
             recorded[path.relative_to(self.output).as_posix()] = [stat.st_size, stat.st_mtime_ns, file_hash(path)]
         self.entries[key] = {"inputs": inputs, "files": recorded, **extra}
 
-    def remove_left(self, key: str, files: Iterable[Path]) -> None:
-        """Remove the files the output's last build wrote that are not among `files` (what it
-        wrote now); only ever files inside output/."""
-        kept = {path.resolve() for path in files}
-        for rel in (self.entries.get(key) or {"files": {}})["files"]:
+    def made(self, key: str) -> dict[str, list]:
+        """Every file the output's builds made that is still known: its last build's and those
+        kept from earlier builds with other options (relative path -> size, time, hash)."""
+        entry = self.entries.get(key) or {}
+        return {**entry.get("kept", {}), **entry.get("files", {})}
+
+    def remove_left(self, key: str, files: Iterable[Path], asked: Callable[[str], bool] = lambda rel: True
+                    ) -> tuple[list[Path], dict[str, list]]:
+        """Of the files the output's builds made that are not among `files` (what it wrote
+        now), remove those of the outputs this build was asked for (`asked(rel)`) and keep the
+        others; only ever files inside output/, and the folders they leave empty. (The files
+        removed; the files kept, to record with the entry as "kept".)"""
+        now = {path.resolve() for path in files}
+        removed, kept = [], {}
+        for rel, recorded in self.made(key).items():
             old = outputs.within(self.output, rel)
-            if old is not None and old.resolve() not in kept:
-                outputs.check_inside(old).unlink(missing_ok=True)
+            if old is None or old.resolve() in now or not (old.is_symlink() or old.exists()):
+                continue
+            if not asked(rel):
+                kept[rel] = recorded
+                continue
+            outputs.remove_made(old, self.output)
+            removed.append(old)
+        return removed, kept
+
+    def clear(self, key: str) -> list[Path]:
+        """Remove every file the output's builds made, and forget it; the files removed."""
+        removed, _kept = self.remove_left(key, [])
+        self.forget(key)
+        return removed
+
+    def forced(self, kinds: Iterable[str]) -> None:
+        """Nothing the last builds made is taken as made (`build --force`), but the files that
+        outputs of these kinds (the part of their keys before ':') made stay known, so that
+        what a build no longer makes is still removed, and what it was not asked for kept."""
+        kinds = set(kinds)
+        self.entries = {key: {"inputs": "", "files": entry["files"], **({"kept": entry["kept"]} if "kept" in entry else {})}
+                        for key, entry in self.entries.items() if key.split(":")[0] in kinds}
 
     def forget(self, key: str) -> None:
         self.entries.pop(key, None)

@@ -31,6 +31,11 @@ class Document:
         """The build options that change this document."""
         return {}
 
+    def variants(self, job) -> set[str]:
+        """The outputs (output_layout.variant) a job with these options makes: of the files
+        earlier builds made, only those of these outputs are removed when not made again."""
+        return {""}
+
     def template_files(self, dirs: list[Path]) -> list[Path]:
         files = []
         for folder in dirs:
@@ -43,18 +48,25 @@ class Document:
         `previous` (and the files are intact), write nothing and say so."""
         raise NotImplementedError
 
-    def single_pdf(self, ctx, html: str, report: Report, previous: Source, finish=None) -> Rendered:
-        """Render a document that is one PDF, `NAME.pdf`, from its HTML; skipped when the HTML
-        and the files its last layout read hash as `previous`. `finish(path)` edits the
-        written PDF (see write_pdf)."""
+    def single_pdf(self, ctx, html: str, report: Report, previous: Source, finish=None, name: str = "") -> Rendered:
+        """Render a document that is one PDF, `NAME.pdf` (or `name`), from its HTML; skipped
+        when the HTML and the files its last layout read hash as `previous`. `finish(path)`
+        edits the written PDF (see write_pdf)."""
         from ..pdf import write_pdf
 
         source = made_from(ctx.project_root, previous.reads, html)
         if source == previous.state:
             return Rendered(source=source, reads=previous.reads, unchanged=True)
-        res = write_pdf(html, ctx.output_dir() / f"{self.name}.pdf", ctx.game.folder, ctx.roots, finish=finish)
+        res = write_pdf(html, ctx.output_dir() / (name or f"{self.name}.pdf"), ctx.game.folder, ctx.roots, finish=finish)
         report.diagnostics += res.diagnostics
         read = reads(res.read, ctx.project_root)
         # with layout findings the source is not remembered: the next build checks it again
         return Rendered([res.path], pages=res.pages, reads=read,
                         source="" if res.diagnostics else made_from(ctx.project_root, read, html))
+
+
+def made_variants(job) -> set[str]:
+    """The outputs of the card and counter sheets a job asks for: the sheets, --bleed's file,
+    each --print-shop preset's files, and (unless --no-images) the images."""
+    return {"", f"paper:{job.paper}", *(["bleed"] if job.bleed else []), *(f"print-shop:{name}" for name in job.print_shops),
+            *(["images"] if job.images else [])}

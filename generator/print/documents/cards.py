@@ -1,5 +1,6 @@
-"""Card sheets: cards.pdf and cards.json (where each card sits), optionally cards-bleed.pdf,
-one PNG per card and Tabletop Simulator sheets."""
+"""Card sheets: cards.pdf and cards.json (where each card sits; on Letter cards-letter.pdf and
+cards-letter.json), optionally cards-bleed.pdf, the print shops' files, one PNG per card and
+Tabletop Simulator sheets."""
 
 from __future__ import annotations
 
@@ -12,7 +13,8 @@ from ..printshop import preset_state, write_print_shop
 from ..chunkstore import ChunkStore
 from ..sheets import discard_chunks, write_sheets
 from ..sources import made_from, reads
-from .base import Document, Rendered
+from ...outputs.layout import sized
+from .base import Document, Rendered, made_variants
 
 
 class CardSheets(Document):
@@ -21,31 +23,35 @@ class CardSheets(Document):
     templates = ("card.html.j2", "cards.css", "sheets.yaml", "print-shops.yaml", "backs/*")
 
     def options(self, job) -> dict:
-        return {"paper": job.paper, "bleed": job.bleed, "print_shop": job.print_shop, "images": job.images,
+        return {"paper": job.paper, "bleed": job.bleed, "print_shops": list(job.print_shops), "images": job.images,
                 "drafts": job.drafts}
+
+    def variants(self, job) -> set[str]:
+        return made_variants(job)
 
     def render(self, ctx, job, report, previous):
         out, root = ctx.output_dir(), ctx.project_root
+        sheets, placed = out / sized("cards", job.paper), out / sized("cards", job.paper, ".json")
         faces, html, placements, _ = card_sheets(ctx, report, paper=job.paper, drafts=job.drafts,
-                                                 out=out / "cards.pdf")
+                                                 out=sheets)
         if not faces:
             return Rendered(source=made_from(root, (), ""), unchanged=previous.state == made_from(root, (), ""))
         bleed_html = sheets_document(ctx, faces, bleed=True)[0] if job.bleed else None
         images_html = _images_source(ctx, faces) if job.images else ""
         # a large deck's sheets are hashed piece by piece, never put together in one string
         made = (html.digest(), bleed_html.digest() if bleed_html else "", images_html, placements,
-                preset_state(ctx, job.print_shop))
+                *[preset_state(ctx, name) for name in job.print_shops])
         source = made_from(root, previous.reads, *made)
         if source == previous.state:
-            discard_chunks(out / "cards.pdf")
+            discard_chunks(sheets)
             return Rendered(source=source, reads=previous.reads, unchanged=True, cards=len(placements))
         # a card too long even on cards that continue it (E040) prints cut off: not as cards.pdf
         broken = bool(unfit(faces))
-        res = write_sheets(html, out / "cards.pdf", ctx.game.folder, ctx.roots, store=ChunkStore(root, out / "cards.pdf"),
+        res = write_sheets(html, sheets, ctx.game.folder, ctx.roots, store=ChunkStore(root, sheets),
                            broken=broken)
         report.diagnostics += res.diagnostics
-        write_placements(out / "cards.json", placements)
-        rendered = Rendered([res.path, out / "cards.json"], pages=res.pages, cards=len(placements))
+        write_placements(placed, placements)
+        rendered = Rendered([res.path, placed], pages=res.pages, cards=len(placements))
         read = set(res.read)
         if job.bleed:
             margin = sheets_config(ctx)["bleed"]
@@ -56,8 +62,8 @@ class CardSheets(Document):
             rendered.files.append(bleed.path)
             read |= bleed.read
             preflight_pages(bleed.path, margin, _pages_of(faces), ctx, report)
-        if job.print_shop:
-            rendered.files += write_print_shop(ctx, faces, job.print_shop, out, report, broken)
+        for name in job.print_shops:
+            rendered.files += write_print_shop(ctx, faces, name, out, report, broken)
         rendered.reads = reads(read, root)
         # with layout findings the source is not remembered: the next build lays it out again
         rendered.source = "" if res.diagnostics or broken else made_from(root, rendered.reads, *made)

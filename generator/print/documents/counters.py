@@ -1,5 +1,5 @@
 """Counter sheets: counters.pdf (fronts, each page followed by its backs) and counters.json
-(where each counter sits), one PNG per counter side and Tabletop Simulator sheets; with
+(where each counter sits; on Letter counters-letter.pdf and counters-letter.json), one PNG per counter side and Tabletop Simulator sheets; with
 --bleed counters-bleed.pdf, with --print-shop the printer's counter files (counterbleed.py)."""
 
 from __future__ import annotations
@@ -11,7 +11,8 @@ from ..pdf import write_pdf
 from ..printshop import preset_state, write_counter_shop
 from ..sheetparts import sheets_config
 from ..sources import made_from
-from .base import Document, Rendered
+from ...outputs.layout import sized
+from .base import Document, Rendered, made_variants
 
 
 def pictures(ctx) -> list[bytes]:
@@ -27,7 +28,10 @@ class CounterSheets(Document):
     templates = ("counter.html.j2", "counters.css", "sheets.yaml", "print.yaml", "print-shops.yaml")
 
     def options(self, job) -> dict:
-        return {"paper": job.paper, "images": job.images, "bleed": job.bleed, "print_shop": job.print_shop}
+        return {"paper": job.paper, "images": job.images, "bleed": job.bleed, "print_shops": list(job.print_shops)}
+
+    def variants(self, job) -> set[str]:
+        return made_variants(job)
 
     def render(self, ctx, job, report, previous):
         made = counter_document(ctx, report, paper=job.paper)
@@ -38,17 +42,18 @@ class CounterSheets(Document):
         bleed = sheets_config(ctx)["bleed"]
         bleed_pages = bleed_html(ctx, counter_faces(pieces), bleed) if job.bleed else ""
         source = made_from(ctx.project_root, (), html, placements, job.images, bleed_pages,
-                           preset_state(ctx, job.print_shop), *pictures(ctx))
+                           *[preset_state(ctx, name) for name in job.print_shops], *pictures(ctx))
         if source == previous.state:
             return Rendered(source=source, unchanged=True, cards=len(placements))
         out = ctx.output_dir()
-        res = write_pdf(html, out / "counters.pdf", ctx.game.folder, ctx.roots, document=document)
-        write_placements(out / "counters.json", placements)
-        rendered = Rendered([res.path, out / "counters.json"], pages=res.pages, cards=len(placements), source=source)
+        placed = out / sized("counters", job.paper, ".json")
+        res = write_pdf(html, out / sized("counters", job.paper), ctx.game.folder, ctx.roots, document=document)
+        write_placements(placed, placements)
+        rendered = Rendered([res.path, placed], pages=res.pages, cards=len(placements), source=source)
         if job.bleed:
             rendered.files.append(write_bleed_pdf(ctx, counter_faces(pieces), out / "counters-bleed.pdf", bleed, report))
-        if job.print_shop:
-            rendered.files += write_counter_shop(ctx, pieces, job.print_shop, out, report)
+        for name in job.print_shops:
+            rendered.files += write_counter_shop(ctx, pieces, name, out, report)
         if job.images:
             rendered.files += write_counter_images(ctx, pieces, out)
         return rendered

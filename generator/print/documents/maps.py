@@ -1,4 +1,5 @@
-"""Maps: maps.pdf (each map tiled on paper), maps.json (the tiles' windows), maps-large.pdf
+"""Maps: maps.pdf (each map tiled on paper; on Letter maps-letter.pdf), maps.json (the tiles'
+windows; maps-letter.json), maps-large.pdf
 (one page per map) and a PNG board per map."""
 
 from __future__ import annotations
@@ -14,7 +15,10 @@ class MapSheets(Document):
     templates = ("map.css", "sheets.yaml")
 
     def options(self, job) -> dict:
-        return {"paper": job.paper, "images": job.images, "preflight": bool(job.bleed or job.print_shop)}
+        return {"paper": job.paper, "images": job.images, "preflight": bool(job.bleed or job.print_shops)}
+
+    def variants(self, job) -> set[str]:
+        return {"", f"paper:{job.paper}", *(["images"] if job.images else [])}
 
     def render(self, ctx, job, report, previous):
         maps = ctx.game.section("maps")
@@ -25,9 +29,9 @@ class MapSheets(Document):
                     if m.background and (ctx.game.folder / m.background).is_file()]
         tiled, tiles = tiled_html(ctx, job.paper)
         source = made_from(ctx.project_root, (), tiled, tiles, large_html(ctx), job.images, *pictures,
-                           bool(job.bleed or job.print_shop))
+                           bool(job.bleed or job.print_shops))
         if source == previous.state:
             return Rendered(source=source, unchanged=True)
         files, pages = write_maps(ctx, report, paper=job.paper, images=job.images,
-                                  preflight=bool(job.bleed or job.print_shop))
+                                  preflight=bool(job.bleed or job.print_shops))
         return Rendered(files, pages=pages, source=source)
