@@ -10,7 +10,9 @@ from dataclasses import dataclass, field
 
 import click
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.progress import (BarColumn, MofNCompleteColumn, Progress, ProgressColumn, TextColumn, TimeElapsedColumn,
+                           TimeRemainingColumn)
+from rich.text import Text
 
 from ..project import keptstate
 from .. import outputs
@@ -68,9 +70,11 @@ def _kinds(value: str | None) -> list[str]:
               "build (files made with other options stay; 'rulesmith clean' removes them).")
 @click.option("--site-url", envvar="RULESMITH_SITE_URL", default="", metavar="URL",
               help="Where the site is published (https://...): pages get absolute canonical and language links.")
+@click.option("--quiet", "-q", is_flag=True, help="Say only what needs the user: warnings, errors and files removed "
+              "(no line per document, no progress bar).")
 @click.pass_obj
 def command(ctx, games, langs, only, paper, book, booklet, bleed, print_shops, no_drafts, no_notes, no_images, workers,
-            strict, force, site_url) -> None:
+            strict, force, site_url, quiet) -> None:
     """Build print-and-play PDFs and the site into output/."""
     project = ctx.project
     if booklet and book not in (None, "a5"):
@@ -93,7 +97,7 @@ def command(ctx, games, langs, only, paper, book, booklet, bleed, print_shops, n
         failed = build(project, names, kinds, bool(games), list(langs) or None, workers, force,
                        dict(paper=paper, book=book, booklet=booklet, bleed=bleed, print_shops=print_shops,
                             images=not no_images, drafts=not no_drafts,
-                            notes=not no_notes), strict, site_url=site_url)
+                            notes=not no_notes), strict, site_url=site_url, quiet=quiet)
     except outputs.OutsideOutput as exc:
         click.echo(f"error: {exc}", err=True)
         failed = True
@@ -122,13 +126,13 @@ DEFAULT_OPTIONS = dict(paper="a4", book="a4", booklet=False, bleed=False, print_
 
 
 def build(project, names, kinds, partial, langs, workers, force, options, strict,
-          report: Report | None = None, skip_invalid: bool = False, site_url: str = "") -> bool:
+          report: Report | None = None, skip_invalid: bool = False, site_url: str = "", quiet: bool = False) -> bool:
     """The build itself, under the output lock. True if it failed. With `report` the caller
     prints the diagnostics; with `skip_invalid` games with errors are left as they were and
     the others built (what `serve` does)."""
     own_report = report is None
     report = Report() if report is None else report
-    run = _Build(project, _prepared_output(project, force), Inputs(project), report)
+    run = _Build(project, _prepared_output(project, force), Inputs(project), report, quiet=quiet)
     valid = _validated(run, names)
     if skip_invalid and valid != list(names):
         names, partial = valid, True
@@ -164,6 +168,7 @@ class _Build:
     report: Report
     verified: dict[str, dict[str, bool]] = field(default_factory=dict)
     removed: list[str] = field(default_factory=list)  # a line for each file removed, not yet said
+    quiet: bool = False  # no line per document, no progress bar
 
 
 @dataclass(frozen=True)
@@ -291,28 +296,44 @@ def _made(run: _Build, jobs, skipped: list[Job], workers, site: _SiteRequest | N
     def say(line: str) -> None:
         console.print(line, highlight=False, markup=False) if console.is_terminal else click.echo(line)
 
-    with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                  console=console, transient=True, disable=not console.is_terminal) as progress:
-        task = progress.add_task("building", total=len(jobs) + (1 if site else 0))
+    def tell_removed() -> None:  # said even with --quiet: files of the user's that went
+        for line in run.removed:
+            say(line)
+        run.removed.clear()
+
+    with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TextColumn("documents"),
+                  PagesPerSecond(), TimeRemainingColumn(), TimeElapsedColumn(),
+                  console=console, transient=True, disable=run.quiet or not console.is_terminal) as progress:
+        task = progress.add_task("building", total=len(jobs) + (1 if site else 0), pages=0)
 
         def done(result: JobResult) -> None:
-            progress.advance(task)
+            pages = progress.tasks[0].fields["pages"] + (result.pages or 0)
+            progress.update(task, advance=1, pages=pages, description=result.job.label)
             if _finished(run, result, states[result.job]):
-                say(_made_line(result))
+                if not run.quiet:
+                    say(_made_line(result))
             else:
                 failed.append(result)
-            for line in run.removed:
-                say(line)
-            run.removed.clear()
+            tell_removed()
 
         if jobs:
             run_jobs([job for job, _key, _state in jobs], workers, done)
-        if skipped:
+        if skipped and not run.quiet:
             say(f"unchanged: {len(skipped)} document{'s' if len(skipped) != 1 else ''}")
         if site:
-            _build_site(run, site, say)
+            progress.update(task, description="site")
+            _build_site(run, site, (lambda line: None) if run.quiet else say)
             progress.advance(task)
     return failed
+
+
+class PagesPerSecond(ProgressColumn):
+    """Pages laid out per second so far, across every worker."""
+
+    def render(self, task) -> Text:
+        elapsed = task.elapsed or 0
+        pages = task.fields.get("pages", 0)
+        return Text(f"{pages / elapsed:.1f} pages/s" if elapsed > 0.5 and pages else "– pages/s", style="progress.data.speed")
 
 
 def _finished(run: _Build, result: JobResult, key_state: tuple[str, str]) -> bool:
