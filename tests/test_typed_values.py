@@ -55,6 +55,13 @@ def test_a_number_a_range_or_unstated_in_a_unit_of_measure_passes_and_prints_wit
     assert (printed["2–7"], printed["–"], printed["unstated"]) == ("2–7", "–", "?‡")
 
 
+def test_a_parameter_written_with_its_unit_keeps_to_its_minimum(ws):
+    manifest = ws.edit("game.yaml", PARAMETER, f"{PARAMETER}  - id: reach\n    name: Reach\n    value: '-5'\n"
+                       "    unit: cm\n    min: 0\n")
+    found = _found(ws.validate(), "E071")
+    assert [d.location.line for d in found] == [line_of(manifest, "value: '-5'")]
+
+
 def test_a_word_is_fine_where_the_unit_is_no_unit_of_measure(ws):
     _parameter(ws, "many", unit="points")  # points: what the value counts, not a unit of measure
     assert not _found(ws.validate(), "E012")
