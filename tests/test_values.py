@@ -7,7 +7,8 @@ import math
 
 import pytest
 
-from generator.values import Dice, Distance, DistanceUnit, Span, StatType, Target, Unstated, parse_value
+from generator.values import (Dice, Distance, DistanceUnit, Span, StatType, Target, Unstated, parse_measured,
+                              parse_value)
 
 CM, HEX, INCH = DistanceUnit.CM, DistanceUnit.HEX, DistanceUnit.INCH
 PACES = {"pace": "pace", "paces": "pace"}
@@ -83,3 +84,43 @@ def test_a_value_that_does_not_fit_says_what_would(raw, kind, unit, known, messa
 def test_an_unstated_value_with_an_empty_reason_says_how_to_write_it():
     with pytest.raises(ValueError, match='write {unstated: "what the source leaves out"} or just unstated'):
         parse_value({"unstated": ""}, StatType.NUMBER)
+
+
+# A value in a unit of measure (a parameter whose unit: is one): (written, unit, the game's words) -> value
+MEASURED = [
+    (40, CM, None, 40),
+    ("1,5", CM, None, 1.5),
+    ("−2", CM, None, -2),
+    ("2–7", "UE", None, Span(2, 7)),
+    ("8+", HEX, None, Span(8, None)),
+    ("40 см", CM, None, Distance(40, CM)),
+    ("Н3", HEX, None, Distance(3, HEX)),
+    ("3 paces", "pace", PACES, Distance(3, "pace")),
+    ("3 pace", "pace", None, Distance(3, "pace")),  # the unit's id names it
+    ("unstated", CM, None, Unstated()),
+    ("–", CM, None, None),
+    (None, CM, None, None),
+]
+
+MEASURED_REFUSED = [
+    ("много", CM, "'много' is not a number or a range (write e.g. 40, 2–7 or unstated)"),
+    ("far away", "pace", "'far away' is not a number or a range (write e.g. 40, 2–7 or unstated)"),
+    ("12 in", CM, "'12 in' is in inch, not in cm"),
+    ("Н3", CM, "'Н3' is in hex, not in cm"),
+    ("7–2", CM, "range '7–2' runs backwards"),
+    (True, CM, "expected a value, not true/false"),
+    (math.nan, CM, "'nan' is not a number a game can use"),
+]
+
+
+@pytest.mark.parametrize("raw, unit, known, value", MEASURED, ids=[repr(r[0]) for r in MEASURED])
+def test_a_value_in_a_unit_of_measure_reads_as_a_number_range_or_unstated(raw, unit, known, value):
+    parsed = parse_measured(raw, unit, known)
+    assert parsed == value and type(parsed) is type(value)
+
+
+@pytest.mark.parametrize("raw, unit, message", MEASURED_REFUSED, ids=[repr(r[0]) for r in MEASURED_REFUSED])
+def test_a_word_in_a_unit_of_measure_says_what_would_do(raw, unit, message):
+    with pytest.raises(ValueError) as caught:
+        parse_measured(raw, unit)
+    assert str(caught.value) == message

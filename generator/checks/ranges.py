@@ -59,7 +59,7 @@ def check(game: Game, report: Report) -> None:
                            f"{declared.line}); write a value in that range, or change min/max there")
                 break
     for index, parameter in enumerate(manifest.parameters):
-        wrong = _outside(parameter, parameter.value)
+        wrong = _outside(parameter, manifest.parameter_value(parameter))  # '-5' written as text too
         if wrong:
             declared = doc.location(("parameters", index))
             report.add("E071", f"parameter '{parameter.id}' is {parameter.value}, {wrong}",

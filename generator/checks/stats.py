@@ -99,8 +99,9 @@ def _parsed_stat(game: Game, record: Record, stat, raw, where, report: Report) -
             parsed.append(parse_value(value, stat.type, stat.unit, game.manifest.unit_words()))
         except ValueError as exc:
             report.add("E012", f"stat '{stat_id}' of {record.kind} '{record.id}': {exc}", where,
-                       f"a {stat.type.value} stat; if the source writes it this way, "
-                       "keep it and add an erratum with the reading")
+                       f"a {stat.type.value} stat: write unstated if the source does not give it; if the "
+                       "source writes it this way, keep it and add an erratum with the reading "
+                       f"(field: stats.{stat_id})")
             return None
     largest = max([COMMON_LARGEST_DIE, *(d.sides for d in game.dice.values() if isinstance(d.sides, int))])
     beyond = next((v for v in parsed if isinstance(v, Target) and v.number > largest), None)

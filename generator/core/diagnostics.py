@@ -33,7 +33,7 @@ CODES: dict[str, str] = {
     "E009": "plain keyword given a parameter",
     "E010": "dice table leaves a face uncovered",
     "E011": "dice table covers a face twice",
-    "E012": "value does not fit its stat type",
+    "E012": "value does not fit its stat type, or a parameter in a unit of measure is not a number",
     "E013": "unknown stat",
     "E014": "unknown file kind",
     "E015": "erratum missing from ERRATA.md",

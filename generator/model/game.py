@@ -10,7 +10,7 @@ from pydantic import Field, StringConstraints, ValidationInfo, field_validator, 
 from pydantic_core import PydanticCustomError
 
 from ..core.languages import language_code, repeated
-from ..values import UNIT_WORDS, Distance, StatType, Unit, unit_of
+from ..values import UNIT_WORDS, Distance, StatType, Unit, parse_measured, unit_of
 from ..values.colours import readable_on
 from .base import Frozen, Id, OrUnstated, Scalar, Text
 
@@ -141,7 +141,14 @@ class StatDef(Frozen):
 
     @field_validator("unit")
     @classmethod
-    def _unit(cls, value: str | None) -> Unit | None:
+    def _unit(cls, value: str | None, info: ValidationInfo) -> Unit | None:
+        """A unit of measure is a distance stat's: another type would read a value in it as
+        its own kind (text takes any word) and print it without the unit."""
+        kind = info.data.get("type")
+        if value is not None and kind is not None and kind is not StatType.DISTANCE:
+            raise ValueError(f"a unit of measure belongs to a distance stat, not a {kind.value} stat: make it "
+                             f"type: distance (its values are numbers in the unit, or unstated), or leave the "
+                             f"unit out")
         return None if value is None else unit_of(value)
 
     @field_validator("applies_to")
@@ -254,14 +261,26 @@ class GameManifest(Frozen):
                     words.setdefault(word, measure.unit)
         return words
 
+    def parameter_unit(self, param: Parameter) -> Unit | None:
+        """The unit of measure a parameter's `unit:` names (built in, or declared under
+        measures:), or None where it names none (points, turns: what the number counts)."""
+        return {**UNIT_WORDS, **self.unit_words()}.get((param.unit or "").lower())
+
     def parameter_value(self, param: Parameter) -> object:
         """A parameter's value as it prints: a Distance where its `unit:` names a unit of
-        measure (built in, or declared under measures:), else the value as written (a `unit:`
-        such as points or turns says what the number counts; the sentence says it)."""
-        unit = {**UNIT_WORDS, **self.unit_words()}.get((param.unit or "").lower())
-        if unit is None or isinstance(param.value, bool) or not isinstance(param.value, (int, float)):
+        measure and the value is a number ('40' and '40 cm' too), else the value as written (a
+        range prints as written; a `unit:` such as points or turns says what the number
+        counts; the sentence says it)."""
+        unit = self.parameter_unit(param)
+        if unit is None:
             return param.value
-        return Distance(param.value, unit)
+        try:
+            value = parse_measured(param.value, unit, self.unit_words())
+        except ValueError:
+            return param.value  # E012 (checks/measures.py)
+        if isinstance(value, Distance):
+            return value
+        return Distance(value, unit) if isinstance(value, (int, float)) else param.value
 
     def enum_values(self, name: str) -> list[str]:
         """The ids of an enumeration's values, in order."""

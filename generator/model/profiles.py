@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Annotated
+
 from pydantic import Field
 
 from .base import Frozen, Id, OrUnstated, Record, StatEntry, Text, as_written_field
@@ -40,7 +42,8 @@ class Weapon(Record):
 
 class WeaponEntry(Frozen):
     weapon: str = Field(description="id of a weapon record")
-    count: OrUnstated[int | None] = Field(default=None, description="how many models carry it")
+    count: OrUnstated[Annotated[int, Field(ge=1)] | None] = Field(
+        default=None, description="how many models carry it (at least 1)")
     label: str | None = Field(default=None, description="the weapon's name as this profile writes it")
     errata: tuple[str, ...] = Field(
         default=(), description="ids of errata about this profile's line of the weapon: one whose reading is "

@@ -6,12 +6,13 @@ Where the source is silent the field is absent or `unstated`: nothing is invente
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
 from pydantic import Field
 
 from .base import Frozen, Id, OrUnstated, Record
 
+Count = Annotated[int, Field(ge=0)]  # how many: never negative
 QUOTE = "the source's sentence this rule comes from, verbatim (a quote: never translated)"
 
 
@@ -42,8 +43,8 @@ class UnitLimit(Frozen):
 
     unit: str | None = Field(default=None, description="id of a unit record")
     type: str | None = Field(default=None, description="a unit type as the source names it (Лидер, пехота)")
-    min: OrUnstated[int | None] = Field(default=None, description="the fewest the list must take")
-    max: OrUnstated[int | None] = Field(default=None, description="the most the list may take")
+    min: OrUnstated[Count | None] = Field(default=None, description="the fewest the list must take")
+    max: OrUnstated[Count | None] = Field(default=None, description="the most the list may take")
     source: str = Field(description=QUOTE)
 
 
@@ -64,7 +65,7 @@ class Option(Frozen):
     units: tuple[str, ...] = Field(description="ids of the units that may take it")
     name: str = Field(description="the option as the source writes it")
     cost: OrUnstated[int] = Field(description="what it adds to the list's total")
-    max: OrUnstated[int | None] = Field(default=None, description="how many times one unit may take it")
+    max: OrUnstated[Count | None] = Field(default=None, description="how many times one unit may take it")
     source: str = Field(description=QUOTE)
 
 

@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
 from pydantic import Field, field_validator
 
 from ..values import Unit, unit_of
 from .base import OrUnstated, Record, Scalar, StatEntry, Text, as_written_field
+
+
+# A band's bound: a whole or fractional length, never negative.
+Length = Annotated[int, Field(ge=0)] | Annotated[float, Field(ge=0, allow_inf_nan=False)]
 
 
 class Action(Record):
@@ -42,10 +46,10 @@ class Band(Record):
     section = "bands"
 
     name: Text
-    min: OrUnstated[int | float | None] = None
+    min: OrUnstated[Length | None] = None
     above: bool = Field(default=False, description="true: the band starts past `min`, not at it "
                                                    "(the source says 'more than 2 cm'): printed > 2")
-    max: OrUnstated[int | float | None] = Field(default=None, description="omit for an open band (8+)")
+    max: OrUnstated[Length | None] = Field(default=None, description="omit for an open band (8+)")
     unit: str = Field(description="cm, inch, hex, cube, UE or a unit the game declares under measures:")
     text: Text | None = None
 

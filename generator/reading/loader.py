@@ -113,6 +113,11 @@ def _type_hint(error: dict[str, Any], unstated: bool = True) -> str:
         return "write a list: one '- item' per line, or [a, b]"
     if kind in {"dict_type", "model_type"}:
         return "write a mapping of 'key: value' lines"
+    if kind in {"greater_than_equal", "greater_than"}:  # a count below its minimum, a negative size
+        bound = error.get("ctx", {}).get("ge", error.get("ctx", {}).get("gt"))
+        return (f"write a number {'of' if kind == 'greater_than_equal' else 'above'} {bound}"
+                f"{' or more' if kind == 'greater_than_equal' else ''}, as the source gives it"
+                + ("; or 'unstated' if it does not give it" if unstated else ""))
     if kind == "literal_error":
         return "use one of the values listed" + (", or 'unstated' if the source does not give it" if unstated else "")
     return "check the value's type" + ("; write 'unstated' if the source does not give it" if unstated else "")

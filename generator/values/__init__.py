@@ -248,6 +248,31 @@ def parse_value(raw: object, kind: StatType, unit: Unit | None = None, known: di
     return parse(raw, text, unit, known)
 
 
+def parse_measured(raw: object, unit: Unit, known: dict[str, Unit] | None = None) -> Value:
+    """A value given in a unit of measure (a parameter whose `unit:` is one): a number (40,
+    1,5, or 40 cm in that unit: a Distance), a range (2–7, 8+: a Span), `unstated`, or the
+    source's dash (None); ValueError saying what would do, for a word ('много') or a value
+    in another unit."""
+    if raw is None or isinstance(raw, Unstated):
+        return raw
+    if raw == UNSTATED or (isinstance(raw, dict) and set(raw) == {UNSTATED}):
+        return Unstated.model_validate(raw)
+    _refuse_non_value(raw)
+    text = str(raw).strip()
+    if text in DASH:
+        return None
+    if isinstance(raw, (int, float)) or _NUMBER.match(text):
+        return _number(text)
+    if _SPAN.match(text) or _SPAN_OPEN.match(text):
+        return _parse_range(raw, text, unit, known)
+    if _DISTANCE_PREFIX.match(text) or _DISTANCE_SUFFIX.match(text):  # '40 cm', with the unit's word
+        written = _parse_distance(raw, text, None, {**(known or {}), unit_id(unit).lower(): unit})
+        if written.unit != unit:
+            raise ValueError(f"'{text}' is in {unit_id(written.unit)}, not in {unit_id(unit)}")
+        return written
+    raise ValueError(f"'{text}' is not a number or a range (write e.g. 40, 2–7 or unstated)")
+
+
 def _refuse_non_value(raw: object) -> None:
     """ValueError for what YAML reads as a value no stat holds: true/false, .nan, .inf."""
     if isinstance(raw, bool):
