@@ -147,6 +147,15 @@ def test_a_project_outside_git_is_told_to_use_since_dir(tmp_path):
     assert len(done.stderr.strip().splitlines()) == 1
 
 
+def test_an_older_copy_that_does_not_load_says_why_in_one_line(history, tmp_path):
+    old = tmp_path / GAME
+    shutil.copytree(REPO / "content" / GAME, old)
+    (old / "game.yaml").write_text("id: [\n", encoding="utf-8")
+    done = run_cli("--root", str(history), "changes", GAME, "--since-dir", str(old))
+    assert done.returncode == 2 and "cannot be loaded: content/nuclear/game.yaml:2:1: error[E001]" in done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1
+
+
 def _read(root: Path) -> object:
     game = Project(root).read(GAME, Report())
     assert game is not None

@@ -44,10 +44,11 @@ def command(ctx, game: str, ref: str | None, since_dir: Path | None, fmt: str, e
         sys.exit(1)
     older = from_git(project.root, game, ref) if ref is not None else from_folder(since_dir.resolve(), game)
     with older as old_root:
-        old = Project(old_root).read(game, Report())
+        problems = Report()
+        old = Project(old_root).read(game, problems)
         if old is None:
-            raise UsageError(f"the older version of {game} ({ref or since_dir}) cannot be loaded: "
-                             f"its game.yaml is unusable")
+            first = problems.sorted()[0].format_text(old_root).splitlines()[0] if problems.diagnostics else ""
+            raise UsageError(f"the older version of {game} ({ref or since_dir}) cannot be loaded: {first}")
         found = compare(old, new, examples=examples)
     header = {"game": game, "since": ref or str(since_dir),
               "version": {"old": old.manifest.version, "new": new.manifest.version}}
