@@ -219,7 +219,10 @@ def _renamed_pairs(gone: list, came: list) -> list[tuple[Any, Any]]:
     scored = []
     for old in gone:
         for new in came:
-            ratio = difflib.SequenceMatcher(None, _content(old), _content(new), autojunk=False).ratio()
+            matcher = difflib.SequenceMatcher(None, _content(old), _content(new), autojunk=False)
+            if matcher.real_quick_ratio() < RENAME_CUTOFF or matcher.quick_ratio() < RENAME_CUTOFF:
+                continue
+            ratio = matcher.ratio()
             if ratio >= RENAME_CUTOFF:
                 scored.append((ratio, old, new))
     pairs, used = [], set()

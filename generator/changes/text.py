@@ -85,7 +85,12 @@ def _above(trail: list[tuple[int, str]]) -> tuple[str, ...]:
 
 
 def _similarity(a: Block, b: Block) -> float:
-    return difflib.SequenceMatcher(None, a.compared, b.compared, autojunk=False).ratio()
+    """How alike two blocks read (difflib's ratio); 0 where its cheap upper bounds already
+    fall short of SAME_BLOCK, so a chapter rewritten whole stays quick to compare."""
+    matcher = difflib.SequenceMatcher(None, a.compared, b.compared, autojunk=False)
+    if matcher.real_quick_ratio() < SAME_BLOCK or matcher.quick_ratio() < SAME_BLOCK:
+        return 0.0
+    return matcher.ratio()
 
 
 def aligned(old: list[Block], new: list[Block]) -> Iterator[tuple[Block | None, Block | None]]:
