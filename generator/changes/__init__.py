@@ -46,6 +46,8 @@ class Change:
     location: Location
     editions: dict[str, Edition] = field(default_factory=dict)
     note: str = ""  # what else a rename changed, or a moved paragraph
+    trail: tuple[str, ...] = ()  # a block of the rules text: the headings above it, as the source writes them
+    record: tuple[str, str] | None = None  # a record's change: its section and (new) id
 
     @property
     def what(self) -> str:

@@ -157,7 +157,8 @@ class DataChanges:
         phrases = ([p for _c, old_phrases, _n in fields for p in old_phrases],
                    [p for _c, _o, new_phrases in fields for p in new_phrases])
         yield Change("record", RENAMED, f"{new.kind} {self.after.game.id}/{old.id}", "id", old.id, new.id,
-                     self.after.game.origin(new).location("id"), self._editions((old.id, new.id), *phrases), note=note)
+                     self.after.game.origin(new).location("id"), self._editions((old.id, new.id), *phrases), note=note,
+                     record=(new.section, new.id))
 
     def _fields(self, old: Any, new: Any) -> Iterator[tuple[Change, list, list]]:
         """(change, old phrases, new phrases) for each field of a record that differs."""
@@ -165,10 +166,11 @@ class DataChanges:
             self._subject(new), leaves(_dump(old, self.renames)), leaves(_dump(new, {})),
             lambda path: self.before.phrases(old, f"{old.kind}:{old.id}", path),
             lambda path: self.after.phrases(new, f"{new.kind}:{new.id}", path),
-            lambda path: self.after.game.origin(new).location(*path), skip=("id",))
+            lambda path: self.after.game.origin(new).location(*path), skip=("id",), record=(new.section, new.id))
 
     def _differences(self, subject: str, old: Iterator[Leaf], new: Iterator[Leaf], old_phrases, new_phrases,
-                     where, skip: tuple[str, ...]) -> Iterator[tuple[Change, list, list]]:
+                     where, skip: tuple[str, ...], record: tuple[str, str] | None = None
+                     ) -> Iterator[tuple[Change, list, list]]:
         before = {leaf.shown: leaf for leaf in old}
         after = {leaf.shown: leaf for leaf in new}
         for name in dict.fromkeys([*before, *after]):
@@ -182,7 +184,7 @@ class DataChanges:
             phrases = (old_phrases(was.path) if was else [], new_phrases(now.path) if now else [])
             action = ADDED if texts[0] is None else REMOVED if texts[1] is None else CHANGED
             change = Change("field", action, subject, _part(name), texts[0], texts[1],
-                            where(now.path if now else ()), self._editions(values, *phrases))
+                            where(now.path if now else ()), self._editions(values, *phrases), record=record)
             yield change, phrases[0], phrases[1]
 
     def _whole(self, old: Any, new: Any) -> Change:
@@ -196,7 +198,7 @@ class DataChanges:
         both = ([], phrases) if new is not None else (phrases, [])
         return Change("record", ADDED if new is not None else REMOVED, self._subject(record), "",
                       shown_or_none(values[0]), shown_or_none(values[1]), side.game.origin(record).location("id"),
-                      self._editions(values, *both))
+                      self._editions(values, *both), record=(record.section, record.id))
 
     def _editions(self, values, old_phrases, new_phrases):
         return editions(self.languages, values, (old_phrases, new_phrases), self.before.catalogs, self.after.catalogs)

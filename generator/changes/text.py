@@ -173,4 +173,4 @@ class TextChanges:
         values = (was.value if was else None, now.value if now else None)
         return Change(block.kind, action, subject, block.kind, was.text if was else None, now.text if now else None,
                       where, editions(self.languages, values, (old_phrases, new_phrases),
-                               self.before.catalogs, self.after.catalogs), note=note)
+                               self.before.catalogs, self.after.catalogs), note=note, trail=block.trail)

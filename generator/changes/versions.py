@@ -31,28 +31,36 @@ def _text(done: subprocess.CompletedProcess) -> str:
     return done.stdout.decode("utf-8", "replace").strip()
 
 
-@contextmanager
-def from_git(root: Path, game_id: str, ref: str) -> Iterator[Path]:
-    """A project folder holding content/GAME as it was at `ref`; removed afterwards.
-    UsageError if the project is not in git, `ref` is unknown or has no such game."""
+def revision(root: Path, game_id: str, ref: str) -> tuple[str, str]:
+    """(the commit `ref` names, the game's folder in it): UsageError if the project is not in
+    git, `ref` is unknown or has no such game."""
     inside = _git(root, "rev-parse", "--show-prefix")
     if inside.returncode != 0:
         raise UsageError(f"{root} is not in a git repository, so --since has nothing to read; "
                          f"compare with an older copy of the game instead (--since-dir DIR)")
-    if ref.startswith("-") or _git(root, "rev-parse", "--verify", "--quiet", f"{ref}^{{commit}}").returncode != 0:
+    commit = _git(root, "rev-parse", "--verify", "--quiet", f"{ref}^{{commit}}") if not ref.startswith("-") else None
+    if commit is None or commit.returncode != 0:
         raise UsageError(f"unknown revision '{ref}' in the git repository of {root}; give a tag, a branch "
                          f"or a commit ('git tag' lists the tags)")
     path = f"{_text(inside)}{CONTENT}/{game_id}"
-    if _git(root, "cat-file", "-e", f"{ref}:{path}/{MANIFEST}").returncode != 0:
+    if _git(root, "cat-file", "-e", f"{_text(commit)}:{path}/{MANIFEST}").returncode != 0:
         raise UsageError(f"{ref} has no {path}/{MANIFEST}: the game is newer than that revision, or was "
                          f"elsewhere then")
-    archive = _git(root, "archive", "--format=tar", ref, "--", path)
+    return _text(commit), path
+
+
+@contextmanager
+def from_git(root: Path, game_id: str, ref: str) -> Iterator[Path]:
+    """A project folder holding content/GAME as it was at `ref`; removed afterwards.
+    UsageError if the project is not in git, `ref` is unknown or has no such game."""
+    commit, path = revision(root, game_id, ref)
+    archive = _git(root, "archive", "--format=tar", commit, "--", path)
     if archive.returncode != 0:
         raise UsageError(f"git archive {ref} failed: {archive.stderr.decode('utf-8', 'replace').strip()}")
     with tempfile.TemporaryDirectory(prefix="rulesmith-since-") as folder:
         with tarfile.open(fileobj=io.BytesIO(archive.stdout)) as tar:
             tar.extractall(folder, filter="data")
-        yield Path(folder) / _text(inside)
+        yield Path(folder) / path.removesuffix(f"{CONTENT}/{game_id}")
 
 
 @contextmanager

@@ -16,7 +16,7 @@ from ..project import keptstate
 from .. import outputs
 from ..core.diagnostics import Report, render
 from ..project.manifest import Manifest, digest, load_diagnostics, save_diagnostics
-from ..print.documents import KINDS, registry
+from ..print.documents import KINDS, ON_REQUEST, registry
 from ..print.jobs import Job, JobResult, plan, run_jobs
 from ..print.sources import Source
 from ..project import Project
@@ -33,7 +33,7 @@ def _kinds(value: str | None) -> list[str]:
     if not kinds:
         raise click.BadParameter(f"names nothing to build; choose from {', '.join(ALL_KINDS)}, or leave "
                                  f"--only out for all", param_hint="--only")
-    unknown = [k for k in kinds if k not in ALL_KINDS]
+    unknown = [k for k in kinds if k not in ALL_KINDS + ON_REQUEST]
     if unknown:
         raise click.BadParameter(f"unknown {', '.join(unknown)}; choose from {', '.join(ALL_KINDS)}",
                                  param_hint="--only")
@@ -44,7 +44,8 @@ def _kinds(value: str | None) -> list[str]:
 @click.option("--game", "games", multiple=True, help="Only this game (repeatable). Default: all.")
 @click.option("--lang", "langs", type=LANGUAGE, multiple=True,
               help="Only this language (repeatable). Default: all of each game.")
-@click.option("--only", default=None, help="Comma-separated: rulebook,cards,reference,counters,maps,site. Default: all.")
+@click.option("--only", default=None, help="Comma-separated: rulebook,cards,reference,counters,maps,site "
+              "(and changes, with --changes-since). Default: all.")
 @click.option("--paper", type=click.Choice(["a4", "letter"]), default="a4", show_default=True,
               help="Paper for card sheets.")
 @click.option("--book", type=click.Choice(["a4", "a5", "letter"]), default=None,
@@ -64,11 +65,14 @@ def _kinds(value: str | None) -> list[str]:
               help="Parallel workers, 1 or more (default: CPU cores).")
 @click.option("--strict", is_flag=True, help="Fail on warnings (e.g. card text that does not fit).")
 @click.option("--force", is_flag=True, help="Rebuild everything, even what has not changed since the last build.")
+@click.option("--changes-since", "changes_since", metavar="REF", default=None,
+              help="Also write changes.pdf, the errata sheet of what changed since REF (a git tag or revision), "
+                   "in each language.")
 @click.option("--site-url", envvar="RULESMITH_SITE_URL", default="", metavar="URL",
               help="Where the site is published (https://...): pages get absolute canonical and language links.")
 @click.pass_obj
 def command(ctx, games, langs, only, paper, book, booklet, bleed, print_shop, no_drafts, no_notes, no_images, workers,
-            strict, force, site_url) -> None:
+            strict, force, changes_since, site_url) -> None:
     """Build print-and-play PDFs and the site into output/."""
     project = ctx.project
     if booklet and book not in (None, "a5"):
@@ -76,7 +80,7 @@ def command(ctx, games, langs, only, paper, book, booklet, bleed, print_shop, no
                                  "leave --book out or write --book a5", param_hint="'--booklet'")
     book = book or ("a5" if booklet else "a4")
     names = project.resolve_games(games)
-    kinds = _kinds(only)
+    kinds = _with_changes(project, names, _kinds(only), changes_since)
     project.resolve_languages(names, langs)
     _known_shop(project, print_shop)
     lock = outputs.BuildLock(project.output)
@@ -89,7 +93,7 @@ def command(ctx, games, langs, only, paper, book, booklet, bleed, print_shop, no
         failed = build(project, names, kinds, bool(games), list(langs) or None, workers, force,
                        dict(paper=paper, book=book, booklet=booklet, bleed=bleed, print_shop=print_shop,
                             images=not no_images, drafts=not no_drafts,
-                            notes=not no_notes), strict, site_url=site_url)
+                            notes=not no_notes, changes_since=changes_since), strict, site_url=site_url)
     except outputs.OutsideOutput as exc:
         click.echo(f"error: {exc}", err=True)
         failed = True
@@ -97,6 +101,21 @@ def command(ctx, games, langs, only, paper, book, booklet, bleed, print_shop, no
         lock.release()
     if failed:
         sys.exit(1)
+
+
+def _with_changes(project, names, kinds: list[str], since: str | None) -> list[str]:
+    """The kinds to build with the errata sheet when --changes-since names an older version
+    (git must know it for every game built: a usage error otherwise)."""
+    if since is None:
+        if "changes" in kinds:
+            raise click.BadParameter("changes (the errata sheet) needs the older version: add --changes-since REF",
+                                     param_hint="--only")
+        return kinds
+    from ..changes.versions import revision
+
+    for name in names:
+        revision(project.root, name, since)
+    return kinds if "changes" in kinds else [*kinds, "changes"]
 
 
 def _known_shop(project, name: str | None) -> None:
@@ -116,7 +135,8 @@ def _known_shop(project, name: str | None) -> None:
                                  f"(templates/print-shops.yaml)", param_hint="--print-shop")
 
 
-DEFAULT_OPTIONS = dict(paper="a4", book="a4", booklet=False, bleed=False, print_shop=None, images=True, drafts=True, notes=True)
+DEFAULT_OPTIONS = dict(paper="a4", book="a4", booklet=False, bleed=False, print_shop=None, images=True, drafts=True,
+                       notes=True, changes_since=None)
 
 
 def build(project, names, kinds, partial, langs, workers, force, options, strict,
@@ -205,7 +225,7 @@ def _planned(run: _Build, names, langs, kinds, options) -> tuple[list[tuple[Job,
     the last build made them, whose warnings are repeated)."""
     documents = registry()
     jobs, skipped = [], []
-    for job in plan(run.project, names, langs, [k for k in kinds if k in KINDS], run.verified, **options):
+    for job in plan(run.project, names, langs, [k for k in kinds if k in documents], run.verified, **options):
         key = f"{job.kind}:{job.game}/{job.lang}"
         state = _job_state(run, documents[job.kind], job)
         entry = run.manifest.get(key)
