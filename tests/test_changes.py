@@ -156,6 +156,20 @@ def test_an_older_copy_that_does_not_load_says_why_in_one_line(history, tmp_path
     assert len(done.stderr.strip().splitlines()) == 1
 
 
+def test_a_project_in_a_folder_of_its_repository(tmp_path):
+    project = tmp_path / "rules"
+    shutil.copytree(REPO / "content" / "battle-rules", project / "content" / "battle-rules")
+    _git(tmp_path, "init", "-q")
+    _git(tmp_path, "add", "-A")
+    _git(tmp_path, "commit", "-qm", "v1")
+    _edit(project / "content" / "battle-rules" / "data" / "units.yaml", "      models: 10\n", "      models: 12\n")
+    done = run_cli("--root", str(project), "changes", "battle-rules", "--since", "HEAD", "--no-examples",
+                   "--format", "json")
+    assert done.returncode == 0, done.stderr
+    changes = json.loads(done.stdout)["changes"]
+    assert [(c["what"], c["old"], c["new"]) for c in changes] == [("unit battle-rules/scouts: models", "10", "12")]
+
+
 def _read(root: Path) -> object:
     game = Project(root).read(GAME, Report())
     assert game is not None

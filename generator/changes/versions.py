@@ -54,7 +54,8 @@ def from_git(root: Path, game_id: str, ref: str) -> Iterator[Path]:
     """A project folder holding content/GAME as it was at `ref`; removed afterwards.
     UsageError if the project is not in git, `ref` is unknown or has no such game."""
     commit, path = revision(root, game_id, ref)
-    archive = _git(root, "archive", "--format=tar", commit, "--", path)
+    top = Path(_text(_git(root, "rev-parse", "--show-toplevel")))  # archive's paths are the repository's
+    archive = _git(top, "archive", "--format=tar", commit, "--", path)
     if archive.returncode != 0:
         raise UsageError(f"git archive {ref} failed: {archive.stderr.decode('utf-8', 'replace').strip()}")
     with tempfile.TemporaryDirectory(prefix="rulesmith-since-") as folder:
