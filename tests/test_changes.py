@@ -16,6 +16,7 @@ import pytest
 
 from generator.changes import ADDED, CHANGED, FUZZY, MISSING, REMOVED, RENAMED, SAME, TRANSLATED
 from generator.changes.compare import compare
+from generator.changes.report import word_diff
 from generator.changes.text import Block, aligned, blocks
 from generator.core.diagnostics import Report
 from generator.i18n.messages import normalize
@@ -120,6 +121,8 @@ def test_text_and_github_formats_name_each_change_at_its_line(history):
     text = run_cli("--root", str(history), "changes", GAME, "--since", "v1", "--no-examples")
     assert "content/nuclear/data/units.yaml:7:57: unit nuclear/recruits: cost 80 → 85" in text.stdout
     assert f"  ru + {NEW_TEXT}" in text.stdout and "  en: fuzzy" in text.stdout
+    assert "  ru ~ … десятков. По гексам перемещается [-именно отряд.-] {+только отряд целиком.+} Юнит не может " \
+        "делиться …" in text.stdout
     assert "3 change(s) — to translate: en: 2 fuzzy, 0 missing" in text.stderr
     github = run_cli("--root", str(history), "changes", GAME, "--since", "v1", "--no-examples", "--format", "github")
     lines = github.stdout.splitlines()
@@ -288,6 +291,12 @@ def test_a_paragraph_moved_and_reworded_is_one_change():
     pairs = list(aligned(old, new))
     assert [(a.text if a else None, b.text if b else None) for a, b in pairs] == [
         (first, "Первый абзац о движении отрядов.")]
+
+
+def test_a_word_diff_shows_what_a_rewording_changed_with_a_little_context():
+    old = " ".join(f"w{i}" for i in range(1, 21))
+    assert word_diff(old, old.replace("w10 ", "")) == "… w6 w7 w8 w9 [-w10-] w11 w12 w13 w14 …"
+    assert word_diff("a b", "a b c") == "a b {+c+}"
 
 
 def test_version_is_text_and_a_number_says_to_quote_it():

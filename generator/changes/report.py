@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import difflib
 import json
 from pathlib import Path
 
@@ -40,8 +41,32 @@ def as_dict(change: Change, root: Path | None, source: str) -> dict:
     }
 
 
+CONTEXT = 4  # words kept on each side of a change in a word diff
+
+
+def word_diff(old: str, new: str) -> str:
+    """What a reworded text changed, git's --word-diff style: `… перемещается [-именно-]{+только+} отряд …`,
+    with a few words of context around each change."""
+    a, b = old.split(), new.split()
+    parts: list[str] = []
+    for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(None, a, b, autojunk=False).get_opcodes():
+        if tag == "equal":
+            same = a[i1:i2]
+            if len(same) > 2 * CONTEXT:
+                same = (same[:CONTEXT] if parts else []) + ["…"] + (same[-CONTEXT:] if i2 < len(a) else [])
+            parts.extend(same)
+            continue
+        if i2 > i1:
+            parts.append("[-" + " ".join(a[i1:i2]) + "-]")
+        if j2 > j1:
+            parts.append("{+" + " ".join(b[j1:j2]) + "+}")
+    return " ".join(parts)
+
+
 def _text(change: Change, root: Path | None, source: str) -> str:
     lines = [f"{change.location.display(root)}: {headline(change)}"]
+    if change.old and change.new and not _inline(change):
+        lines.append(f"  {source} ~ {word_diff(change.old, change.new)}")
     if not _inline(change) or change.kind not in ("field", "record", "example") or not (change.old and change.new):
         if change.old is not None:
             lines.append(f"  {source} - {change.old}")
