@@ -212,6 +212,24 @@ def test_a_renamed_record_with_a_changed_field_is_still_one_entry(two_copies):
     assert (changes[0].action, changes[0].new, changes[0].note) == (RENAMED, "conscripts", "cost 80 → 85")
 
 
+def test_a_record_removed_and_one_added_are_one_entry_each(two_copies):
+    old, new = two_copies
+    units = new / "content" / GAME / "data" / "units.yaml"
+    text = units.read_text(encoding="utf-8")
+    start = text.index("  - id: veterans\n")
+    end = text.index("  - id: grenadiers\n")
+    militia = ("  - id: militia\n    name: Ополчение\n    stats: {models: 20, quality: 6+, defense: 6+, cost: 40, "
+               "reinforcement-cost: 2}\n    keywords: [Пехота]\n    text: Вооружённые горожане.\n\n")
+    units.write_text(text[:start] + militia + text[end:], encoding="utf-8")
+    changes = compare(_read(old), _read(new), examples=False)
+    assert [(c.kind, c.action, c.what) for c in changes] == [
+        ("record", REMOVED, "unit nuclear/veterans"), ("record", ADDED, "unit nuclear/militia")]
+    removed, added = changes
+    assert "cost: 80" in removed.old and removed.new is None and removed.editions["en"].state == TRANSLATED
+    assert _english(OLD_TEXT) in removed.editions["en"].old
+    assert "text: Вооружённые горожане." in added.new and added.editions["en"].state == MISSING
+
+
 def test_an_edition_is_missing_for_new_text_and_translated_once_its_catalog_says_it(two_copies):
     old, new = two_copies
     game = new / "content" / GAME
