@@ -32,9 +32,9 @@ def cli(ctx: click.Context, root: Path | None) -> None:
 
 
 def _register() -> None:
-    from .commands import build, clean, docs, export, i18n, new, roster, schema, serve, validate
+    from .commands import build, changes, clean, docs, export, i18n, new, roster, schema, serve, validate
 
-    for module in (validate, export, schema, new, i18n, build, clean, serve, docs, roster):
+    for module in (validate, export, schema, new, i18n, build, clean, serve, docs, roster, changes):
         cli.add_command(module.command)
     from .commands.check import command as check_command; cli.add_command(check_command)  # noqa: E702
 

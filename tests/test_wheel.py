@@ -9,6 +9,7 @@ on."""
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import signal
@@ -146,6 +147,8 @@ def test_the_installed_wheel_runs_every_command_outside_the_checkout(tmp_path: P
     run("new", "skirmish", "--languages", "ru")
     run("new", "hexes", "--kind", "counters", "--languages", "ru")
     run("validate")
+    same = run("changes", "skirmish", "--since-dir", str(project / "content" / "skirmish"), "--format", "json")
+    assert json.loads(same.stdout)["changes"] == [], same.stdout[-2000:]
     checked = run("check")
     assert "0 failed" in checked.stdout + checked.stderr, checked.stdout[-2000:]
     run("schema")

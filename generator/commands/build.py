@@ -19,7 +19,7 @@ from .. import outputs
 from ..core.diagnostics import Report, render
 from ..project.manifest import Manifest, digest, load_diagnostics, save_diagnostics
 from ..outputs.layout import variant
-from ..print.documents import KINDS, registry
+from ..print.documents import KINDS, ON_REQUEST, registry
 from ..print.jobs import Job, JobResult, plan, run_jobs
 from ..print.sources import Source
 from ..project import Project
@@ -36,7 +36,7 @@ def _kinds(value: str | None) -> list[str]:
     if not kinds:
         raise click.BadParameter(f"names nothing to build; choose from {', '.join(ALL_KINDS)}, or leave "
                                  f"--only out for all", param_hint="--only")
-    unknown = [k for k in kinds if k not in ALL_KINDS]
+    unknown = [k for k in kinds if k not in ALL_KINDS + ON_REQUEST]
     if unknown:
         raise click.BadParameter(f"unknown {', '.join(unknown)}; choose from {', '.join(ALL_KINDS)}",
                                  param_hint="--only")
@@ -47,7 +47,8 @@ def _kinds(value: str | None) -> list[str]:
 @click.option("--game", "games", multiple=True, help="Only this game (repeatable). Default: all.")
 @click.option("--lang", "langs", type=LANGUAGE, multiple=True,
               help="Only this language (repeatable). Default: all of each game.")
-@click.option("--only", default=None, help="Comma-separated: rulebook,cards,reference,counters,maps,site. Default: all.")
+@click.option("--only", default=None, help="Comma-separated: rulebook,cards,reference,counters,maps,site "
+              "(and changes, with --changes-since). Default: all.")
 @click.option("--paper", type=click.Choice(["a4", "letter"]), default="a4", show_default=True,
               help="Paper for card sheets.")
 @click.option("--book", type=click.Choice(["a4", "a5", "letter"]), default=None,
@@ -68,13 +69,16 @@ def _kinds(value: str | None) -> list[str]:
 @click.option("--strict", is_flag=True, help="Fail on warnings (e.g. card text that does not fit).")
 @click.option("--force", is_flag=True, help="Rebuild everything asked for, even what has not changed since the last "
               "build (files made with other options stay; 'rulesmith clean' removes them).")
+@click.option("--changes-since", "changes_since", metavar="REF", default=None,
+              help="Also write changes.pdf, the errata sheet of what changed since REF (a git tag or revision), "
+                   "in each language.")
 @click.option("--site-url", envvar="RULESMITH_SITE_URL", default="", metavar="URL",
               help="Where the site is published (https://...): pages get absolute canonical and language links.")
 @click.option("--quiet", "-q", is_flag=True, help="Say only what needs the user: warnings, errors and files removed "
               "(no line per document, no progress bar).")
 @click.pass_obj
 def command(ctx, games, langs, only, paper, book, booklet, bleed, print_shops, no_drafts, no_notes, no_images, workers,
-            strict, force, site_url, quiet) -> None:
+            strict, force, changes_since, site_url, quiet) -> None:
     """Build print-and-play PDFs and the site into output/."""
     project = ctx.project
     if booklet and book not in (None, "a5"):
@@ -82,7 +86,7 @@ def command(ctx, games, langs, only, paper, book, booklet, bleed, print_shops, n
                                  "leave --book out or write --book a5", param_hint="'--booklet'")
     book = book or ("a5" if booklet else "a4")
     names = project.resolve_games(games)
-    kinds = _kinds(only)
+    kinds = _with_changes(project, names, _kinds(only), changes_since)
     project.resolve_languages(names, langs)
     print_shops = tuple(sorted(set(print_shops)))
     for name in print_shops:
@@ -97,7 +101,8 @@ def command(ctx, games, langs, only, paper, book, booklet, bleed, print_shops, n
         failed = build(project, names, kinds, bool(games), list(langs) or None, workers, force,
                        dict(paper=paper, book=book, booklet=booklet, bleed=bleed, print_shops=print_shops,
                             images=not no_images, drafts=not no_drafts,
-                            notes=not no_notes), strict, site_url=site_url, quiet=quiet)
+                            notes=not no_notes, changes_since=changes_since), strict, site_url=site_url,
+                       quiet=quiet)
     except outputs.OutsideOutput as exc:
         click.echo(f"error: {exc}", err=True)
         failed = True
@@ -105,6 +110,21 @@ def command(ctx, games, langs, only, paper, book, booklet, bleed, print_shops, n
         lock.release()
     if failed:
         sys.exit(1)
+
+
+def _with_changes(project, names, kinds: list[str], since: str | None) -> list[str]:
+    """The kinds to build with the errata sheet when --changes-since names an older version
+    (git must know it for every game built: a usage error otherwise)."""
+    if since is None:
+        if "changes" in kinds:
+            raise click.BadParameter("changes (the errata sheet) needs the older version: add --changes-since REF",
+                                     param_hint="--only")
+        return kinds
+    from ..changes.versions import revision
+
+    for name in names:
+        revision(project.root, name, since)
+    return kinds if "changes" in kinds else [*kinds, "changes"]
 
 
 def _known_shop(project, name: str) -> None:
@@ -122,7 +142,8 @@ def _known_shop(project, name: str) -> None:
                                  f"(templates/print-shops.yaml)", param_hint="--print-shop")
 
 
-DEFAULT_OPTIONS = dict(paper="a4", book="a4", booklet=False, bleed=False, print_shops=(), images=True, drafts=True, notes=True)
+DEFAULT_OPTIONS = dict(paper="a4", book="a4", booklet=False, bleed=False, print_shops=(), images=True, drafts=True,
+                       notes=True, changes_since=None)
 
 
 def build(project, names, kinds, partial, langs, workers, force, options, strict,
@@ -223,7 +244,7 @@ def _planned(run: _Build, names, langs, kinds, options) -> tuple[list[tuple[Job,
     the last build made them, whose warnings are repeated)."""
     documents = registry()
     jobs, skipped = [], []
-    for job in plan(run.project, names, langs, [k for k in kinds if k in KINDS], run.verified, **options):
+    for job in plan(run.project, names, langs, [k for k in kinds if k in documents], run.verified, **options):
         key = f"{job.kind}:{job.game}/{job.lang}"
         state = _job_state(run, documents[job.kind], job)
         entry = run.manifest.get(key)

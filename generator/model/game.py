@@ -182,6 +182,9 @@ class GameManifest(Frozen):
     authors: tuple[Text, ...] = Field(default=(), description="as the book credits them; translated like "
                                       "other text, e.g. a role in brackets")
     edition: str | None = None
+    version: str | None = Field(
+        default=None, description="the version of these rules, e.g. '1.3' (quoted: YAML reads 1.10 as the number "
+        "1.1); `rulesmith changes` names it, and a release is tagged with it")
     summary: Text | None = None
     editor: tuple[str, ...] = Field(
         default=(), description="the manifest's own text fields (summary, authors.N) that are the editor's words, "
@@ -223,6 +226,14 @@ class GameManifest(Frozen):
             raise PydanticCustomError(REPEATED, f"'{keys[twice[0]]}' and '{keys[twice[1]]}' are the same language; "
                                       f"give its title once")
         return {language_code(lang): title for lang, title in value.items()}
+
+    @field_validator("version", mode="before")
+    @classmethod
+    def _version_text(cls, value: object) -> object:
+        if isinstance(value, (int, float)) and not isinstance(value, bool):
+            raise ValueError("write the version in quotes, e.g. version: '1.3': YAML reads an unquoted "
+                             "version as a number, 1.10 as 1.1")
+        return value
 
     @field_validator("source_language", mode="before")
     @classmethod

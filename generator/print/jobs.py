@@ -33,6 +33,7 @@ class Job:
     images: bool = True
     drafts: bool = True  # False: card sheets leave DRAFT cards out
     notes: bool = True  # False: the rulebook leaves `::: note` asides out
+    changes_since: str | None = None  # the older version the errata sheet (changes.pdf) compares with
     # example id -> passed, from the rules checker; None: the job runs the checker itself
     examples: tuple[tuple[str, bool], ...] | None = None
     # what the files were last made from: the same source again writes nothing

@@ -7,17 +7,21 @@ from __future__ import annotations
 
 from .base import Document, Rendered
 
-__all__ = ["KINDS", "Document", "Rendered", "registry"]
+__all__ = ["KINDS", "ON_REQUEST", "Document", "Rendered", "registry"]
 
 
 def registry() -> dict[str, Document]:
     from .cards import CardSheets
+    from .changes import ChangeSheet
     from .counters import CounterSheets
     from .maps import MapSheets
     from .reference import ReferenceSheet
     from .rulebook import Rulebook
 
-    return {doc.name: doc for doc in (Rulebook(), CardSheets(), ReferenceSheet(), CounterSheets(), MapSheets())}
+    return {doc.name: doc for doc in (Rulebook(), CardSheets(), ReferenceSheet(), CounterSheets(), MapSheets(),
+                                      ChangeSheet())}
 
 
 KINDS = ("rulebook", "cards", "reference", "counters", "maps")
+# Made only when asked for: the errata sheet needs the older version (`build --changes-since REF`).
+ON_REQUEST = ("changes",)
