@@ -365,6 +365,18 @@ def _po_cases() -> list[Case]:
         Case("contexts-bad-place", steps(with_ru(PO_HEAD), write("locale/contexts.yaml", "contexts:\n  just words: x\n")),
              "E004", "locale/contexts.yaml", 2),
         Case("catalog-untranslated", with_ru(PO_HEAD), "W013", "locale/ru.po", None),
+        Case("catalog-missing", edit("game.yaml", "languages: []", "languages: [ru]"), "W013", "game.yaml",
+             "languages: [ru]"),
+        Case("catalog-plural-forms-not-cldr", with_ru(PO_HEAD.replace(
+            '"Content-Type', '"Plural-Forms: nplurals=2; plural=(n != 1);\\n"\n"Content-Type')),
+             "E025", "locale/ru.po", "Plural-Forms"),
+        Case("measure-form-of-no-category", edit("game.yaml", "stats:\n",
+                                                 "measures:\n  - {id: pace, name: paces, one: pace, few: paces}\n"
+                                                 "stats:\n"), "E026", "game.yaml", "few: paces"),
+        Case("measure-too-few-forms", steps(edit("game.yaml", "source_language: en", "source_language: pl"),
+                                            edit("game.yaml", "stats:\n",
+                                                 "measures:\n  - {id: cal, name: cali, one: cal}\nstats:\n")),
+             "W014", "game.yaml", "one: cal"),
         Case("stat-below-its-minimum", steps(edit("game.yaml", "    name: Cost\n    type: number\n",
                                                   "    name: Cost\n    type: number\n    min: 0\n"),
                                              edit("data/units.yaml", "cost: 50", "cost: -10")),
