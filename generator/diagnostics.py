@@ -97,6 +97,7 @@ CODES: dict[str, str] = {
     "W012": "message context for a place that holds no translatable text",
     "W013": "catalog that does not yet translate every message of the game (validate)",
     "W014": "unit of measure with forms for counts gives fewer than its language counts with",
+    "W015": "catalog in the source language, which no edition reads",
     "W019": "probability table does not say what it assumes in a language of the game",
     "W020": "erratum summary or reading not written in the source language",
     "W031": "number in an example's prose neither bound to its check nor marked free",

@@ -365,6 +365,7 @@ def _po_cases() -> list[Case]:
         Case("contexts-bad-place", steps(with_ru(PO_HEAD), write("locale/contexts.yaml", "contexts:\n  just words: x\n")),
              "E004", "locale/contexts.yaml", 2),
         Case("catalog-untranslated", with_ru(PO_HEAD), "W013", "locale/ru.po", None),
+        Case("catalog-in-the-source-language", write("locale/en.po", PO_HEAD), "W015", "locale/en.po", None),
         Case("catalog-missing", edit("game.yaml", "languages: []", "languages: [ru]"), "W013", "game.yaml",
              "languages: [ru]"),
         Case("catalog-plural-forms-not-cldr", with_ru(PO_HEAD.replace(

@@ -205,3 +205,13 @@ def test_the_translated_game_validates_strictly(tmp_path):
     result = run_cli("validate", "--strict", "zwiad", cwd=tmp_path)
     assert result.returncode == 0, result.stdout + result.stderr
     assert polib.pofile(str(tmp_path / "content/zwiad/locale/en.po")).metadata["Plural-Forms"] == rule_text("en")
+
+
+def test_a_catalog_in_the_source_language_is_no_longer_silently_ignored(tmp_path):
+    game = polish_game(tmp_path)
+    (game / "locale" / "pl.po").write_text('msgid "cal"\nmsgid_plural "cali"\nmsgstr[0] "cal"\nmsgstr[1] "cale"\n'
+                                           'msgstr[2] "cali"\n', encoding="utf-8")
+    _game, report = _load(tmp_path)
+    (found,) = [d for d in report.diagnostics if d.code == "W015"]
+    assert found.location.path == game / "locale" / "pl.po" and "source language 'pl'" in found.message
+    assert "few:" in found.hint

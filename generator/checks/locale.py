@@ -24,6 +24,7 @@ def check(game: Game, report: Report) -> None:
     _check_contexts(game, report)
     check_interface(game.folder / "locale", manifest.source_language,
                     game.manifest_doc.location(("source_language",)), report)
+    _source_catalog(game, report)
     for i, lang in enumerate(manifest.languages):
         if lang != manifest.source_language:
             check_interface(game.folder / "locale", lang, game.manifest_doc.location(("languages", i)), report)
@@ -91,6 +92,18 @@ def _plural_forms(lang: str, catalog, path, lines: list[str], report: Report) ->
                f"{language_name(lang)}: {problem}", Location(path, line, 1 if line else 0),
                f"write \"Plural-Forms: {rule_text(lang)}\\n\" (CLDR's {', '.join(categories(lang))}, "
                "as Babel gives it), or delete the line and 'rulesmith i18n update' writes it")
+
+
+def _source_catalog(game: Game, report: Report) -> None:
+    """W015 for a catalog in the source language: no edition reads it (the source edition prints
+    the source's own words; a unit's forms for counts are its measure's few:, many:, ...)."""
+    source = game.manifest.source_language
+    path = po_path(game, source)
+    if path.is_file():
+        report.add("W015", f"{path.relative_to(game.folder).as_posix()} is a catalog in the source language "
+                   f"'{source}': no edition reads it", Location(path),
+                   "write the source's words in the source files (a unit of measure's forms for counts as one:, "
+                   "few:, many:, other: in game.yaml), and delete the catalog")
 
 
 def _no_catalog(game: Game, lang: str, index: int, path, report: Report) -> None:
