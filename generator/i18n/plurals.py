@@ -90,6 +90,7 @@ def chooser(rule: str) -> Callable[[int], int]:
     return gettext.c2py(found.group(1))
 
 
+@lru_cache(maxsize=None)
 def categories_of_forms(rule: str, lang: str) -> tuple[dict[int, str], str | None]:
     """Which CLDR category each `msgstr[N]` of a catalog under `rule` is ({0: one, 1: few,
     2: many} in Polish), and what disagrees with CLDR (None if nothing): a form that counts of

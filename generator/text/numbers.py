@@ -87,6 +87,8 @@ def _cardinals(lang: str) -> dict[str, int]:
     """num2words' one-word cardinals of a language, 0 to 100 (Russian: in every form it inflects)."""
     out: dict[str, int] = {}
     for n in SPELLED:
+        if " " in num2words(n, lang=lang) or "-" in num2words(n, lang=lang):
+            continue  # written in two words (twenty-one, dwadzieścia jeden): each word is read alone
         for options in (_RU_FORMS if lang == "ru" else [{}]):
             word = num2words(n, lang=lang, **options)
             if " " not in word and "-" not in word:
