@@ -215,3 +215,10 @@ def test_a_catalog_in_the_source_language_is_no_longer_silently_ignored(tmp_path
     (found,) = [d for d in report.diagnostics if d.code == "W015"]
     assert found.location.path == game / "locale" / "pl.po" and "source language 'pl'" in found.message
     assert "few:" in found.hint
+
+
+@pytest.mark.parametrize("lang", ["de", "en", "es", "fr", "pl", "ru"])
+def test_the_shipped_interface_catalogs_count_as_cldr_does(lang):
+    po = Path(__file__).resolve().parents[1] / "generator" / "locale" / "ui" / f"{lang}.po"
+    forms, problem = categories_of_forms(polib.pofile(str(po)).metadata["Plural-Forms"], lang)
+    assert problem is None and forms[0] == "one"
