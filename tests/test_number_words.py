@@ -172,3 +172,32 @@ def test_a_translation_that_drops_a_bound_polish_number_word_names_it(tmp_path):
 
 def test_value_of_reads_digits_as_before():
     assert value_of("3", "pl") == 3 and value_of("0,5", "pl") == Fraction(1, 2) and value_of("pierwszy", "pl") is None
+
+
+ROLL = '''from generator.checker import procedure
+
+
+@procedure("roll")
+def roll(game, dice, shots: int = 1) -> dict:
+    return {"hits": dice.successes(shots, 4)}
+'''
+SAID = {"en": "The scout scores two hits.", "de": "Der Späher erzielt zwei Treffer.",
+        "fr": "L'éclaireur obtient deux touches.", "es": "El explorador logra dos impactos.",
+        "ru": "Разведчик получает двумя кубиками два попадания.", "pl": "Zwiadowca ma dwa trafienia."}
+
+UNBOUND = {"en": {"two"}, "de": {"zwei"}, "fr": {"deux"}, "es": {"dos"}, "ru": {"двумя", "два"}, "pl": {"dwa"}}
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_an_unbound_number_word_in_an_example_is_w031_in_every_language(tmp_path, lang):
+    from .conftest import Workspace
+
+    ws = Workspace(tmp_path)
+    ws.edit("game.yaml", "source_language: en", f"source_language: {lang}")
+    ws.edit("game.yaml", "  en: Demo", f"  {lang}: Demo")
+    ws.write("procedures.py", ROLL)
+    ws.write("rules/01-rules.md", f"# Rules\n\n::: example first\n{SAID[lang]}\n```check\nprocedure: roll\n"
+                                  "inputs: {shots: 2}\ndice: [5, 6]\nexpect: {hits: 2}\n```\n:::\n")
+    found = [d for d in ws.validate().diagnostics if d.code == "W031"]
+    assert [(d.location.path.name, d.location.line) for d in found] == [("01-rules.md", 4)] * len(found) and found
+    assert {d.message.split("'")[1] for d in found} == UNBOUND[lang]
