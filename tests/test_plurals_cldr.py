@@ -7,6 +7,7 @@ write any of them, and each edition prints the form its number takes ("1 cal", "
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import polib
@@ -114,6 +115,10 @@ def test_the_site_of_each_edition_prints_the_forms(tmp_path):
     for form in ("1", "inch"), ("2", "inches"), ("5", "inches"), ("22", "inches"):
         assert f">{form[0]}{NB}{form[1]}<" in english, form
     assert f"{NB}cale" not in english and f"{NB}cal<" not in english and f"{NB}inch" not in polish
+    table = {lang: re.findall(r"<td>(\d+\W[^<]*)</td>", (site / lang / "units.html").read_text(encoding="utf-8"))
+             for lang in ("pl", "en")}
+    assert table == {"pl": [f"1{NB}cal", f"4{NB}cale", f"5{NB}cali", f"22{NB}cale"],  # '22' bare: its unit's form
+                     "en": [f"1{NB}inch", f"4{NB}inches", f"5{NB}inches", f"22{NB}inches"]}
 
 
 @pytest.mark.parametrize("count, form", [(0, "cali"), (1, "cal"), (2, "cale"), (4, "cale"), (5, "cali"),
