@@ -227,3 +227,10 @@ def test_the_shipped_interface_catalogs_count_as_cldr_does(lang):
     po = Path(__file__).resolve().parents[1] / "generator" / "locale" / "ui" / f"{lang}.po"
     forms, problem = categories_of_forms(polib.pofile(str(po)).metadata["Plural-Forms"], lang)
     assert problem is None and forms[0] == "one"
+
+
+def test_a_measure_with_forms_but_none_for_one_prints_the_translated_word(tmp_path):
+    polish_game(tmp_path, "  - {id: cal, name: cali, few: cale}")
+    game, report = _load(tmp_path)
+    assert Translator.load(game, "pl").references("{{ param:odskok }} {{ param:skok }}") == f"2{NB}cale 5{NB}cali"
+    assert Translator.load(game, "en").references("{{ param:odskok }}") == f"2{NB}inches"

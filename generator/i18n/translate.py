@@ -104,7 +104,9 @@ class Translator:
             return {}
         self._measuring = True
         try:
-            return {m.unit: self._counted(i) if m.counts else self.manifest("measures", i, "abbr" if m.abbr else "name")
+            # a translation counts through the plural entry of `one:`; without one it prints the translated word
+            return {m.unit: self._counted(i) if m.one or (m.counts and self.is_source)
+                    else self.manifest("measures", i, "abbr" if m.abbr else "name")
                     for i, m in enumerate(self.game.manifest.measures)}
         finally:
             self._measuring = False
@@ -115,10 +117,10 @@ class Translator:
         source's, until it gives them)."""
         measure = self.game.manifest.measures[index]
         context = self.contexts.context_of(place_of("game", ("measures", index, "one")))
-        forms = None if self.is_source or not measure.one else self.plurals.get((context, measure.one))
+        forms = None if self.is_source else self.plurals.get((context, measure.one))
         if forms is None:
             if not self.is_source:
-                self.missing.append((context, measure.one or measure.word))
+                self.missing.append((context, measure.one))
             return CountedWord(tuple((c, self.references(form)) for c, form in measure.counts.items()),
                                self.game.manifest.source_language, self.references(measure.word))
         return CountedWord.from_catalog(tuple(self.references(form) for form in forms), self.plural_rule, self.lang)
