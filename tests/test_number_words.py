@@ -37,9 +37,9 @@ FORMS = {
            5: "пять пяти пятью", 1: "один одна одно одного одной одному одну одним одном",
            40: "сорок сорока", 100: "сто ста"},
     "en": {2: "two", 3: "three", 13: "thirteen", 40: "forty"},
-    "de": {1: "eins", 2: "zwei zweien", 21: "einundzwanzig", 100: "einhundert"},
+    "de": {1: "eins einen", 2: "zwei zweien zweier beide zweimal", 21: "einundzwanzig", 100: "einhundert"},
     "fr": {2: "deux", 3: "trois", 16: "seize", 20: "vingt"},
-    "es": {2: "dos", 3: "tres", 16: "dieciséis", 21: "veintiuno"},
+    "es": {1: "uno una", 2: "dos ambos ambas", 3: "tres", 16: "dieciséis", 21: "veintiuno veintiuna veintiún"},
 }
 CASES = [(lang, n, form) for lang, table in FORMS.items() for n, forms in table.items() for form in forms.split()]
 

@@ -67,13 +67,14 @@ def _ru_faces() -> dict[str, int]:
 
 
 # German forms of the numerals num2words gives in their citation form only (Duden: ein/eine/
-# einen..., zweien/dreien in the dative)
-_DE = {1: "ein eine einen einem einer eines", 2: "zweien", 3: "dreien", 4: "vieren", 5: "fünfen"}
-# the words for "both" and the multiplicatives, by language
-_BOTH = {"en": {"both": 2, "twice": 2, "thrice": 3},
+# einen..., zweien/dreien in the dative, zweier/dreier in the genitive)
+_DE = {1: "ein eine einen einem einer eines", 2: "zweien zweier", 3: "dreien dreier", 4: "vieren", 5: "fünfen"}
+# the words for "both", the multiplicatives, and the gender forms num2words does not give, by language
+_KEPT = {"en": {"both": 2, "twice": 2, "thrice": 3},
          "de": {"beide": 2, "beiden": 2, "beider": 2, "beides": 2, "zweimal": 2, "dreimal": 3},
          "fr": {"une": 1},  # the feminine of un (num2words gives un)
-         "es": {"una": 1, "un": 1, "ambos": 2, "ambas": 2},  # una/un beside uno; both
+         "es": {"una": 1, "un": 1, "veintiuna": 21, "veintiún": 21,  # feminine and shortened forms beside uno
+                "ambos": 2, "ambas": 2},
          "ru": {"дважды": 2, "трижды": 3}}
 
 # words that are a number and also an article, a separable verb's particle or another common
@@ -117,7 +118,7 @@ def _ru_extra() -> dict[str, int]:
 def _table(lang: str) -> dict[str, int]:
     """Every number word of a language, folded: num2words' cardinals, the generated table's
     forms, and the kept words above."""
-    table = {**_cardinals(lang), **_read_table(lang), **_BOTH.get(lang, {})}
+    table = {**_cardinals(lang), **_read_table(lang), **_KEPT.get(lang, {})}
     if lang == "de":
         table.update({form: n for n, forms in _DE.items() for form in forms.split()})
     if lang == "ru":
