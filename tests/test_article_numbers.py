@@ -28,10 +28,10 @@ FALLS = "Blue rolls a [5]{die=1}: a section falls."
     (FALLS, "Blau würfelt [5]{die=1}: ein Abschnitt stürzt ein.", None),
     ("Roll one die.", "Würfelt einen Würfel.", None),      # "einen" stands for the source's bare "one"
     ("Roll one die and one more.", "Würfelt einen Würfel und noch einen.", None),
-    ("Roll one die.", "Würfelt.", "drops 1 (unbound)"),
+    ("Roll one die.", "Würfelt.", "drops 'one' = 1 (unbound)"),
     ("Roll [one]{input=dice} die.", "Würfelt [einen]{input=dice} Würfel.", None),
     (BATTLE, "Der Counter {{ counter:r1 }} verliert zwei Schlachten: seine Stärke sinkt von [4]{result=before} "
-             "auf [2]{result=strength}", "adds 2 (unbound)"),
+             "auf [2]{result=strength}", "adds 'zwei' = 2 (unbound)"),
     (FALLS, "Blau würfelt [5]{die=1}: [ein]{.free} Abschnitt stürzt ein.", None),
     (FALLS, "Blau würfelt [5]{die=1}: [zwei]{.free} Abschnitte stürzen ein.", None),   # the language's own
     ("[Example 2]{.free}: roll a [5]{die=1}.", "[Beispiel 3]{.free}: würfelt [5]{die=1}.", "free text says 3"),
@@ -69,4 +69,4 @@ def test_a_translation_that_loses_a_battle_with_an_article_validates(tmp_path):
     report = Report()
     Project(tmp_path).load("bridgehead", report)
     (found,) = [d for d in report.errors if d.code == "E039"]
-    assert "adds 2 (unbound)" in found.message and "needs no mark" in found.hint
+    assert "adds 'zwei' = 2 (unbound)" in found.message and "needs no mark" in found.hint

@@ -12,7 +12,7 @@ import pytest
 
 from generator.core.diagnostics import Report
 from generator.i18n.catalog import template, update
-from generator.i18n.plurals import RULES, CountedWord
+from generator.i18n.plurals import CountedWord, rule_text
 from generator.project import Project
 
 from .conftest import REPO, run_cli
@@ -89,7 +89,7 @@ def test_a_parameter_has_no_other_field(tmp_path):
                                       21: "шаг", 22: "шага", 1.5: "шага"}),
 ])
 def test_a_counted_word_takes_the_form_its_language_gives_each_count(lang, forms, counts):
-    word = CountedWord(forms, RULES[lang])
+    word = CountedWord.from_catalog(forms, rule_text(lang), lang)
     assert {n: word.for_count(n) for n in counts} == counts
 
 

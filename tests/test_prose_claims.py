@@ -151,9 +151,9 @@ def test_readers_see_the_words_only():
 
 @pytest.mark.parametrize("translation, problem", [
     ("Kills [three]{result=killed} of [10]{input=men}.", None),
-    ("Kills [two]{result=killed} of [10]{input=men}.", "drops [3]{result=killed}; adds [2]{result=killed}"),
-    ("Kills three of [10]{input=men}.", "drops [3]{result=killed}; adds 3 (unbound)"),
-    ("Kills [three]{result=dead} of [10]{input=men}.", "drops [3]{result=killed}; adds [3]{result=dead}"),
+    ("Kills [two]{result=killed} of [10]{input=men}.", "drops [три]{result=killed} = 3; adds [two]{result=killed} = 2"),
+    ("Kills three of [10]{input=men}.", "drops [три]{result=killed} = 3; adds 'three' = 3 (unbound)"),
+    ("Kills [three]{result=dead} of [10]{input=men}.", "drops [три]{result=killed} = 3; adds [three]{result=dead} = 3"),
     ("Kills [three]{result=killed}.", "drops [10]{input=men}"),
     ("Kills [three]{result=killed} of [10]{input=men}, 2 more.", "adds 2 (unbound)"),
     ("[Example 2]{.free}: kills [three]{result=killed} of [10]{input=men}.", "free text says 2"),
@@ -229,7 +229,7 @@ def test_a_lost_binding_in_a_translation_fails_validation(tmp_path):
     root = copy_game(tmp_path, "rock-n-roll")
     line, _ = replace(root / "content/rock-n-roll/locale/en.po", "[both]{input=point}", "both")
     (found,) = [d for d in validate(root, "rock-n-roll").errors if d.code == "E039"]
-    assert found.location.line == line and "drops [2]{input=point}; adds 2 (unbound)" in found.message
+    assert found.location.line == line and "drops [обоими]{input=point} = 2; adds 'both' = 2 (unbound)" in found.message
 
 
 def test_an_unbound_number_is_a_warning_with_its_place_and_strict_fails(tmp_path):

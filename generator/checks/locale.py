@@ -10,6 +10,7 @@ from ..reading.game import Game
 from ..i18n.catalog import CatalogError, finished, po_path, read_catalog
 from ..i18n.contexts import contexts_path, load_contexts
 from ..i18n.markup import mismatch
+from ..i18n.plurals import categories, categories_of_forms, language_name, rule_text
 from ..i18n.messages import data_messages, game_messages, normalize
 from ..i18n.terms import TermIndex, check_entry, load_terms, terms_path
 from ..i18n.ui import check_interface
@@ -23,11 +24,13 @@ def check(game: Game, report: Report) -> None:
     _check_contexts(game, report)
     check_interface(game.folder / "locale", manifest.source_language,
                     game.manifest_doc.location(("source_language",)), report)
+    _source_catalog(game, report)
     for i, lang in enumerate(manifest.languages):
         if lang != manifest.source_language:
             check_interface(game.folder / "locale", lang, game.manifest_doc.location(("languages", i)), report)
         path = po_path(game, lang)
         if not path.exists():
+            _no_catalog(game, lang, i, path, report)
             continue
         try:
             catalog = read_catalog(path)
@@ -37,6 +40,7 @@ def check(game: Game, report: Report) -> None:
             continue
         _untranslated(game, lang, catalog, path, report)
         lines = path.read_text(encoding="utf-8").splitlines()
+        _plural_forms(lang, catalog, path, lines, report)
         glossary = terms_path(path.parent, lang)
         terms = TermIndex(load_terms(glossary, report, manifest.source_language, lang) if glossary.exists() else [])
         for entry in catalog:
@@ -72,6 +76,48 @@ def _untranslated(game: Game, lang: str, catalog, path, report: Report) -> None:
         report.add("W013", f"{len(missing)} message(s) have no finished translation in '{lang}' (e.g. {sample}): "
                    f"the '{lang}' edition prints them in '{game.manifest.source_language}'", Location(path),
                    f"run 'rulesmith i18n update {lang} {game.id}' and translate the new or fuzzy entries")
+
+
+def _plural_forms(lang: str, catalog, path, lines: list[str], report: Report) -> None:
+    """E025 where the catalog's Plural-Forms header picks msgstr[N] otherwise than CLDR counts
+    in its language (a form shared by counts CLDR counts apart, a form no count takes)."""
+    header = catalog.metadata.get("Plural-Forms")
+    if not header:
+        return
+    _forms, problem = categories_of_forms(header, lang)
+    if problem is None:
+        return
+    line = next((n for n, text in enumerate(lines, 1) if text.lstrip('"').startswith("Plural-Forms:")), 0)
+    report.add("E025", f"Plural-Forms '{header.strip()}' disagrees with CLDR's plural rules for "
+               f"{language_name(lang)}: {problem}", Location(path, line, 1 if line else 0),
+               f"write \"Plural-Forms: {rule_text(lang)}\\n\" (CLDR's {', '.join(categories(lang))}, "
+               "as Babel gives it), or delete the line and 'rulesmith i18n update' writes it")
+
+
+def _source_catalog(game: Game, report: Report) -> None:
+    """W015 for a catalog in the source language: no edition reads it (the source edition prints
+    the source's own words; a unit's forms for counts are its measure's few:, many:, ...)."""
+    source = game.manifest.source_language
+    path = po_path(game, source)
+    if path.is_file():
+        report.add("W015", f"{path.relative_to(game.folder).as_posix()} is a catalog in the source language "
+                   f"'{source}': no edition reads it", Location(path),
+                   "write the source's words in the source files (a unit of measure's forms for counts as one:, "
+                   "few:, many:, other: in game.yaml), and delete the catalog")
+
+
+def _no_catalog(game: Game, lang: str, index: int, path, report: Report) -> None:
+    """A declared language with no catalog at all prints every message in the source language:
+    the same warning as a catalog that lacks some (W013), so `validate --strict` fails on it."""
+    if lang == game.manifest.source_language:
+        return
+    total = len({(m.context, m.msgid) for m in game_messages(game)})
+    if not total:
+        return
+    report.add("W013", f"'{lang}' is declared in languages: but has no catalog ({path.relative_to(game.folder).as_posix()} "
+               f"is missing): the '{lang}' edition prints all {total} message(s) in '{game.manifest.source_language}'",
+               game.manifest_doc.location(("languages", index)),
+               f"run 'rulesmith i18n update {lang} {game.id}' to write the catalog, then translate it")
 
 
 def _msgstr_line(lines: list[str], start: int) -> int:

@@ -114,13 +114,21 @@ def status_cmd(ctx, games, langs, minimum, fmt) -> None:
     if fmt == "json":
         click.echo(json.dumps([r.as_dict() for r in rows], ensure_ascii=False, indent=2))
     else:
-        click.echo(f"{'game':<14} {'lang':<5} {'translated':>10} {'fuzzy':>6} {'untransl.':>9} {'percent':>8}")
-        for r in rows:
-            flag = "  < min" if r in below else ""
-            click.echo(f"{r.game:<14} {r.lang:<5} {r.translated:>10} {r.fuzzy:>6} {r.untranslated:>9} "
-                       f"{r.percent:>7.1f}%{flag}")
+        _status_table(ctx, loaded, rows, below)
     if below:
         sys.exit(1)
+
+
+def _status_table(ctx, loaded, rows, below) -> None:
+    """The status rows as a table; a language with no catalog yet says which file it lacks."""
+    game_of = {game.id: game for game in loaded}
+    click.echo(f"{'game':<14} {'lang':<5} {'translated':>10} {'fuzzy':>6} {'untransl.':>9} {'percent':>8}")
+    for r in rows:
+        flag = "  < min" if r in below else ""
+        if r.catalog is None:
+            flag += f"  no catalog: {po_path(game_of[r.game], r.lang).relative_to(ctx.project.root)}"
+        click.echo(f"{r.game:<14} {r.lang:<5} {r.translated:>10} {r.fuzzy:>6} {r.untranslated:>9} "
+                   f"{r.percent:>7.1f}%{flag}")
 
 
 @command.command("ui")

@@ -162,9 +162,13 @@ def update(game: Game, lang: str, pot: polib.POFile) -> polib.POFile:
 
 
 def _plural_slots(catalog: polib.POFile, lang: str) -> None:
-    """Give each word with forms for counts a msgstr[N] per form of the language (Russian: 3)."""
+    """Give each word with forms for counts a msgstr[N] per form of the language (Russian: 3),
+    and a catalog that has such words the language's Plural-Forms (Babel's) if it has none."""
+    counted = [e for e in catalog if e.msgid_plural and not e.obsolete]
+    if counted and not catalog.metadata.get("Plural-Forms"):
+        catalog.metadata["Plural-Forms"] = rule_text(lang)
     count = form_count(rule_text(lang, catalog.metadata.get("Plural-Forms")))
-    for entry in catalog:
+    for entry in counted:
         if entry.msgid_plural and not entry.obsolete:
             entry.msgstr_plural = {i: entry.msgstr_plural.get(i, "") for i in range(count)}
 
@@ -220,6 +224,7 @@ class Status:
     translated: int
     fuzzy: int
     untranslated: int
+    catalog: str | None = None  # the catalog's path in the game folder; None when the language has none
 
     @property
     def percent(self) -> float:
@@ -227,7 +232,8 @@ class Status:
 
     def as_dict(self) -> dict:
         return {"game": self.game, "lang": self.lang, "total": self.total, "translated": self.translated,
-                "fuzzy": self.fuzzy, "untranslated": self.untranslated, "percent": self.percent}
+                "fuzzy": self.fuzzy, "untranslated": self.untranslated, "percent": self.percent,
+                "catalog": self.catalog}
 
 
 def status(game: Game, lang: str, pot: polib.POFile, messages: list[Message] | None = None) -> Status:
@@ -249,4 +255,5 @@ def status(game: Game, lang: str, pot: polib.POFile, messages: list[Message] | N
             fuzzy += 1
         else:
             translated += 1
-    return Status(game.id, lang, len(pot), translated, fuzzy, untranslated)
+    catalog = path.relative_to(game.folder).as_posix() if path.exists() else None
+    return Status(game.id, lang, len(pot), translated, fuzzy, untranslated, catalog)

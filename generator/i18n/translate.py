@@ -104,24 +104,26 @@ class Translator:
             return {}
         self._measuring = True
         try:
-            return {m.unit: self._counted(i) if m.one else self.manifest("measures", i, "abbr" if m.abbr else "name")
+            # a translation counts through the plural entry of `one:`; without one it prints the translated word
+            return {m.unit: self._counted(i) if m.one or (m.counts and self.is_source)
+                    else self.manifest("measures", i, "abbr" if m.abbr else "name")
                     for i, m in enumerate(self.game.manifest.measures)}
         finally:
             self._measuring = False
 
     def _counted(self, index: int) -> CountedWord:
         """A unit of measure's word with its forms for counts in this language: the source's
-        `one:` and word, or the catalog's plural forms (the source's, until it gives them)."""
+        forms (`one:`, `few:`, ... and the word for the rest), or the catalog's plural forms (the
+        source's, until it gives them)."""
         measure = self.game.manifest.measures[index]
         context = self.contexts.context_of(place_of("game", ("measures", index, "one")))
         forms = None if self.is_source else self.plurals.get((context, measure.one))
         if forms is None:
             if not self.is_source:
                 self.missing.append((context, measure.one))
-            source = (measure.one, measure.word)
-            return CountedWord(tuple(self.references(form) for form in source),
-                               rule_text(self.game.manifest.source_language))
-        return CountedWord(tuple(self.references(form) for form in forms), self.plural_rule)
+            return CountedWord(tuple((c, self.references(form)) for c, form in measure.counts.items()),
+                               self.game.manifest.source_language, self.references(measure.word))
+        return CountedWord.from_catalog(tuple(self.references(form) for form in forms), self.plural_rule, self.lang)
 
     def side_name(self, side_id: object) -> str | None:
         """A declared side's name in this language; None for no side, or one not declared."""

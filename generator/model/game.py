@@ -92,6 +92,9 @@ class Parameter(Frozen):
         return value
 
 
+COUNT_FIELDS = ("zero", "one", "two", "few", "many", "other")  # CLDR's plural categories
+
+
 class Measure(Frozen):
     """A unit of measure in the game's own words: what prints after a distance (`12 inches`,
     `12 Zoll`), translated through the catalogs like any text. Its id is a built-in unit (cm,
@@ -105,6 +108,25 @@ class Measure(Frozen):
     one: Text | None = Field(default=None, description="what prints after a count of one, where it differs from "
                              "what prints after other counts (pace: '1 pace', '2 paces'); a translation gives the "
                              "forms its language counts with (gettext plural forms in the catalog)")
+    # The other CLDR plural categories a source language may count with (Polish: one, few, many,
+    # other); a category not given prints the word (abbr, else name). Plain strings, not messages:
+    # the catalog's plural entry for `one:` gives a translation's forms for all of them.
+    zero: str | None = Field(default=None, description="what prints after a count CLDR calls 'zero' (Arabic, Welsh)")
+    two: str | None = Field(default=None, description="what prints after a count CLDR calls 'two' (Arabic, Slovenian)")
+    few: str | None = Field(default=None, description="what prints after a count CLDR calls 'few' (Polish "
+                             "'2 cale', Russian '2 шага')")
+    many: str | None = Field(default=None, description="what prints after a count CLDR calls 'many' (Polish "
+                              "'5 cali', Russian '5 шагов')")
+    other: str | None = Field(default=None, description="what prints after a count CLDR calls 'other' (Polish "
+                               "'1,5 cala'); default: the word")
+
+    @property
+    def counts(self) -> dict[str, str]:
+        """The forms the source declares for counts, by CLDR category (empty: one word for every count)."""
+        declared = {c: getattr(self, c) for c in COUNT_FIELDS if getattr(self, c)}
+        if declared and "other" not in declared:
+            declared["other"] = self.word
+        return declared
 
     @property
     def word(self) -> str:
@@ -261,12 +283,12 @@ class GameManifest(Frozen):
         return {"kind": "game", **self.model_dump(mode="json")}
 
     def unit_words(self) -> dict[str, Unit]:
-        """The words a value may write a unit of the game's own with (`12 paces`): each declared
-        unit's id, name and abbreviation, lower-cased, in the source language (a reference in a
+        """The words a value may write a unit of the game's own with (`12 paces`, `4 cale`): each
+        declared unit's id, name, abbreviation and forms for counts, lower-cased, in the source language (a reference in a
         name is no part of the word)."""
         words: dict[str, Unit] = {}
         for measure in self.measures:
-            for word in (measure.id, measure.name, measure.abbr):
+            for word in (measure.id, measure.name, measure.abbr, *measure.counts.values()):
                 word = " ".join(re.sub(r"\{\{.*?\}\}", " ", word or "").split()).rstrip(".").lower()
                 if word:
                     words.setdefault(word, measure.unit)

@@ -385,7 +385,8 @@ def _as_written(raw) -> str | None:
 
 def stat_html(game: Game, tr: Translator, record: Record, stat_id: str, link: Linker | None = None) -> Markup:
     """A stat as the source writes it: in the source language its own wording ("Н3",
-    "40 см (60 см)"), in a translation the same form with the values printed for the language.
+    "40 см (60 см)"; a bare distance with its unit's word, "22 cale"), in a translation the same
+    form with the values printed for the language.
     A value read through an erratum prints as written, then a mark that links to the erratum."""
     words, known = tr.measure_words(), game.manifest.unit_words()
     canonical = stat_text(game, record, stat_id, tr.lang, words)
@@ -403,6 +404,8 @@ def stat_html(game: Game, tr: Translator, record: Record, stat_id: str, link: Li
         written = _as_written(getattr(record, "stats", {}).get(stat_id))
     if written is None or stat is None or (record.section, record.id, stat_id) not in game.values:
         return Markup("{}").format(canonical)
+    if tr.is_source and stat.type == StatType.DISTANCE and not _LETTER.search(written):
+        return Markup("{}").format(canonical)  # a bare number in the stat's unit: with the unit's word ("22 cale")
     shown = written if tr.is_source else format_written(written, stat.type, stat.unit, tr.lang, words, known)
     if shown is None or _same_print(shown, canonical):
         return Markup("{}").format(canonical)

@@ -183,9 +183,9 @@ def compare(source: str, translation: str, source_lang: str, lang: str) -> str |
     b += Counter(c.key for c in theirs if c.article) & (a - b)
     problems = []
     if a - b:
-        problems.append("drops " + ", ".join(_show(k) for k in sorted((a - b).elements(), key=str)))
+        problems.append("drops " + _shown(a - b, ours))
     if b - a:
-        problems.append("adds " + ", ".join(_show(k) for k in sorted((b - a).elements(), key=str)))
+        problems.append("adds " + _shown(b - a, theirs))
     changed = _free_changed(ours, theirs, source_lang, lang)
     if changed:
         problems.append(changed)
@@ -207,10 +207,27 @@ def _free_changed(ours: list[Claim], theirs: list[Claim], source_lang: str, lang
     return "free text says " + ", ".join(n.text for n in added) + ", the source's does not"
 
 
-def _show(key: tuple[str, Fraction | None]) -> str:
+def _shown(keys: Counter, claims_: list[Claim]) -> str:
+    """The claims of `keys` as the side that has them writes them, each word it compared named:
+    '[3]{result=killed}', '[drei]{result=killed} = 3', '2 (unbound)', "'both' = 2 (unbound)"."""
+    written: dict[tuple, list[str]] = {}
+    for claim in claims_:
+        if not claim.free:
+            written.setdefault(claim.key, []).append(claim.text)
+    out = []
+    for key in sorted(keys.elements(), key=str):
+        words = written.get(key) or [""]
+        out.append(_show(key, words.pop(0) if len(words) > 1 else words[0]))
+    return ", ".join(out)
+
+
+def _show(key: tuple[str, Fraction | None], word: str = "") -> str:
     mark, value = key
     shown = "?" if value is None else str(value)
-    return f"[{shown}]{{{mark}}}" if mark else f"{shown} (unbound)"
+    said = word.strip()
+    if not said or said == shown or re.fullmatch(r"\d+(?:[.,]\d+)?", said):
+        return f"[{said or shown}]{{{mark}}}" if mark else f"{said or shown} (unbound)"
+    return f"[{said}]{{{mark}}} = {shown}" if mark else f"'{said}' = {shown} (unbound)"
 
 
 # --- the Markdown rule: readers see the words only ---------------------------------------

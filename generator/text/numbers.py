@@ -1,15 +1,23 @@
-"""Numbers as a language writes them in prose: digits, and the number words of a small table.
+"""Numbers as a language writes them in prose: digits, and the language's number words.
 
-A worked example's prose makes claims with numbers ("трёх", "two 1s", "drei"); the rules
-checker binds each of them to its check block (claims.py). A word counts as a number only
-when this table holds it: "первым" (first) or "once" are words, not numbers; "twice" is 2.
-Russian words are listed in every case form, and the dice nouns (единица, шестёрка) count as
-their face.
+A worked example's prose makes claims with numbers ("трёх", "two 1s", "drei", "dwoma"); the
+rules checker binds each of them to its check block (claims.py). A word counts as a number
+only when the language's table holds it: "первым" (first) or "once" are words, not numbers;
+"twice" is 2.
 
-Where a language's word for one is also its indefinite article or a verb's particle (German
-"eine Schlacht", "stürzt … ein"; French un, Spanish una, Dutch een), the word is a numeral
-flagged `article`: it may stand for a number the source says ("one die" = "einen Würfel"), but
-is no number on its own (claims.py).
+The cardinals come from num2words (0 to 100, where the language writes the number as one
+word): English, German, French, Spanish in their one form, Russian in every case, gender and
+animacy num2words inflects. Polish numerals in every case, gender and collective form
+("dwa dwóch dwoma dwiema dwoje", "trzy trzech trzem trzema") come from the SGJP dictionary
+through Morfeusz 2 (generator/locale/numbers/pl.tsv, written by tools/number_words.py). A few
+words no such source lists are kept below, each with what it is: the words for "both" and
+"twice", Russian collective numerals and the dice faces as nouns (единица, шестёрка), and
+spelling variants Russian dictionaries give (нуль, одною, восьмью).
+
+Where a language's word for a number is also its indefinite article, a verb's particle or
+another common word (German "eine Schlacht", "stürzt … ein"; French un, "neuf" = new; Spanish
+una, Dutch een), the word is a numeral flagged `article`: it may stand for a number the source
+says ("one die" = "einen Würfel"), but is no number on its own (claims.py).
 """
 
 from __future__ import annotations
@@ -17,24 +25,23 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import lru_cache
+from pathlib import Path
 from typing import Iterator
 
-_RU_CARDINALS: dict[int, str] = {
-    0: "ноль нуль ноля нуля нолю нулю нолём нулём нолем нулем ноле нуле",
-    1: "один одна одно одни одного одной одному одну одним одном одною одних одними",
-    2: "два две двух двум двумя",
-    3: "три трёх трех трём трем тремя",
-    4: "четыре четырёх четырех четырём четырем четырьмя",
-    5: "пять пяти пятью",
-    6: "шесть шести шестью",
-    7: "семь семи семью",
-    8: "восемь восьми восемью восьмью",
-    9: "девять девяти девятью",
-    10: "десять десяти десятью",
-    11: "одиннадцать одиннадцати одиннадцатью",
-    12: "двенадцать двенадцати двенадцатью",
-    20: "двадцать двадцати двадцатью",
-}
+from num2words import num2words
+
+# The languages whose number words the checker reads, and what num2words is asked for in each.
+LANGUAGES = ("en", "de", "fr", "es", "ru", "pl")
+SPELLED = range(0, 101)
+_RU_FORMS = [{"case": case, "gender": gender, "animate": animate, "plural": plural}
+             for case in ("nominative", "genitive", "dative", "accusative", "instrumental", "prepositional")
+             for gender in ("m", "f", "n") for animate in (True, False) for plural in (False, True)]
+_TABLES = Path(__file__).resolve().parent.parent / "locale" / "numbers"
+
+# Spelling variants of Russian numerals num2words does not give (Zaliznyak's Grammatical
+# Dictionary of Russian lists both): нуль beside ноль, одною beside одной, восьмью beside восемью.
+_RU_VARIANTS = {0: "нуль нуля нулю нулём нулем нуле", 1: "одною", 8: "восьмью"}
 # collective numerals: "трое убиты", "двоих раненых"
 _RU_COLLECTIVE = {2: "двое двоих двоим двоими", 3: "трое троих троим троими"} | {
     n: " ".join(stem + e for e in ("о", "ых", "ым", "ыми"))
@@ -59,28 +66,64 @@ def _ru_faces() -> dict[str, int]:
     return out
 
 
-_EN = "zero one two three four five six seven eight nine ten eleven twelve".split()
-_DE = {0: "null", 1: "eins ein eine einen einem einer eines", 2: "zwei zweien", 3: "drei dreien", 4: "vier vieren",
-       5: "fünf fünfen", 6: "sechs", 7: "sieben", 8: "acht", 9: "neun", 10: "zehn", 11: "elf", 12: "zwölf"}
+# German forms of the numerals num2words gives in their citation form only (Duden: ein/eine/
+# einen..., zweien/dreien in the dative, zweier/dreier in the genitive)
+_DE = {1: "ein eine einen einem einer eines", 2: "zweien zweier", 3: "dreien dreier", 4: "vieren", 5: "fünfen"}
+# the words for "both", the multiplicatives, and the gender forms num2words does not give, by language
+_KEPT = {"en": {"both": 2, "twice": 2, "thrice": 3},
+         "de": {"beide": 2, "beiden": 2, "beider": 2, "beides": 2, "zweimal": 2, "dreimal": 3},
+         "fr": {"une": 1},  # the feminine of un (num2words gives un)
+         "es": {"una": 1, "un": 1, "veintiuna": 21, "veintiún": 21,  # feminine and shortened forms beside uno
+                "ambos": 2, "ambas": 2},
+         "ru": {"дважды": 2, "трижды": 3}}
 
-# words that are a number and also an article or a separable verb's particle, by language; the
-# number tables of fr, es, it, pt and nl are not written yet: a table added later finds its
-# articles here already
-_ARTICLES = {"de": "ein eine einen einem einer eines", "fr": "un une", "es": "un una uno",
+# words that are a number and also an article, a separable verb's particle or another common
+# word, by language; the number tables of it, pt and nl are not written yet: a table added later
+# finds its articles here already
+_ARTICLES = {"de": "ein eine einen einem einer eines", "fr": "un une neuf", "es": "un una uno",
              "it": "un uno una", "pt": "um uma", "nl": "een"}
 
 
-def _table() -> dict[str, dict[str, int]]:
-    ru = {form: n for n, forms in _RU_CARDINALS.items() for form in forms.split()}
+def _cardinals(lang: str) -> dict[str, int]:
+    """num2words' one-word cardinals of a language, 0 to 100 (Russian: in every form it inflects)."""
+    out: dict[str, int] = {}
+    for n in SPELLED:
+        if " " in num2words(n, lang=lang) or "-" in num2words(n, lang=lang):
+            continue  # written in two words (twenty-one, dwadzieścia jeden): each word is read alone
+        for options in (_RU_FORMS if lang == "ru" else [{}]):
+            word = num2words(n, lang=lang, **options)
+            if " " not in word and "-" not in word:
+                out.setdefault(word, n)
+    return out
+
+
+def _read_table(lang: str) -> dict[str, int]:
+    """A generated table of a language's numeral forms (locale/numbers/LANG.tsv: form, value, tags)."""
+    path = _TABLES / f"{lang}.tsv"
+    if not path.is_file():
+        return {}
+    rows = (line.split("\t") for line in path.read_text(encoding="utf-8").splitlines() if not line.startswith("#"))
+    return {row[0]: int(row[1]) for row in rows if len(row) >= 2}
+
+
+def _ru_extra() -> dict[str, int]:
+    ru = {form: n for n, forms in _RU_VARIANTS.items() for form in forms.split()}
     ru.update({form: n for n, forms in _RU_COLLECTIVE.items() for form in forms.split()})
     ru.update({form: 2 for form in _RU_BOTH.split()})
-    ru.update({"дважды": 2, "трижды": 3})
     ru.update(_ru_faces())
-    en = {word: n for n, word in enumerate(_EN)}
-    en.update({"both": 2, "twice": 2, "thrice": 3, "twenty": 20})
-    de = {form: n for n, forms in _DE.items() for form in forms.split()}
-    de.update({"beide": 2, "beiden": 2, "beider": 2, "beides": 2, "zweimal": 2, "dreimal": 3, "zwanzig": 20})
-    return {lang: {fold(word): n for word, n in table.items()} for lang, table in (("ru", ru), ("en", en), ("de", de))}
+    return ru
+
+
+@lru_cache(maxsize=None)
+def _table(lang: str) -> dict[str, int]:
+    """Every number word of a language, folded: num2words' cardinals, the generated table's
+    forms, and the kept words above."""
+    table = {**_cardinals(lang), **_read_table(lang), **_KEPT.get(lang, {})}
+    if lang == "de":
+        table.update({form: n for n, forms in _DE.items() for form in forms.split()})
+    if lang == "ru":
+        table.update(_ru_extra())
+    return {fold(word): n for word, n in table.items()}
 
 
 def fold(word: str) -> str:
@@ -88,14 +131,14 @@ def fold(word: str) -> str:
     return word.lower().replace("ё", "е")
 
 
-WORDS: dict[str, dict[str, int]] = _table()
 ARTICLES: dict[str, frozenset[str]] = {lang: frozenset(fold(w) for w in forms.split())
                                        for lang, forms in _ARTICLES.items()}
 
 
 def words(lang: str) -> dict[str, int]:
     """The number words of a language (its base tag: 'en-GB' reads as 'en'); {} if none."""
-    return WORDS.get(_base(lang), {})
+    base = _base(lang)
+    return _table(base) if base in LANGUAGES else {}
 
 
 def is_article(word: str, lang: str) -> bool:
@@ -147,4 +190,4 @@ def numerals(text: str, lang: str) -> Iterator[Numeral]:
     yield from sorted(found, key=lambda n: n.start)
 
 
-__all__ = ["ARTICLES", "Numeral", "WORDS", "is_article", "numerals", "value_of", "words"]
+__all__ = ["ARTICLES", "LANGUAGES", "Numeral", "is_article", "numerals", "value_of", "words"]
