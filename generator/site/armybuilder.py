@@ -19,7 +19,10 @@ from ..values import is_unstated
 
 PAGE = "army-list.html"
 WORDS = ("army-over", "army-at-most", "army-at-least", "army-one-of", "army-only-one", "army-pick-counted",
-         "army-pick-size", "army-no-breach", "army-copied", "army-total", "army-free", "army-no-limit")
+         "army-pick-size", "army-no-breach", "army-copied", "army-total", "army-free", "army-no-limit",
+         "army-unknown-unit", "army-unknown-option", "army-unknown-size", "army-did-you-mean", "army-option-not-open",
+         "army-option-max", "army-no-cost", "army-negative-cost", "army-bad-count", "army-not-computed",
+         "army-remove-line", "army-no-size-limit")
 
 
 def _number(value):
@@ -45,9 +48,11 @@ def builder_data(ctx: BuildContext, roster: Roster) -> dict:
         "limits": [{"unit": lim.unit, "type": lim.type, "min": _number(lim.min), "max": _number(lim.max),
                     "name": tr.field(game.units[lim.unit], "name") if lim.unit in game.units else lim.type}
                    for lim in roster.limits],
-        "choices": [{"units": list(c.units), "required": c.required, "exclusive": c.exclusive} for c in roster.choices],
+        "choices": [{"id": c.id, "units": list(c.units), "required": c.required, "exclusive": c.exclusive}
+                    for c in roster.choices],
         "options": [] if is_unstated(roster.options) else [
-            {"id": o.id, "name": o.name, "units": list(o.units), "cost": _number(o.cost)} for o in roster.options],
+            {"id": o.id, "name": o.name, "units": list(o.units), "cost": _number(o.cost), "max": _number(o.max)}
+            for o in roster.options],
         "words": {w: ui(w) for w in WORDS},
     }
 
@@ -69,11 +74,15 @@ def _unit_rows(ctx: BuildContext, data: dict) -> Markup:
             Markup('<label class="army-option"><input type="checkbox" data-unit="{0}" data-option="{1}"> {2} (+{3})'
                    '</label>').format(unit["id"], o["id"], o["name"], o["cost"])
             for o in data["options"] if unit["id"] in o["units"])
+        add = Markup('<button type="button" class="army-add" data-unit="{0}" aria-label="{1}" title="{1}">+</button>'
+                     ).format(unit["id"], ui("army-add-line").format(unit=unit["name"]))
         rows.append(Markup(
-            '<tr><th scope="row" id="army-unit-{0}"><a href="units/{0}.html">{1}</a></th><td>{2}</td>'
-            '<td><input type="number" class="army-count" inputmode="numeric" min="0" max="99" value="0" '
-            'data-unit="{0}" id="army-count-{0}" aria-labelledby="army-count-label army-unit-{0}"></td>{3}</tr>'
-        ).format(unit["id"], unit["name"], shown, Markup("<td>{}</td>").format(options) if data["options"] else ""))
+            '<tr data-unit="{0}" data-line="1"><th scope="row" id="army-unit-{0}"><a href="units/{0}.html">{1}</a>'
+            '<span class="army-notes" id="army-notes-{0}"></span></th><td>{2}</td>'
+            '<td><span class="army-count-cell"><input type="number" class="army-count" inputmode="numeric" min="0" '
+            'step="1" value="0" data-unit="{0}" id="army-count-{0}" aria-labelledby="army-count-label army-unit-{0}" '
+            'aria-describedby="army-notes-{0}">{4}</span></td>{3}</tr>'
+        ).format(unit["id"], unit["name"], shown, Markup("<td>{}</td>").format(options) if data["options"] else "", add))
     head = Markup('<thead><tr><th scope="col">{}</th><th scope="col">{}</th><th scope="col" id="army-count-label">{}'
                   '</th>{}</tr></thead>').format(ui("name"), ui("army-each"), ui("army-count"),
                                                  Markup('<th scope="col">{}</th>').format(ui("army-options"))

@@ -1,5 +1,7 @@
-// The list builder: totals and breaches as `rulesmith roster check` finds them (generator/roster/tally.py),
-// a link that opens the same list, and the YAML file the command reads. Plain JS, works from file://.
+// The list builder: the verdict of `rulesmith roster check` (generator/roster/tally.py), rule by
+// rule, a link that opens the same list, and the YAML file the command reads. Plain JS, works
+// from file://. Nothing of a list is dropped or changed silently: an unknown unit or option, a
+// count that is no whole number, a negative or missing cost is kept and said beside its line.
 (function () {
   "use strict";
   const form = document.getElementById("army-builder");
@@ -9,84 +11,198 @@
   const size = document.getElementById("army-size");
   const counted = document.getElementById("army-counted");
   const name = document.getElementById("army-name");
-  const counts = Array.from(form.querySelectorAll(".army-count"));
-  const options = Array.from(form.querySelectorAll("input[data-option]"));
+  const table = form.querySelector(".army-units");
+  const body = table ? table.tBodies[0] : null;
   const units = Object.fromEntries(data.units.map((u) => [u.id, u]));
-  const optionCost = Object.fromEntries(data.options.map((o) => [o.id, o.cost || 0]));
+  const optionsById = Object.fromEntries(data.options.map((o) => [o.id, o]));
+  let linkSize = "";  // a size of game a link or file names that the game does not have
 
   function fill(text, values) {
     return text.replace(/\{(\w+)\}/g, (m, key) => (key in values ? String(values[key]) : m));
   }
 
-  function state() {
-    const lines = [];
-    for (const input of counts) {
-      const count = Math.max(0, Math.floor(Number(input.value) || 0));
-      input.closest("tr").dataset.count = String(count);
-      if (count > 0) {
-        const chosen = options.filter((o) => o.dataset.unit === input.dataset.unit && o.checked).map((o) => o.dataset.option);
-        lines.push({ unit: input.dataset.unit, count: count, options: chosen });
+  // difflib.get_close_matches(word, pool, n=1, cutoff=0.6) on casefolded words, as the command's
+  // "did you mean" (generator/diagnostics.py): Ratcliff-Obershelp matching blocks.
+  function matched(a, b) {
+    let best = [0, 0, 0];
+    for (let i = 0; i < a.length; i++) {
+      for (let j = 0; j < b.length; j++) {
+        let k = 0;
+        while (i + k < a.length && j + k < b.length && a[i + k] === b[j + k]) { k++; }
+        if (k > best[2]) { best = [i, j, k]; }
       }
     }
-    return { size: size ? size.value : "", counted: counted ? counted.value : "", name: name.value.trim(), lines: lines };
+    const [i, j, k] = best;
+    return k === 0 ? 0 : k + matched(a.slice(0, i), b.slice(0, j)) + matched(a.slice(i + k), b.slice(j + k));
+  }
+
+  function suggest(word, pool) {
+    const lowered = word.toLowerCase();
+    let best = null;
+    let score = -1;
+    for (const candidate of pool) {
+      const other = candidate.toLowerCase();
+      const ratio = (2 * matched(lowered, other)) / (lowered.length + other.length || 1);
+      if (ratio >= 0.6 && (ratio > score || (ratio === score && other > best.toLowerCase()))) {
+        best = candidate;
+        score = ratio;
+      }
+    }
+    return best === null ? "" : " " + fill(words["army-did-you-mean"], { name: best });
+  }
+
+  function rows() {
+    return body ? Array.from(body.rows) : [];
+  }
+
+  function readLine(row) {
+    const input = row.querySelector(".army-count");
+    const raw = row.dataset.raw !== undefined ? row.dataset.raw : (input.validity.badInput ? "?" : input.value.trim());
+    const count = raw === "" ? 0 : (/^\d+$/.test(raw) ? parseInt(raw, 10) : null);
+    input.setAttribute("aria-invalid", String(count === null));
+    const chosen = Array.from(row.querySelectorAll("input[data-option]")).filter((o) => o.checked).map((o) => o.dataset.option);
+    return { row: row, unit: row.dataset.unit, raw: raw, count: count, options: chosen.concat(JSON.parse(row.dataset.extra || "[]")) };
+  }
+
+  function state() {
+    const lines = rows().map(readLine).filter((line) => line.count !== 0);
+    for (const row of rows()) { row.dataset.count = row.querySelector(".army-count").value || "0"; }
+    return { size: (size && size.value) || linkSize, counted: counted ? counted.value : "", name: name.value.trim(), lines: lines };
   }
 
   function costOf(unit, reading) {
-    const cost = units[unit].cost;
-    if (!Array.isArray(cost)) { return cost; }
-    if (!reading) { return null; }
-    return cost[reading === "first" ? 0 : Math.min(1, cost.length - 1)];
+    const cost = unit.cost;
+    if (!Array.isArray(cost)) { return { each: cost, said: true }; }
+    if (!reading) { return { each: null, said: false }; }  // said once: choose which value counts
+    return { each: cost[reading === "first" ? 0 : Math.min(1, cost.length - 1)], said: true };
+  }
+
+  function optionsCost(line, i, add) {
+    let total = 0;
+    line.options.forEach((id, j) => {
+      const option = optionsById[id];
+      if (!option) {
+        add("unknown-option", id, i, fill(words["army-unknown-option"], { name: id }) + suggest(id, Object.keys(optionsById)));
+        total = null;
+        return;
+      }
+      if (!option.units.includes(line.unit)) {
+        add("option-not-open", id, i, fill(words["army-option-not-open"], { unit: units[line.unit].name, option: option.name }));
+      } else if (typeof option.max === "number" && line.options.slice(0, j).filter((o) => o === id).length === option.max) {
+        add("option-max", id, i, fill(words["army-option-max"], {
+          option: option.name, count: line.options.filter((o) => o === id).length, max: option.max }));
+      }
+      total = typeof option.cost === "number" && total !== null ? total + option.cost : null;
+    });
+    return total;
+  }
+
+  function lineCost(line, i, list, limited, add) {
+    if (line.count === null) { add("bad-count", line.unit, i, fill(words["army-bad-count"], { count: line.raw })); }
+    const unit = units[line.unit];
+    if (!unit) {
+      add("unknown-unit", line.unit, i, fill(words["army-unknown-unit"], { name: line.unit }) + suggest(line.unit, Object.keys(units)));
+      return null;
+    }
+    const cost = costOf(unit, list.counted);
+    if (cost.each === null && cost.said) {
+      add("no-cost", line.unit, i, fill(words["army-no-cost"], { unit: unit.name }), !limited);
+    }
+    const options = optionsCost(line, i, add);
+    if (cost.each === null || options === null || line.count === null) { return null; }
+    if (cost.each + options < 0) {
+      add("negative-cost", line.unit, i, fill(words["army-negative-cost"], { unit: unit.name, each: cost.each + options }), true);
+    }
+    return cost.each + options;
+  }
+
+  function chosenSize(list, add) {
+    if (!data.sizes.length) {
+      if (list.size) { add("size-not-named", list.size, null, fill(words["army-unknown-size"], { name: list.size })); }
+      return null;
+    }
+    if (!list.size) { add("no-size", "", null, words["army-pick-size"]); return null; }
+    const found = data.sizes.find((s) => s.id === list.size);
+    if (!found) {
+      add("unknown-size", list.size, null, fill(words["army-unknown-size"], { name: list.size }) + suggest(list.size, data.sizes.map((s) => s.id)));
+    }
+    return found || null;
+  }
+
+  function crossing(costs, limit) {
+    let running = 0;
+    let at = 0;
+    costs.forEach((cost, i) => {
+      const before = running;
+      running += cost;
+      if (running > limit && before <= limit) { at = i; }
+    });
+    return at;
+  }
+
+  function checkLimits(list, add) {
+    for (const rule of data.limits) {
+      const subject = rule.unit || rule.type;
+      let taken = 0;
+      let over = null;
+      list.lines.forEach((line, i) => {
+        const unit = units[line.unit];
+        if (!(rule.unit ? line.unit === rule.unit : unit && unit.type === rule.type)) { return; }
+        taken += line.count || 0;
+        if (typeof rule.max === "number" && taken > rule.max && taken - (line.count || 0) <= rule.max) { over = i; }
+      });
+      if (over !== null) { add("at-most", subject, over, fill(words["army-at-most"], { name: rule.name, max: rule.max, count: taken })); }
+      if (typeof rule.min === "number" && taken < rule.min) {
+        add("at-least", subject, null, fill(words["army-at-least"], { name: rule.name, min: rule.min, count: taken }));
+      }
+    }
+  }
+
+  function checkChoices(list, add) {
+    for (const choice of data.choices) {
+      const hits = list.lines.map((line, i) => (choice.units.includes(line.unit) ? i : -1)).filter((i) => i >= 0);
+      const taken = hits.reduce((sum, i) => sum + (list.lines[i].count || 0), 0);
+      const names = choice.units.filter((u) => units[u]).map((u) => units[u].name).join(", ");
+      if (choice.required && !hits.length) { add("one-of", choice.id, null, fill(words["army-one-of"], { names: names })); }
+      if (choice.exclusive && taken > 1) { add("only-one", choice.id, hits[hits.length - 1], fill(words["army-only-one"], { names: names })); }
+    }
   }
 
   function check(list) {
-    const breaches = [];
-    const chosenSize = data.sizes.find((s) => s.id === list.size) || null;
-    if (data.sizes.length && !chosenSize) { breaches.push(words["army-pick-size"]); }
-    const limit = chosenSize && typeof chosenSize.limit === "number" ? chosenSize.limit : null;
-    if (data.counted && !list.counted && limit !== null) { breaches.push(words["army-pick-counted"]); }
-    let total = 0;
-    for (const line of list.lines) {
-      const each = costOf(line.unit, list.counted);
-      if (each === null || total === null) { total = null; continue; }
-      total += (each + line.options.reduce((sum, o) => sum + (optionCost[o] || 0), 0)) * line.count;
-    }
+    const pending = [];
+    const add = (rule, subject, index, text, warning) => {
+      pending.push({ rule: rule, subject: subject, index: index, text: text, warning: Boolean(warning) });
+    };
+    const sized = chosenSize(list, add);
+    const limit = sized && typeof sized.limit === "number" ? sized.limit : null;
+    if (data.counted && !list.counted && limit !== null) { add("no-counted", "", null, words["army-pick-counted"]); }
+    const eaches = list.lines.map((line, i) => lineCost(line, i, list, limit !== null, add));
+    const costs = eaches.map((each, i) => (each === null ? null : each * list.lines[i].count));
+    const total = costs.includes(null) ? null : costs.reduce((sum, c) => sum + c, 0);
     if (limit !== null && total !== null && total > limit) {
-      breaches.push(fill(words["army-over"], { total: total, limit: limit }));
+      const at = crossing(costs, limit);
+      add("over-limit", "", at, fill(words["army-over"], { total: total, limit: limit }));
     }
-    for (const rule of data.limits) {
-      const taken = list.lines.filter((l) => (rule.unit ? l.unit === rule.unit : units[l.unit].type === rule.type))
-        .reduce((sum, l) => sum + l.count, 0);
-      if (typeof rule.max === "number" && taken > rule.max) {
-        breaches.push(fill(words["army-at-most"], { name: rule.name, max: rule.max, count: taken }));
-      }
-      if (typeof rule.min === "number" && taken < rule.min) {
-        breaches.push(fill(words["army-at-least"], { name: rule.name, min: rule.min, count: taken }));
-      }
-    }
-    for (const choice of data.choices) {
-      const taken = list.lines.filter((l) => choice.units.includes(l.unit)).reduce((sum, l) => sum + l.count, 0);
-      const names = choice.units.filter((u) => units[u]).map((u) => units[u].name).join(", ");
-      if (choice.required && taken === 0) { breaches.push(fill(words["army-one-of"], { names: names })); }
-      if (choice.exclusive && taken > 1) { breaches.push(fill(words["army-only-one"], { names: names })); }
-    }
-    return { total: total, limit: limit, free: chosenSize ? chosenSize.free : false, breaches: breaches };
+    checkLimits(list, add);
+    checkChoices(list, add);
+    return { total: total, limit: limit, sized: sized, findings: pending, eaches: eaches };
   }
 
-  function quoted(text) {
-    return JSON.stringify(text);  // a JSON string is a YAML double-quoted scalar
+  function plain(text) {
+    return /^[a-z0-9][a-z0-9_-]*$/.test(text) ? text : JSON.stringify(text);  // a JSON string is a YAML scalar
   }
 
   function yaml(list) {
     const out = ["game: " + data.game];
     if (data.roster) { out.push("roster: " + data.roster); }
-    if (list.size) { out.push("size: " + list.size); }
+    if (list.size) { out.push("size: " + plain(list.size)); }
     if (list.counted) { out.push("counted: " + list.counted); }
-    if (list.name) { out.push("name: " + quoted(list.name)); }
+    if (list.name) { out.push("name: " + JSON.stringify(list.name)); }
     out.push(list.lines.length ? "units:" : "units: []");
     for (const line of list.lines) {
-      out.push("  - unit: " + line.unit);
-      if (line.count !== 1) { out.push("    count: " + line.count); }
-      if (line.options.length) { out.push("    options: [" + line.options.join(", ") + "]"); }
+      out.push("  - unit: " + plain(line.unit));
+      if (line.raw !== "1") { out.push("    count: " + (line.count === null ? JSON.stringify(line.raw) : line.count)); }
+      if (line.options.length) { out.push("    options: [" + line.options.map(plain).join(", ") + "]"); }
     }
     return out.join("\n") + "\n";
   }
@@ -96,24 +212,123 @@
     if (list.size) { params.set("size", list.size); }
     if (list.counted) { params.set("counted", list.counted); }
     if (list.name) { params.set("name", list.name); }
-    for (const line of list.lines) { params.append("u", [line.unit, line.count, ...line.options].join("*")); }
+    for (const line of list.lines) { params.append("u", [line.unit, line.raw, ...line.options].join("*")); }
     return params.toString();
+  }
+
+  // Rows: the table holds one row per unit of the game (its first line); another line of a unit,
+  // or a line naming a unit the game does not have, is a row added after them.
+  function removable(row) {
+    const remove = document.createElement("button");
+    remove.type = "button";
+    remove.className = "army-remove";
+    remove.textContent = "×";
+    remove.setAttribute("aria-label", words["army-remove-line"]);
+    remove.title = words["army-remove-line"];
+    remove.addEventListener("click", () => { row.remove(); update(); });
+    return remove;
+  }
+
+  function addLine(unit) {
+    const first = body.querySelector('tr[data-line="1"][data-unit="' + CSS.escape(unit) + '"]');
+    const same = rows().filter((r) => r.dataset.unit === unit);
+    const n = Math.max(...same.map((r) => Number(r.dataset.line))) + 1;
+    const row = first.cloneNode(true);
+    const id = unit + "-" + n;
+    row.dataset.line = String(n);
+    delete row.dataset.raw;
+    delete row.dataset.extra;
+    row.querySelector("th").id = "army-unit-" + id;
+    row.querySelector(".army-notes").id = "army-notes-" + id;
+    row.querySelector(".army-notes").replaceChildren();
+    const input = row.querySelector(".army-count");
+    input.id = "army-count-" + id;
+    input.value = "1";
+    input.setAttribute("aria-labelledby", "army-count-label army-unit-" + id);
+    input.setAttribute("aria-describedby", "army-notes-" + id);
+    for (const box of row.querySelectorAll("input[data-option]")) { box.checked = false; }
+    row.querySelector(".army-add").replaceWith(removable(row));
+    same[same.length - 1].after(row);
+    return row;
+  }
+
+  function unknownLine(unit) {
+    const row = document.createElement("tr");
+    const n = rows().length + 1;
+    row.dataset.unit = unit;
+    row.dataset.line = "0";
+    const th = document.createElement("th");
+    th.scope = "row";
+    th.id = "army-unit-line-" + n;
+    th.textContent = unit;
+    const notes = document.createElement("span");
+    notes.className = "army-notes";
+    notes.id = "army-notes-line-" + n;
+    th.append(notes);
+    const cost = document.createElement("td");
+    cost.textContent = "–";
+    const cell = document.createElement("td");
+    const wrap = document.createElement("span");
+    wrap.className = "army-count-cell";
+    const input = document.createElement("input");
+    Object.assign(input, { type: "number", className: "army-count", min: "0", step: "1", id: "army-count-line-" + n });
+    input.setAttribute("inputmode", "numeric");
+    input.setAttribute("aria-labelledby", "army-count-label " + th.id);
+    input.setAttribute("aria-describedby", notes.id);
+    wrap.append(input, removable(row));
+    cell.append(wrap);
+    row.append(th, cost, cell);
+    if (data.options.length) { row.append(document.createElement("td")); }
+    body.append(row);
+    return row;
+  }
+
+  function setCount(row, raw) {
+    const input = row.querySelector(".army-count");
+    input.value = raw;
+    if (input.value !== raw) { row.dataset.raw = raw; } else { delete row.dataset.raw; }  // kept as written
+  }
+
+  function load(list) {
+    for (const row of rows()) {
+      if (row.dataset.line !== "1") { row.remove(); continue; }
+      setCount(row, "0");
+      delete row.dataset.extra;
+      for (const box of row.querySelectorAll("input[data-option]")) { box.checked = false; }
+    }
+    linkSize = "";
+    if (size) { size.value = list.size && data.sizes.some((s) => s.id === list.size) ? list.size : ""; }
+    if (list.size && !(size && size.value === list.size)) { linkSize = list.size; }
+    if (counted) { counted.value = list.counted === "first" || list.counted === "second" ? list.counted : ""; }
+    name.value = list.name || "";
+    const used = new Set();
+    for (const line of list.lines) {
+      let row = null;
+      if (units[line.unit] && body) {
+        const first = body.querySelector('tr[data-line="1"][data-unit="' + CSS.escape(line.unit) + '"]');
+        row = used.has(first) ? addLine(line.unit) : first;
+      } else if (body) {
+        row = unknownLine(line.unit);
+      }
+      if (!row) { continue; }
+      used.add(row);
+      setCount(row, line.raw);
+      const extra = [];
+      for (const option of line.options) {
+        const box = Array.from(row.querySelectorAll("input[data-option]")).find((b) => b.dataset.option === option && !b.checked);
+        if (box) { box.checked = true; } else { extra.push(option); }
+      }
+      if (extra.length) { row.dataset.extra = JSON.stringify(extra); }
+    }
   }
 
   function fromHash() {
     const params = new URLSearchParams(location.hash.slice(1));
-    if (size && params.get("size")) { size.value = params.get("size"); }
-    if (counted && params.get("counted")) { counted.value = params.get("counted"); }
-    if (params.get("name")) { name.value = params.get("name"); }
-    for (const entry of params.getAll("u")) {
-      const [unit, count, ...chosen] = entry.split("*");
-      const input = counts.find((i) => i.dataset.unit === unit);
-      if (!input) { continue; }
-      input.value = String(Math.max(0, Math.floor(Number(count) || 0)));
-      for (const o of options) {
-        if (o.dataset.unit === unit && chosen.includes(o.dataset.option)) { o.checked = true; }
-      }
-    }
+    const lines = params.getAll("u").map((entry) => {
+      const [unit, count, ...options] = entry.split("*");
+      return { unit: unit, raw: count === undefined ? "1" : count.trim(), options: options.filter(Boolean) };
+    }).filter((line) => line.unit);
+    load({ size: params.get("size") || "", counted: params.get("counted") || "", name: params.get("name") || "", lines: lines });
   }
 
   const totalOut = document.getElementById("army-total");
@@ -121,19 +336,47 @@
   const download = document.getElementById("army-download");
   let url = null;
 
+  function limitText(result) {
+    if (result.limit !== null) { return String(result.limit); }
+    if (result.sized && result.sized.free) { return words["army-free"]; }
+    return data.sizes.length && !result.sized ? words["army-no-size-limit"] : words["army-no-limit"];
+  }
+
+  function item(finding) {
+    const li = document.createElement("li");
+    li.textContent = finding.text;
+    li.dataset.rule = finding.rule;
+    li.dataset.subject = finding.subject;
+    if (finding.warning) { li.className = "warning"; }
+    return li;
+  }
+
+  function show(list, result) {
+    const total = result.total === null ? words["army-not-computed"] : String(result.total);
+    totalOut.textContent = words["army-total"] + ": " + total + " / " + limitText(result);
+    const errors = result.findings.filter((f) => !f.warning);
+    totalOut.classList.toggle("over", errors.length > 0);
+    const shown = errors.length ? result.findings.map(item) : [item({ text: words["army-no-breach"], rule: "", subject: "" })]
+      .concat(result.findings.map(item));
+    breachOut.replaceChildren(...shown);
+    breachOut.classList.toggle("ok", errors.length === 0);
+    for (const row of rows()) { row.querySelector(".army-notes").replaceChildren(); }
+    for (const finding of result.findings) {
+      if (finding.index === null) { continue; }
+      const note = document.createElement("span");
+      note.className = "army-note" + (finding.warning ? " warning" : "");
+      note.dataset.rule = finding.rule;
+      note.textContent = finding.text;
+      list.lines[finding.index].row.querySelector(".army-notes").append(note);
+    }
+    form.dataset.breaches = String(errors.length);
+    form.dataset.total = result.total === null ? "" : String(result.total);
+  }
+
   function update() {
     const list = state();
     const result = check(list);
-    const limit = result.limit !== null ? String(result.limit) : (result.free ? words["army-free"] : words["army-no-limit"]);
-    totalOut.textContent = words["army-total"] + ": " + (result.total === null ? "–" : result.total) + " / " + limit;
-    totalOut.classList.toggle("over", result.breaches.length > 0);
-    breachOut.replaceChildren(...(result.breaches.length ? result.breaches : [words["army-no-breach"]]).map((text) => {
-      const li = document.createElement("li");
-      li.textContent = text;
-      return li;
-    }));
-    breachOut.classList.toggle("ok", result.breaches.length === 0);
-    form.dataset.breaches = String(result.breaches.length);
+    show(list, result);
     if (url) { URL.revokeObjectURL(url); }
     url = URL.createObjectURL(new Blob([yaml(list)], { type: "application/yaml" }));
     download.href = url;
@@ -142,9 +385,22 @@
   }
 
   fromHash();
-  form.addEventListener("input", update);
-  form.addEventListener("change", update);
+  form.addEventListener("input", (event) => {
+    const row = event.target.closest && event.target.closest("tr");
+    if (row && event.target.classList.contains("army-count")) { delete row.dataset.raw; }
+    if (event.target === size) { linkSize = ""; }
+    update();
+  });
+  form.addEventListener("change", (event) => {
+    if (event.target === size) { linkSize = ""; }
+    update();
+  });
+  form.addEventListener("click", (event) => {
+    const add = event.target.closest && event.target.closest(".army-add");
+    if (add) { addLine(add.dataset.unit).querySelector(".army-count").focus(); update(); }
+  });
   form.addEventListener("submit", (event) => event.preventDefault());
+  window.addEventListener("hashchange", () => { fromHash(); update(); });  // a link pasted into this tab
   document.getElementById("army-print").addEventListener("click", () => window.print());
   document.getElementById("army-share").addEventListener("click", () => {
     const done = () => { document.getElementById("army-shared").textContent = words["army-copied"]; };
