@@ -142,3 +142,60 @@ def test_printing_the_page_shows_the_chosen_units_and_not_the_buttons(browser, s
     page.emulate_media(media="print")
     assert page.is_visible("#army-count-scouts") and not page.is_visible("#army-count-snipers")
     assert not page.is_visible("#army-print") and page.inner_text("#army-total") == "Total: 4 / 16"
+
+
+def test_a_unit_takes_several_lines_each_with_its_own_options(browser, site, tmp_path):
+    root, folder = site
+    page = open_builder(browser, folder, game="demo", hash_="#size=skirmish&u=captain*1")
+    page.fill("#army-count-scouts", "2")
+    page.click("button.army-add[data-unit=scouts]")
+    assert page.input_value("#army-count-scouts-2") == "1"
+    page.check("#army-count-scouts-2 >> xpath=ancestor::tr >> input[data-option=long-rifles]")
+    assert page.inner_text("#army-total") == "Total: 200 / 150"  # 40 + 2 × 50 + 60
+    assert "u=scouts*2&u=scouts*1*long-rifles" in page.url
+    with page.expect_download() as download:
+        page.click("#army-download")
+    path = tmp_path / "two-lines.yaml"
+    download.value.save_as(path)
+    assert "  - unit: scouts\n    count: 2\n  - unit: scouts\n    options: [long-rifles]\n" in path.read_text(encoding="utf-8")
+    result = run_cli("--root", str(root), "roster", "check", str(path))
+    assert "demo: total cost 200 of 150 (skirmish)" in result.stdout
+    page.click("#army-count-scouts-2 >> xpath=ancestor::tr >> button.army-remove")
+    assert page.inner_text("#army-total") == "Total: 140 / 150" and page.query_selector("#army-count-scouts-2") is None
+
+
+@pytest.mark.parametrize("count", ["1e3", "-2", "2.7"])
+def test_a_count_that_is_no_whole_number_is_said_beside_its_line_not_changed(browser, site, count):
+    _root, folder = site
+    page = open_builder(browser, folder, game="demo", hash_=f"#size=skirmish&u=captain*1&u=scouts*{count}")
+    note = page.inner_text("#army-notes-scouts")
+    assert note == f"The count '{count}' is not a whole number (0, 1, 2…): the total cannot count this line."
+    assert page.inner_text("#army-total") == "Total: not computed (see the lines) / 150"
+    assert page.get_attribute("#army-count-scouts", "aria-invalid") == "true"
+    assert f"u=scouts*{count}" in page.url.replace("%2A", "*")  # kept as written in the address
+    page.fill("#army-count-scouts", "100")  # a whole number is a count, however large: the limit says the rest
+    assert page.inner_text("#army-total") == "Total: 5040 / 150"  # 40 + 100 × 50; the line that goes over says so
+    assert page.inner_text("#army-notes-scouts") == "The list costs 5040, over the limit of 150."
+    assert page.errors == []
+
+
+def test_a_link_with_an_unknown_unit_says_so_with_a_suggestion_and_keeps_it(browser, site):
+    _root, folder = site
+    page = open_builder(browser, folder, hash_="#size=standard-battle&counted=second&u=scoutz*3&u=snipers*2*scope")
+    rows = page.locator("tr[data-unit=scoutz]")
+    assert rows.count() == 1
+    assert rows.locator(".army-notes").inner_text() == "Unknown unit 'scoutz'. Did you mean 'scouts'?"
+    assert page.input_value("tr[data-unit=scoutz] .army-count") == "3"
+    assert page.inner_text("#army-notes-snipers") == "Unknown option 'scope'."
+    assert "u=scoutz*3" in page.url.replace("%2A", "*")
+    page.click("tr[data-unit=scoutz] button.army-remove")
+    assert "scoutz" not in page.url
+
+
+def test_a_link_pasted_into_the_open_builder_loads_its_list(browser, site):
+    _root, folder = site
+    page = open_builder(browser, folder, hash_="#size=standard-battle&counted=second&u=scouts*2")
+    assert page.inner_text("#army-total") == "Total: 4 / 16"
+    page.evaluate("location.hash = 'size=standard-battle&counted=second&u=scouts*2&u=scouts*9'")
+    page.wait_for_function("document.getElementById('army-total').textContent === 'Total: 22 / 16'")
+    assert page.input_value("#army-count-scouts") == "2" and page.input_value("#army-count-scouts-2") == "9"
