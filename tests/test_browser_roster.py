@@ -199,3 +199,70 @@ def test_a_link_pasted_into_the_open_builder_loads_its_list(browser, site):
     page.evaluate("location.hash = 'size=standard-battle&counted=second&u=scouts*2&u=scouts*9'")
     page.wait_for_function("document.getElementById('army-total').textContent === 'Total: 22 / 16'")
     assert page.input_value("#army-count-scouts") == "2" and page.input_value("#army-count-scouts-2") == "9"
+
+
+def test_a_list_built_left_and_reopened_is_still_there(browser, site):
+    _root, folder = site
+    page = open_builder(browser, folder, game="demo")
+    page.select_option("#army-size", "skirmish")
+    page.fill("#army-name", "Patrol")
+    page.fill("#army-count-captain", "1")
+    page.fill("#army-count-scouts", "2")
+    page.goto((folder / "demo" / "en" / "units.html").as_uri())  # left by the menu
+    page.goto((folder / "demo" / "en" / "army-list.html").as_uri())  # and back, with no link
+    assert page.input_value("#army-count-scouts") == "2" and page.input_value("#army-name") == "Patrol"
+    assert page.inner_text("#army-total") == "Total: 140 / 150"
+    assert page.errors == []
+
+
+def test_several_named_lists_are_kept_created_renamed_duplicated_and_deleted(browser, site):
+    _root, folder = site
+    page = open_builder(browser, folder, game="demo", hash_="#size=skirmish&name=Patrol&u=captain*1")
+    names = lambda: page.eval_on_selector_all("#army-lists option", "os => os.map(o => o.textContent)")  # noqa: E731
+    assert names() == ["Patrol"]
+    page.click("#army-new")
+    assert page.input_value("#army-count-captain") == "0" and names() == ["Patrol", "Untitled list 2"]
+    page.fill("#army-name", "Raid")  # the name field renames the list
+    page.fill("#army-count-scouts", "1")
+    assert names() == ["Patrol", "Raid"]
+    page.click("#army-duplicate")
+    assert names() == ["Patrol", "Raid", "Raid (copy)"] and page.input_value("#army-count-scouts") == "1"
+    page.click("#army-delete")
+    assert names() == ["Patrol", "Raid"] and page.input_value("#army-name") == "Raid"
+    page.select_option("#army-lists", label="Patrol")
+    assert page.input_value("#army-count-captain") == "1" and page.input_value("#army-count-scouts") == "0"
+    page.reload()  # kept in the browser: the last open list comes back
+    assert names() == ["Patrol", "Raid"] and page.input_value("#army-name") == "Patrol"
+    with page.expect_download() as download:
+        page.click("#army-download")
+    assert download.value.suggested_filename == "Patrol.yaml"  # named after the list
+    assert page.errors == []
+
+
+def test_a_yaml_list_file_opened_in_the_page_gives_the_commands_total(browser, site, tmp_path):
+    root, folder = site
+    page = open_builder(browser, folder, game="demo")
+    path = tmp_path / "raid.yaml"
+    path.write_text("# a list written by hand\ngame: demo\nsize: skirmish\nunits: [{unit: captain}, "
+                    "{unit: scouts, count: 2, options: [long-rifles]}, {unit: scoutz}]\nnotes: fast\n", encoding="utf-8")
+    page.set_input_files("#army-open", str(path))
+    page.wait_for_function("document.getElementById('army-kept').textContent.startsWith('Opened')")
+    # the command's words for the field: "unknown field 'notes'", "did you mean 'units'?"
+    assert page.inner_text("#army-kept") == ("Opened raid.yaml as a new list. Unknown field 'notes' (left out). "
+                                             "Did you mean 'units'?")
+    assert page.input_value("#army-name") == "raid"
+    assert page.inner_text("tr[data-unit=scoutz] .army-notes") == "Unknown unit 'scoutz'. Did you mean 'scouts'?"
+    path.write_text(path.read_text(encoding="utf-8").replace(", {unit: scoutz}", "").replace("notes: fast\n", ""),
+                    encoding="utf-8")
+    page.set_input_files("#army-open", str(path))
+    page.wait_for_function("document.getElementById('army-builder').dataset.total === '160'")  # 40 + 2 × 60
+    result = run_cli("--root", str(root), "roster", "check", str(path))
+    assert "demo: total cost 160 of 150 (skirmish)" in result.stdout
+    path.write_text("game: battle-rules\nunits: []\n", encoding="utf-8")
+    page.set_input_files("#army-open", str(path))
+    page.wait_for_function("document.getElementById('army-kept').textContent.includes('battle-rules')")
+    assert page.inner_text("#army-kept") == "raid.yaml is a list for the game 'battle-rules', not this one."
+    path.write_text("game: demo\nunits: [\n", encoding="utf-8")
+    page.set_input_files("#army-open", str(path))
+    page.wait_for_function("document.getElementById('army-kept').textContent.includes('cannot be read')")
+    assert page.errors == []

@@ -22,7 +22,8 @@ WORDS = ("army-over", "army-at-most", "army-at-least", "army-one-of", "army-only
          "army-pick-size", "army-no-breach", "army-copied", "army-total", "army-free", "army-no-limit",
          "army-unknown-unit", "army-unknown-option", "army-unknown-size", "army-did-you-mean", "army-option-not-open",
          "army-option-max", "army-no-cost", "army-negative-cost", "army-bad-count", "army-not-computed",
-         "army-remove-line", "army-no-size-limit")
+         "army-remove-line", "army-no-size-limit", "army-untitled", "army-copy-of", "army-not-kept", "army-file-error",
+         "army-file-game", "army-file-opened", "army-unknown-field")
 
 
 def _number(value):
@@ -94,7 +95,16 @@ def builder_page(ctx: BuildContext, roster: Roster, root: str) -> Markup:
     """The page's body; `root`: the site's root from the page (for the script)."""
     game, ui = ctx.game, ctx.env.globals["ui"]
     data = builder_data(ctx, roster)
-    parts = []
+    parts = [Markup(
+        '<fieldset class="army-saved" id="army-saved"><legend>{}</legend>'
+        '<p class="army-field"><label for="army-lists">{}</label> <select id="army-lists"></select></p>'
+        '<p class="army-actions"><button type="button" id="army-new">{}</button> '
+        '<button type="button" id="army-duplicate">{}</button> <button type="button" id="army-delete">{}</button></p>'
+        '<p class="army-field"><label for="army-open">{}</label> '
+        '<input type="file" id="army-open" accept=".yaml,.yml,application/yaml,text/yaml"></p>'
+        '<p class="army-kept" id="army-kept" role="status" aria-live="polite"></p></fieldset>').format(
+        ui("army-your-lists"), ui("army-saved-list"), ui("army-new"), ui("army-duplicate"), ui("army-delete"),
+        ui("army-open"))]
     if data["sizes"]:
         names = [(s.id, ctx.tr.field(game.rules[s.rule], "name") if s.rule in game.rules else s.id)
                  for s in roster.sizes]
@@ -119,5 +129,6 @@ def builder_page(ctx: BuildContext, roster: Roster, root: str) -> Markup:
                   '<script type="application/json" id="army-data">{}</script></form>').format(
         Markup("").join(parts), Markup(json_text))
     rules = Markup('<h2 id="roster-rules">{}</h2>{}').format(ui("roster-rules"), rules_html(ctx, roster))
-    script = Markup('<script src="{}assets/roster.js" defer></script>').format(root)
+    script = Markup('<script src="{0}assets/js-yaml.min.js" defer></script>'
+                    '<script src="{0}assets/roster.js" defer></script>').format(root)
     return form + rules + script

@@ -97,6 +97,7 @@ def write_game_list(site: Path, game_id: str) -> Path:
     game = site / game_id
     own = sorted(p.relative_to(game).as_posix() for p in folders.files(game) if p.suffix in KEPT)
     shared = [SITE_INDEX, f"{SITE_ASSETS}/site.css", f"{SITE_ASSETS}/site.js", f"{SITE_ASSETS}/roster.js",
+              f"{SITE_ASSETS}/js-yaml.min.js",
               *(f"{SITE_ASSETS}/{name}" for name in font_files())]
     version = hashlib.sha1()
     for name in own:

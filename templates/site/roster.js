@@ -380,18 +380,137 @@
     if (url) { URL.revokeObjectURL(url); }
     url = URL.createObjectURL(new Blob([yaml(list)], { type: "application/yaml" }));
     download.href = url;
+    download.download = (list.name.replace(/[^\p{L}\p{N}]+/gu, "-").replace(/^-+|-+$/g, "") || data.game) + ".yaml";
     if (size) { size.toggleAttribute("data-chosen", Boolean(size.value)); }
-    history.replaceState(null, "", "#" + toHash(list));
+    const hash = toHash(list);
+    history.replaceState(null, "", "#" + hash);
+    remember(hash);
   }
 
-  fromHash();
+  // Lists a player keeps: every list of this game in this browser (localStorage), the open one
+  // saved as it changes; its name field renames it. A link opened or pasted, or a YAML file
+  // opened, becomes a list of its own unless it is one of them already.
+  const picker = document.getElementById("army-lists");
+  const kept = document.getElementById("army-kept");
+  const storeKey = "rulesmith-army-lists:" + data.game + (data.roster ? ":" + data.roster : "");
+  let store = null;
+  let current = null;
+  try {
+    store = JSON.parse(localStorage.getItem(storeKey) || "null") || { current: null, lists: [] };
+  } catch (error) {
+    store = null;
+  }
+
+  function persist() {
+    if (!store) { return; }
+    store.current = current;
+    try { localStorage.setItem(storeKey, JSON.stringify(store)); } catch (error) { kept.textContent = words["army-not-kept"]; }
+  }
+
+  function nameOf(entry, n) {
+    return new URLSearchParams(entry.hash).get("name") || fill(words["army-untitled"], { n: n + 1 });
+  }
+
+  function showLists() {
+    if (!store) { return; }
+    picker.replaceChildren(...store.lists.map((entry, n) => new Option(nameOf(entry, n), entry.id, false, entry.id === current)));
+    picker.value = current;
+  }
+
+  function newList(hash) {
+    const entry = { id: Date.now().toString(36) + Math.random().toString(36).slice(2, 6), hash: hash };
+    if (store) { store.lists.push(entry); }
+    current = entry.id;
+    return entry;
+  }
+
+  function adopt(hash) {  // the list a link holds: one of the kept lists, or a new one
+    const same = store ? store.lists.find((entry) => entry.hash === hash) : null;
+    current = same ? same.id : newList(hash).id;
+  }
+
+  function open(hash) {
+    history.replaceState(null, "", "#" + hash);
+    fromHash();
+    update();
+  }
+
+  function start() {
+    const hash = location.hash.slice(1);
+    const last = store && store.lists.find((entry) => entry.id === store.current);
+    if (hash) { adopt(hash); } else if (last) { current = last.id; history.replaceState(null, "", "#" + last.hash); } else { newList(""); }
+    if (!store) { kept.textContent = words["army-not-kept"]; document.getElementById("army-saved").classList.add("unkept"); }
+    fromHash();
+  }
+
+  function remember(hash) {
+    if (!store) { return; }
+    const entry = store.lists.find((e) => e.id === current) || newList(hash);
+    entry.hash = hash;
+    persist();
+    showLists();
+  }
+
+  picker.addEventListener("change", () => {
+    const entry = store.lists.find((e) => e.id === picker.value);
+    current = entry.id;
+    open(entry.hash);
+  });
+  document.getElementById("army-new").addEventListener("click", () => { newList(""); open(""); });
+  document.getElementById("army-duplicate").addEventListener("click", () => {
+    const params = new URLSearchParams(location.hash.slice(1));
+    params.set("name", fill(words["army-copy-of"], { name: params.get("name") || nameOf({ hash: "" }, store ? store.lists.length - 1 : 0) }));
+    newList(params.toString());
+    open(params.toString());
+  });
+  document.getElementById("army-delete").addEventListener("click", () => {
+    if (store) { store.lists = store.lists.filter((e) => e.id !== current); }
+    const next = store && store.lists[store.lists.length - 1];
+    if (next) { current = next.id; open(next.hash); } else { newList(""); open(""); }
+  });
+
+  const FIELDS = ["game", "roster", "size", "counted", "name", "units"];
+
+  function fromFile(file, text) {  // a YAML list file (docs/rosters.md §2) as a new list
+    let doc;
+    try {
+      doc = jsyaml.load(text);
+    } catch (error) {
+      return fill(words["army-file-error"], { file: file, error: error.message.split("\n")[0] });
+    }
+    if (!doc || typeof doc !== "object" || Array.isArray(doc)) {
+      return fill(words["army-file-error"], { file: file, error: "expected a mapping (game:, size:, units:)" });
+    }
+    if (doc.game !== data.game) { return fill(words["army-file-game"], { file: file, game: String(doc.game) }); }
+    const lines = (Array.isArray(doc.units) ? doc.units : []).filter((e) => e && typeof e === "object").map((e) => ({
+      unit: String(e.unit), raw: e.count === undefined ? "1" : String(e.count),
+      options: Array.isArray(e.options) ? e.options.map(String) : [] }));
+    const list = { size: doc.size ? String(doc.size) : "", counted: doc.counted ? String(doc.counted) : "",
+      name: doc.name ? String(doc.name) : file.replace(/\.ya?ml$/i, ""), lines: lines };
+    newList("");
+    load(list);
+    update();
+    const unknown = Object.keys(doc).filter((k) => !FIELDS.includes(k))
+      .map((k) => fill(words["army-unknown-field"], { name: k }) + suggest(k, FIELDS));
+    return [fill(words["army-file-opened"], { file: file }), ...unknown].join(" ");
+  }
+
+  document.getElementById("army-open").addEventListener("change", (event) => {
+    const file = event.target.files[0];
+    if (!file) { return; }
+    file.text().then((text) => { kept.textContent = fromFile(file.name, text); event.target.value = ""; });
+  });
+
+  start();
   form.addEventListener("input", (event) => {
+    if (event.target === picker || event.target.type === "file") { return; }
     const row = event.target.closest && event.target.closest("tr");
     if (row && event.target.classList.contains("army-count")) { delete row.dataset.raw; }
     if (event.target === size) { linkSize = ""; }
     update();
   });
   form.addEventListener("change", (event) => {
+    if (event.target === picker || event.target.type === "file") { return; }
     if (event.target === size) { linkSize = ""; }
     update();
   });
@@ -400,7 +519,7 @@
     if (add) { addLine(add.dataset.unit).querySelector(".army-count").focus(); update(); }
   });
   form.addEventListener("submit", (event) => event.preventDefault());
-  window.addEventListener("hashchange", () => { fromHash(); update(); });  // a link pasted into this tab
+  window.addEventListener("hashchange", () => { adopt(location.hash.slice(1)); fromHash(); update(); });  // a link pasted here
   document.getElementById("army-print").addEventListener("click", () => window.print());
   document.getElementById("army-share").addEventListener("click", () => {
     const done = () => { document.getElementById("army-shared").textContent = words["army-copied"]; };
