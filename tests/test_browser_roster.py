@@ -266,3 +266,34 @@ def test_a_yaml_list_file_opened_in_the_page_gives_the_commands_total(browser, s
     page.set_input_files("#army-open", str(path))
     page.wait_for_function("document.getElementById('army-kept').textContent.includes('cannot be read')")
     assert page.errors == []
+
+
+def test_printing_says_which_game_edition_data_and_size_and_that_a_list_breaks_rules(browser, site):
+    from generator.roster.printed import data_version
+
+    root, folder = site
+    version = data_version(Project(root).load("battle-rules", Report(), checks=False))
+    page = open_builder(browser, folder, hash_="#size=standard-battle&counted=second&u=scouts*2")
+    page.emulate_media(media="print")
+    assert page.inner_text("#army-print-head") == (f"Additional Battle Rules · Edition: en · data {version} · "
+                                                   "Standard Battle: 16 · The list counts value number 2.")
+    assert not page.is_visible("#army-saved")
+    page.evaluate("location.hash = 'size=standard-battle&counted=second&u=scouts*9'")
+    page.wait_for_function("document.getElementById('army-builder').dataset.breaches === '1'")
+    assert page.inner_text("#army-print-head").endswith("This list breaks 1 roster rule(s): see Breaches.")
+    assert page.is_visible("#army-breaches") and "over the limit of 16" in page.inner_text("#army-breaches")
+
+
+@pytest.mark.parametrize("width,height", [(375, 640), (1280, 700)])
+def test_the_total_stays_in_view_while_editing(browser, site, width, height):
+    _root, folder = site
+    page = open_builder(browser, folder, width=width)
+    page.set_viewport_size({"width": width, "height": height})
+    assert page.inner_text("#army-total") == "Total: 0 / choose a size of game"  # not "the source states no limit"
+    for unit in ("scouts", "snipers", "sergeant"):  # the first rows, at the top of a long table
+        page.focus(f"#army-count-{unit}")
+        box = page.locator("#army-total").bounding_box()
+        assert 0 <= box["y"] and box["y"] + box["height"] <= height, (unit, box)
+    page.fill("#army-count-sergeant", "3")
+    page.select_option("#army-size", "standard-battle")
+    assert page.inner_text("#army-total").startswith("Total: not computed (see the lines) / 16")

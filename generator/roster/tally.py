@@ -124,6 +124,9 @@ def tally(game: Game, army: ArmyList, doc: YamlDocument, report: Report) -> Tall
         out.lines.append(Line(i, entry.unit, entry.count, each, tuple(entry.options)))
     costs = [line.cost for line in out.lines]
     out.total = None if None in costs else sum(costs)  # type: ignore[arg-type]
+    if value is None and not limited and any(isinstance(cost_values(game, roster, ln.unit), tuple) for ln in out.lines):
+        check.add("no-counted", "", None, (), f"the source does not say which value of '{roster.cost.stat}' counts: "
+                  "the total is not computed", "name your reading: 'counted: first' or 'counted: second'", code=NEGATIVE)
     if limited and out.total is not None and out.total > out.limit:  # type: ignore[operator]
         at = _crossing(costs, out.limit)  # type: ignore[arg-type]
         check.add("over-limit", "", at, ("units", at), f"this takes the list to {out.total}, over the limit of "

@@ -13,7 +13,7 @@ from markupsafe import Markup
 
 from ..model.rosters import Roster
 from ..print.context import BuildContext
-from ..roster.printed import rules_html
+from ..roster.printed import edition_line, limit_name, rules_html
 from ..roster.tally import cost_values
 from ..values import is_unstated
 
@@ -23,7 +23,7 @@ WORDS = ("army-over", "army-at-most", "army-at-least", "army-one-of", "army-only
          "army-unknown-unit", "army-unknown-option", "army-unknown-size", "army-did-you-mean", "army-option-not-open",
          "army-option-max", "army-no-cost", "army-negative-cost", "army-bad-count", "army-not-computed",
          "army-remove-line", "army-no-size-limit", "army-untitled", "army-copy-of", "army-not-kept", "army-file-error",
-         "army-file-game", "army-file-opened", "army-unknown-field")
+         "army-file-game", "army-file-opened", "army-unknown-field", "army-counted", "army-not-valid")
 
 
 def _number(value):
@@ -44,10 +44,12 @@ def builder_data(ctx: BuildContext, roster: Roster) -> dict:
         "roster": roster.id if len(game.section("rosters")) > 1 else None,
         "counted": is_unstated(roster.cost.value),
         "sizes": [{"id": s.id, "limit": _number(game.parameter_as_written(s.parameter) if s.parameter else s.limit),
-                   "free": s.limit == "free"} for s in sizes],
+                   "free": s.limit == "free", "name": tr.field(game.rules[s.rule], "name") if s.rule in game.rules else s.id}
+                  for s in sizes],
+        "heading": edition_line(ctx),
         "units": units,
         "limits": [{"unit": lim.unit, "type": lim.type, "min": _number(lim.min), "max": _number(lim.max),
-                    "name": tr.field(game.units[lim.unit], "name") if lim.unit in game.units else lim.type}
+                    "name": limit_name(ctx, lim)}
                    for lim in roster.limits],
         "choices": [{"id": c.id, "units": list(c.units), "required": c.required, "exclusive": c.exclusive}
                     for c in roster.choices],
@@ -95,7 +97,7 @@ def builder_page(ctx: BuildContext, roster: Roster, root: str) -> Markup:
     """The page's body; `root`: the site's root from the page (for the script)."""
     game, ui = ctx.game, ctx.env.globals["ui"]
     data = builder_data(ctx, roster)
-    parts = [Markup(
+    parts = [Markup('<p class="army-print-head" id="army-print-head"></p>'), Markup(
         '<fieldset class="army-saved" id="army-saved"><legend>{}</legend>'
         '<p class="army-field"><label for="army-lists">{}</label> <select id="army-lists"></select></p>'
         '<p class="army-actions"><button type="button" id="army-new">{}</button> '

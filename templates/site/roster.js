@@ -179,6 +179,9 @@
     const eaches = list.lines.map((line, i) => lineCost(line, i, list, limit !== null, add));
     const costs = eaches.map((each, i) => (each === null ? null : each * list.lines[i].count));
     const total = costs.includes(null) ? null : costs.reduce((sum, c) => sum + c, 0);
+    if (data.counted && !list.counted && limit === null && list.lines.some((l) => units[l.unit] && Array.isArray(units[l.unit].cost))) {
+      add("no-counted", "", null, words["army-pick-counted"], true);  // why the total is not computed
+    }
     if (limit !== null && total !== null && total > limit) {
       const at = crossing(costs, limit);
       add("over-limit", "", at, fill(words["army-over"], { total: total, limit: limit }));
@@ -369,6 +372,11 @@
       note.textContent = finding.text;
       list.lines[finding.index].row.querySelector(".army-notes").append(note);
     }
+    const head = [data.heading];
+    if (result.sized) { head.push(result.sized.name + ": " + limitText(result)); }
+    if (list.counted) { head.push(fill(words["army-counted"], { value: list.counted === "first" ? 1 : 2 })); }
+    if (errors.length) { head.push(fill(words["army-not-valid"], { count: errors.length })); }
+    document.getElementById("army-print-head").textContent = head.join(" · ");
     form.dataset.breaches = String(errors.length);
     form.dataset.total = result.total === null ? "" : String(result.total);
   }
