@@ -61,7 +61,24 @@ def summary(checked: Checked) -> str:
         limit = " (no size of game chosen: no limit to check)"
     else:
         limit = " (the source states no limit)"
-    return f"{checked.army.game}: total {stat} {total}{limit}"
+    line = f"{checked.army.game}: total {stat} {total}{limit}"
+    if out.sections:
+        line += "\nsections: " + " · ".join(_section_text(s) for s in out.sections)
+    return line
+
+
+def _section_text(filled) -> str:
+    """"Troops 2 (1–3)": a section's name, the units it holds and its bounds in the list's size."""
+    low, high = filled.min, filled.max
+    if not filled.open:
+        bounds = "locked"
+    elif low is not None and high is not None:
+        bounds = f"{low}–{high}"
+    elif low is not None:
+        bounds = f"at least {low}"
+    else:
+        bounds = f"at most {high}" if high is not None else "any"
+    return f"{filled.section.name} {filled.taken} ({bounds})"
 
 
 def verdict(checked: Checked | None) -> dict | None:

@@ -17,6 +17,7 @@ from ..model.rosters import GameSize, Roster, UnitLimit
 from ..values import Unstated, is_unstated
 from ..yamlsource import YamlDocument
 from .armylist import ArmyList
+from .sections import Filled, fill
 
 CODE = "E081"
 NEGATIVE = "W081"
@@ -57,6 +58,7 @@ class Tally:
     limit: int | Unstated | str | None = None  # a number, 'free', or Unstated
     lines: list[Line] = field(default_factory=list)
     findings: list[Finding] = field(default_factory=list)
+    sections: list[Filled] = field(default_factory=list)  # force organisation, where the roster has one
 
     def as_dict(self) -> dict:
         """The verdict for `roster check --format json`."""
@@ -69,6 +71,7 @@ class Tally:
             "limit": limit,
             "lines": [{"index": ln.index, "unit": ln.unit, "count": ln.count, "options": list(ln.options),
                        "each": ln.each, "cost": ln.cost} for ln in self.lines],
+            "sections": [s.as_dict() for s in self.sections],
             "findings": [{"rule": f.rule, "subject": f.subject, "index": f.index,
                           "severity": "warning" if f.warning else "error"} for f in self.findings],
         }
@@ -134,6 +137,7 @@ def tally(game: Game, army: ArmyList, doc: YamlDocument, report: Report) -> Tall
                   "drop units or options, or choose a larger size of game")
     _check_limits(game, roster, army, check)
     _check_choices(roster, army, check)
+    out.sections = fill(game, roster, out.size, army, check)
     return out
 
 
