@@ -118,3 +118,18 @@ def test_sections_are_validated_at_their_line(tmp_path):
     found = {(d.code, d.location.line, d.message) for d in ws.validate().errors}
     assert ("E007", line_of(path, "[baner]"), "unknown unit 'baner'") in found
     assert any(code == "E080" and line == line_of(path, "min: 7") for code, line, _m in found)
+
+
+def test_the_printed_list_shows_the_list_by_section(tmp_path):
+    from .test_roster_print import pdf_text
+
+    ws = sectioned(tmp_path)
+    path = army(ws, "game: demo\nsize: skirmish\nunits:\n  - unit: captain\n  - unit: scouts\n  - unit: sharpshooter\n")
+    result = ws.run("roster", "print", str(path), "--lang", "en")
+    assert result.returncode == 0, result.stdout + result.stderr
+    text = pdf_text(ws.root / "output" / "demo" / "en" / "lists" / "army.pdf")
+    organisation = text.split("Force organisation", 1)[1].strip()
+    # Support is open: the captain unlocks it
+    assert organisation.startswith("Name Count Bounds Units HQ 1 1 Captain Troops 2 1–3 Scouts, Sharpshooter "
+                                   "Support 0 at most 1")
+    assert "Troops: 1–3 “One to three Troops choices; two to six in a battle.”" in text  # the rule, quoted

@@ -58,6 +58,8 @@ def rules_html(ctx: BuildContext, roster, counted: str | None = None) -> Markup:
         for option in roster.options:
             items.append(Markup("<li>{}: +{} {}</li>").format(option.name, format_value(option.cost, tr.lang),
                                                             _quote(ctx, option.source)))
+    for section in roster.sections:
+        items.append(Markup("<li>{}: {} {}</li>").format(section.name, limit_span(ui, section), _quote(ctx, section.source)))
     if roster.reinforcement is not None:
         items.append(Markup("<li>{} {}</li>").format(_stat_name(ctx, roster.reinforcement.stat),
                                                      _quote(ctx, roster.reinforcement.source)))
@@ -160,6 +162,22 @@ def totals_html(ctx: BuildContext, checked: Checked) -> Markup:
         head, Markup("").join(rows), ui("army-total"), total, limit)
 
 
+def sections_html(ctx: BuildContext, checked: Checked) -> Markup:
+    """The force organisation: each section, the units the list puts in it, its bounds in the list's size."""
+    ui, game, tr = ctx.env.globals["ui"], ctx.game, ctx.tr
+    rows = []
+    for filled in checked.tally.sections:
+        names = ", ".join(tr.field(game.units[checked.tally.lines[i].unit], "name") for i in filled.lines)
+        bounds = limit_span(ui, filled) if filled.open else ui("army-section-locked-short")
+        rows.append(Markup('<tr><th scope="row">{}</th><td>{}</td><td>{}</td><td>{}</td></tr>').format(
+            filled.section.name, filled.taken, bounds, names))
+    if not rows:
+        return Markup("")
+    head = Markup("").join(Markup('<th scope="col">{}</th>').format(ui(k)) for k in ("name", "army-count", "army-bounds", "units"))
+    return Markup('<table class="data-table army-sections"><thead><tr>{}</tr></thead><tbody>{}</tbody></table>').format(
+        head, Markup("").join(rows))
+
+
 def list_html(ctx: BuildContext, checked: Checked) -> str:
     link = print_linker({f"{r.kind}-{r.id}" for s in ("units", "keywords") for r in ctx.game.section(s).values()})
     chosen = [line.unit for line in checked.tally.lines]
@@ -174,6 +192,7 @@ def list_html(ctx: BuildContext, checked: Checked) -> str:
         limit=_limit_text(ui, checked.tally, ctx.tr.lang),
         counted=ui("army-counted").format(value={"first": 1, "second": 2}[counted]) if counted else "",
         totals=totals_html(ctx, checked),
+        sections=sections_html(ctx, checked),
         units=blocks.roster_html(ctx.game, ctx.tr, link, only=set(chosen)),
         glossary=blocks.glossary_html(ctx.game, ctx.tr, link, only=keyword_ids(ctx, chosen)),
         rules=rules_html(ctx, checked.tally.roster, checked.army.counted),

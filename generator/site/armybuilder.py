@@ -23,7 +23,9 @@ WORDS = ("army-over", "army-at-most", "army-at-least", "army-one-of", "army-only
          "army-unknown-unit", "army-unknown-option", "army-unknown-size", "army-did-you-mean", "army-option-not-open",
          "army-option-max", "army-no-cost", "army-negative-cost", "army-bad-count", "army-not-computed",
          "army-remove-line", "army-no-size-limit", "army-untitled", "army-copy-of", "army-not-kept", "army-file-error",
-         "army-file-game", "army-file-opened", "army-unknown-field", "army-counted", "army-not-valid")
+         "army-file-game", "army-file-opened", "army-unknown-field", "army-counted", "army-not-valid", "army-section-max",
+         "army-section-min", "army-section-locked", "army-no-section", "army-unknown-section", "army-section-not-open",
+         "army-section-locked-short", "army-span-at-least", "army-span-at-most", "army-section-label")
 
 
 def _number(value):
@@ -56,6 +58,9 @@ def builder_data(ctx: BuildContext, roster: Roster) -> dict:
         "options": [] if is_unstated(roster.options) else [
             {"id": o.id, "name": o.name, "units": list(o.units), "cost": _number(o.cost), "max": _number(o.max)}
             for o in roster.options],
+        "sections": [{"id": s.id, "name": s.name, "units": list(s.units), "types": list(s.types), "min": s.min,
+                      "max": s.max, "sizes": {b.size: [b.min, b.max] for b in s.sizes},
+                      "unlocked_by": list(s.unlocked_by)} for s in roster.sections],
         "words": {w: ui(w) for w in WORDS},
     }
 
@@ -116,6 +121,9 @@ def builder_page(ctx: BuildContext, roster: Roster, root: str) -> Markup:
     parts.append(Markup('<p class="army-field"><label for="army-name">{}</label> '
                         '<input id="army-name" name="army-name" type="text" autocomplete="off"></p>').format(ui("army-name")))
     parts.append(_unit_rows(ctx, data) if data["units"] else Markup("<p>{}</p>").format(ui("army-no-units")))
+    if roster.sections:
+        parts.append(Markup('<h2 id="army-sections-title">{}</h2><ul class="army-sections" id="army-sections" '
+                            'aria-labelledby="army-sections-title"></ul>').format(ui("army-sections")))
     parts.append(Markup('<p class="army-total" id="army-total" role="status" aria-live="polite"></p>'
                         '<h2 id="army-breaches-title">{}</h2><ul class="army-breaches" id="army-breaches" '
                         'aria-live="polite" aria-labelledby="army-breaches-title"></ul>').format(ui("army-breaches")))

@@ -61,7 +61,8 @@
     const count = raw === "" ? 0 : (/^\d+$/.test(raw) ? parseInt(raw, 10) : null);
     input.setAttribute("aria-invalid", String(count === null));
     const chosen = Array.from(row.querySelectorAll("input[data-option]")).filter((o) => o.checked).map((o) => o.dataset.option);
-    return { row: row, unit: row.dataset.unit, raw: raw, count: count, options: chosen.concat(JSON.parse(row.dataset.extra || "[]")) };
+    return { row: row, unit: row.dataset.unit, raw: raw, count: count, options: chosen.concat(JSON.parse(row.dataset.extra || "[]")),
+      section: row.dataset.section || "" };
   }
 
   function state() {
@@ -168,6 +169,68 @@
     }
   }
 
+  // Force organisation (generator/roster/sections.py): each line fills its named section, or the
+  // first open to its unit; each section against its bounds in the size of game; locked sections.
+  function admits(section, unitId) {
+    const unit = units[unitId];
+    return section.units.includes(unitId) || Boolean(unit && section.types.includes(unit.type));
+  }
+
+  function sectionOf(line, i, add) {
+    if (line.section) {
+      const named = data.sections.find((s) => s.id === line.section);
+      if (!named) {
+        add("unknown-section", line.section, i, fill(words["army-unknown-section"], { name: line.section }) +
+          suggest(line.section, data.sections.map((s) => s.id)));
+        return null;
+      }
+      if (!admits(named, line.unit)) {
+        add("section-not-open", line.section, i, fill(words["army-section-not-open"], { unit: units[line.unit].name, section: named.name }));
+        return null;
+      }
+      return named;
+    }
+    const found = data.sections.find((s) => admits(s, line.unit)) || null;
+    if (!found) { add("no-section", line.unit, i, fill(words["army-no-section"], { unit: units[line.unit].name })); }
+    return found;
+  }
+
+  function checkSections(list, sized, add) {
+    if (!data.sections.length) { return []; }
+    const filled = data.sections.map((section) => {
+      const bounds = sized && section.sizes[sized.id] ? section.sizes[sized.id] : [section.min, section.max];
+      return { section: section, min: bounds[0], max: bounds[1], taken: 0, lines: [], open: true };
+    });
+    list.lines.forEach((line, i) => {
+      if (!units[line.unit]) { return; }
+      const section = sectionOf(line, i, add);
+      if (!section) { return; }
+      const place = filled.find((f) => f.section === section);
+      const before = place.taken;
+      place.lines.push(i);
+      place.taken += line.count || 0;
+      if (place.max !== null && place.taken > place.max && before <= place.max) {
+        add("section-max", section.id, i, fill(words["army-section-max"], { name: section.name, max: place.max, count: "{count}" }));
+      }
+    });
+    const taken = new Set(list.lines.map((l) => l.unit));
+    for (const place of filled) {
+      const section = place.section;
+      if (section.unlocked_by.length && !section.unlocked_by.some((u) => taken.has(u))) {
+        place.open = false;
+        if (place.lines.length) {
+          const names = section.unlocked_by.map((u) => (units[u] ? units[u].name : u)).join(", ");
+          add("section-locked", section.id, place.lines[0], fill(words["army-section-locked"], { name: section.name, units: names }));
+        }
+        continue;
+      }
+      if (place.min !== null && place.taken < place.min) {
+        add("section-min", section.id, null, fill(words["army-section-min"], { name: section.name, min: place.min, count: place.taken }));
+      }
+    }
+    return filled;
+  }
+
   function check(list) {
     const pending = [];
     const add = (rule, subject, index, text, warning) => {
@@ -188,7 +251,13 @@
     }
     checkLimits(list, add);
     checkChoices(list, add);
-    return { total: total, limit: limit, sized: sized, findings: pending, eaches: eaches };
+    const sections = checkSections(list, sized, add);
+    for (const finding of pending) {
+      if (finding.rule === "section-max") {
+        finding.text = fill(finding.text, { count: sections.find((f) => f.section.id === finding.subject).taken });
+      }
+    }
+    return { total: total, limit: limit, sized: sized, findings: pending, eaches: eaches, sections: sections };
   }
 
   function plain(text) {
@@ -206,6 +275,7 @@
       out.push("  - unit: " + plain(line.unit));
       if (line.raw !== "1") { out.push("    count: " + (line.count === null ? JSON.stringify(line.raw) : line.count)); }
       if (line.options.length) { out.push("    options: [" + line.options.map(plain).join(", ") + "]"); }
+      if (line.section) { out.push("    section: " + plain(line.section)); }
     }
     return out.join("\n") + "\n";
   }
@@ -215,7 +285,9 @@
     if (list.size) { params.set("size", list.size); }
     if (list.counted) { params.set("counted", list.counted); }
     if (list.name) { params.set("name", list.name); }
-    for (const line of list.lines) { params.append("u", [line.unit, line.raw, ...line.options].join("*")); }
+    for (const line of list.lines) {
+      params.append("u", [line.unit + (line.section ? "@" + line.section : ""), line.raw, ...line.options].join("*"));
+    }
     return params.toString();
   }
 
@@ -241,6 +313,7 @@
     row.dataset.line = String(n);
     delete row.dataset.raw;
     delete row.dataset.extra;
+    delete row.dataset.section;
     row.querySelector("th").id = "army-unit-" + id;
     row.querySelector(".army-notes").id = "army-notes-" + id;
     row.querySelector(".army-notes").replaceChildren();
@@ -297,6 +370,7 @@
       if (row.dataset.line !== "1") { row.remove(); continue; }
       setCount(row, "0");
       delete row.dataset.extra;
+      delete row.dataset.section;
       for (const box of row.querySelectorAll("input[data-option]")) { box.checked = false; }
     }
     linkSize = "";
@@ -316,6 +390,7 @@
       if (!row) { continue; }
       used.add(row);
       setCount(row, line.raw);
+      if (line.section) { row.dataset.section = line.section; }
       const extra = [];
       for (const option of line.options) {
         const box = Array.from(row.querySelectorAll("input[data-option]")).find((b) => b.dataset.option === option && !b.checked);
@@ -328,8 +403,9 @@
   function fromHash() {
     const params = new URLSearchParams(location.hash.slice(1));
     const lines = params.getAll("u").map((entry) => {
-      const [unit, count, ...options] = entry.split("*");
-      return { unit: unit, raw: count === undefined ? "1" : count.trim(), options: options.filter(Boolean) };
+      const [named, count, ...options] = entry.split("*");
+      const [unit, section] = named.split("@");
+      return { unit: unit, section: section || "", raw: count === undefined ? "1" : count.trim(), options: options.filter(Boolean) };
     }).filter((line) => line.unit);
     load({ size: params.get("size") || "", counted: params.get("counted") || "", name: params.get("name") || "", lines: lines });
   }
@@ -377,8 +453,41 @@
     if (list.counted) { head.push(fill(words["army-counted"], { value: list.counted === "first" ? 1 : 2 })); }
     if (errors.length) { head.push(fill(words["army-not-valid"], { count: errors.length })); }
     document.getElementById("army-print-head").textContent = head.join(" · ");
+    showSections(result);
     form.dataset.breaches = String(errors.length);
     form.dataset.total = result.total === null ? "" : String(result.total);
+  }
+
+  function span(low, high) {
+    if (low !== null && high !== null) { return low === high ? String(low) : low + "–" + high; }
+    if (low !== null) { return fill(words["army-span-at-least"], { min: low }); }
+    return high !== null ? fill(words["army-span-at-most"], { max: high }) : "";
+  }
+
+  function showSections(result) {
+    const out = document.getElementById("army-sections");
+    if (!out) { return; }
+    out.replaceChildren(...result.sections.map((place) => {
+      const li = document.createElement("li");
+      const bounds = place.open ? span(place.min, place.max) : words["army-section-locked-short"];
+      li.textContent = place.section.name + ": " + place.taken + (bounds ? " (" + bounds + ")" : "");
+      li.dataset.section = place.section.id;
+      li.dataset.taken = String(place.taken);
+      return li;
+    }));
+    for (const row of rows()) {  // a unit several sections admit: the line says which it fills
+      const open = data.sections.filter((section) => admits(section, row.dataset.unit));
+      let choice = row.querySelector(".army-section");
+      if (open.length < 2) { if (choice) { choice.remove(); } continue; }
+      if (!choice) {
+        choice = document.createElement("select");
+        choice.className = "army-section";
+        choice.setAttribute("aria-label", fill(words["army-section-label"], { unit: units[row.dataset.unit].name }));
+        choice.append(...open.map((section) => new Option(section.name, section.id)));
+        row.querySelector(".army-notes").before(choice);
+      }
+      choice.value = row.dataset.section && open.some((s) => s.id === row.dataset.section) ? row.dataset.section : open[0].id;
+    }
   }
 
   function update() {
@@ -492,7 +601,7 @@
     if (doc.game !== data.game) { return fill(words["army-file-game"], { file: file, game: String(doc.game) }); }
     const lines = (Array.isArray(doc.units) ? doc.units : []).filter((e) => e && typeof e === "object").map((e) => ({
       unit: String(e.unit), raw: e.count === undefined ? "1" : String(e.count),
-      options: Array.isArray(e.options) ? e.options.map(String) : [] }));
+      options: Array.isArray(e.options) ? e.options.map(String) : [], section: e.section ? String(e.section) : "" }));
     const list = { size: doc.size ? String(doc.size) : "", counted: doc.counted ? String(doc.counted) : "",
       name: doc.name ? String(doc.name) : file.replace(/\.ya?ml$/i, ""), lines: lines };
     newList("");
@@ -514,12 +623,15 @@
     if (event.target === picker || event.target.type === "file") { return; }
     const row = event.target.closest && event.target.closest("tr");
     if (row && event.target.classList.contains("army-count")) { delete row.dataset.raw; }
+    if (row && event.target.classList.contains("army-section")) { row.dataset.section = event.target.value; }
     if (event.target === size) { linkSize = ""; }
     update();
   });
   form.addEventListener("change", (event) => {
     if (event.target === picker || event.target.type === "file") { return; }
     if (event.target === size) { linkSize = ""; }
+    const row = event.target.closest && event.target.closest("tr");
+    if (row && event.target.classList.contains("army-section")) { row.dataset.section = event.target.value; }
     update();
   });
   form.addEventListener("click", (event) => {
