@@ -277,7 +277,7 @@ def test_printing_says_which_game_edition_data_and_size_and_that_a_list_breaks_r
     page.emulate_media(media="print")
     assert page.inner_text("#army-print-head") == (f"Additional Battle Rules · Edition: en · data {version} · "
                                                    "Standard Battle: 16 · The list counts value number 2.")
-    assert not page.is_visible("#army-saved")
+    assert not page.is_visible("#army-saved") and page.is_visible("#army-counted")  # every chosen value prints
     page.evaluate("location.hash = 'size=standard-battle&counted=second&u=scouts*9'")
     page.wait_for_function("document.getElementById('army-builder').dataset.breaches === '1'")
     assert page.inner_text("#army-print-head").endswith("This list breaks 1 roster rule(s): see Breaches.")

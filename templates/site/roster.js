@@ -498,7 +498,7 @@
     url = URL.createObjectURL(new Blob([yaml(list)], { type: "application/yaml" }));
     download.href = url;
     download.download = (list.name.replace(/[^\p{L}\p{N}]+/gu, "-").replace(/^-+|-+$/g, "") || data.game) + ".yaml";
-    if (size) { size.toggleAttribute("data-chosen", Boolean(size.value)); }
+    for (const field of [size, counted]) { if (field) { field.toggleAttribute("data-chosen", Boolean(field.value)); } }
     const hash = toHash(list);
     history.replaceState(null, "", "#" + hash);
     remember(hash);
