@@ -43,7 +43,6 @@ def printed(tmp_path_factory) -> tuple[Path, Path]:
 def test_printed_list_has_units_datasheets_totals_and_the_rules_it_was_checked_against(printed):
     _root, pdf = printed
     text = pdf_text(pdf)
-    from generator.game import Game  # noqa: F401  (the data version below is the game's data, fingerprinted)
     from generator.diagnostics import Report
     from generator.project import Project
     from generator.roster.printed import data_version
