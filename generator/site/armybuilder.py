@@ -25,7 +25,8 @@ WORDS = ("army-over", "army-at-most", "army-at-least", "army-one-of", "army-only
          "army-remove-line", "army-no-size-limit", "army-untitled", "army-copy-of", "army-not-kept", "army-file-error",
          "army-file-game", "army-file-opened", "army-unknown-field", "army-counted", "army-not-valid", "army-section-max",
          "army-section-min", "army-section-locked", "army-no-section", "army-unknown-section", "army-section-not-open",
-         "army-section-locked-short", "army-span-at-least", "army-span-at-most", "army-section-label")
+         "army-section-locked-short", "army-span-at-least", "army-span-at-most", "army-section-label",
+         "army-counted-not-open")
 
 
 def _number(value):
@@ -45,6 +46,7 @@ def builder_data(ctx: BuildContext, roster: Roster) -> dict:
         "game": game.id,
         "roster": roster.id if len(game.section("rosters")) > 1 else None,
         "counted": is_unstated(roster.cost.value),
+        "value": None if is_unstated(roster.cost.value) else roster.cost.value,  # the roster's own reading
         "sizes": [{"id": s.id, "limit": _number(game.parameter_as_written(s.parameter) if s.parameter else s.limit),
                    "free": s.limit == "free", "name": tr.field(game.rules[s.rule], "name") if s.rule in game.rules else s.id}
                   for s in sizes],

@@ -16,6 +16,7 @@
   const units = Object.fromEntries(data.units.map((u) => [u.id, u]));
   const optionsById = Object.fromEntries(data.options.map((o) => [o.id, o]));
   let linkSize = "";  // a size of game a link or file names that the game does not have
+  let linkCounted = "";  // a reading a link or file names that the page cannot choose
 
   function fill(text, values) {
     return text.replace(/\{(\w+)\}/g, (m, key) => (key in values ? String(values[key]) : m));
@@ -68,14 +69,14 @@
   function state() {
     const lines = rows().map(readLine).filter((line) => line.count !== 0);
     for (const row of rows()) { row.dataset.count = row.querySelector(".army-count").value || "0"; }
-    return { size: (size && size.value) || linkSize, counted: counted ? counted.value : "", name: name.value.trim(), lines: lines };
+    return { size: (size && size.value) || linkSize, counted: (counted && counted.value) || linkCounted, name: name.value.trim(), lines: lines };
   }
 
   function costOf(unit, reading) {
     const cost = unit.cost;
     if (!Array.isArray(cost)) { return { each: cost, said: true }; }
     if (!reading) { return { each: null, said: false }; }  // said once: choose which value counts
-    return { each: cost[reading === "first" ? 0 : Math.min(1, cost.length - 1)], said: true };
+    return { each: cost[reading === "first" || reading === "only" ? 0 : Math.min(1, cost.length - 1)], said: true };
   }
 
   function optionsCost(line, i, add) {
@@ -105,7 +106,8 @@
       add("unknown-unit", line.unit, i, fill(words["army-unknown-unit"], { name: line.unit }) + suggest(line.unit, Object.keys(units)));
       return null;
     }
-    const cost = costOf(unit, list.counted);
+    const reading = data.value || (["first", "second"].includes(list.counted) ? list.counted : "");
+    const cost = costOf(unit, reading);
     if (cost.each === null && cost.said) {
       add("no-cost", line.unit, i, fill(words["army-no-cost"], { unit: unit.name }), !limited);
     }
@@ -239,6 +241,9 @@
     const sized = chosenSize(list, add);
     const limit = sized && typeof sized.limit === "number" ? sized.limit : null;
     if (data.counted && !list.counted && limit !== null) { add("no-counted", "", null, words["army-pick-counted"]); }
+    if (list.counted && (!data.counted || !["first", "second"].includes(list.counted))) {
+      add("counted-not-open", "", null, fill(words["army-counted-not-open"], { value: list.counted }));
+    }
     const eaches = list.lines.map((line, i) => lineCost(line, i, list, limit !== null, add));
     const costs = eaches.map((each, i) => (each === null ? null : each * list.lines[i].count));
     const total = costs.includes(null) ? null : costs.reduce((sum, c) => sum + c, 0);
@@ -376,7 +381,9 @@
     linkSize = "";
     if (size) { size.value = list.size && data.sizes.some((s) => s.id === list.size) ? list.size : ""; }
     if (list.size && !(size && size.value === list.size)) { linkSize = list.size; }
-    if (counted) { counted.value = list.counted === "first" || list.counted === "second" ? list.counted : ""; }
+    const readable = counted && (list.counted === "first" || list.counted === "second");
+    if (counted) { counted.value = readable ? list.counted : ""; }
+    linkCounted = list.counted && !readable ? list.counted : "";
     name.value = list.name || "";
     const used = new Set();
     for (const line of list.lines) {
@@ -625,6 +632,7 @@
     if (row && event.target.classList.contains("army-count")) { delete row.dataset.raw; }
     if (row && event.target.classList.contains("army-section")) { row.dataset.section = event.target.value; }
     if (event.target === size) { linkSize = ""; }
+    if (event.target === counted) { linkCounted = ""; }
     update();
   });
   form.addEventListener("change", (event) => {
