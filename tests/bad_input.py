@@ -696,6 +696,10 @@ def _roster_cases() -> list[Case]:
              "E081", "army.yaml", "- unit: scouts", runner="roster"),
         Case("army-list-of-an-unknown-game", write("army.yaml", "game: dmeo\nunits: []\n"),
              "E081", "army.yaml", 1, runner="roster"),
+        Case("army-list-unit-of-negative-cost", steps(edit("data/units.yaml", "cost: 50", "cost: -120"),
+                                                      write("army.yaml", "game: demo\nsize: last-stand\nunits:\n"
+                                                            "  - unit: scouts\n")),
+             "W081", "army.yaml", "- unit: scouts", runner="roster"),
     ]
 
 

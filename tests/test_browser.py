@@ -285,6 +285,8 @@ def test_game_reads_offline_after_the_first_visit(browser, server):
     assert page.evaluate("document.fonts.ready.then(() => document.fonts.check('16px \"PT Serif\"'))")
     page.goto(f"{base}/nuclear/ru/units/gorgon.html")  # the other language
     assert page.evaluate("document.documentElement.lang") == "ru" and page.locator("main h1").is_visible()
+    page.goto(f"{base}/nuclear/en/")  # a folder address, never visited as such
+    assert page.locator("main h1").is_visible() and page.evaluate("document.documentElement.lang") == "en"
     page.goto(f"{base}/index.html")  # the site's home
     assert page.locator("a[href='nuclear/en/index.html']").is_visible()
     page.goto(f"{base}/nuclear/ru/tables.html")

@@ -43,7 +43,14 @@ def printed(tmp_path_factory) -> tuple[Path, Path]:
 def test_printed_list_has_units_datasheets_totals_and_the_rules_it_was_checked_against(printed):
     _root, pdf = printed
     text = pdf_text(pdf)
-    assert text.startswith("Recon in force Army list · Additional Battle Rules · Standard Battle")
+    from generator.core.diagnostics import Report
+    from generator.project import Project
+    from generator.roster.printed import data_version
+
+    version = data_version(Project(REPO).load("battle-rules", Report(), checks=False))
+    # which game, edition, data, size (with its limit) and reading the list is for
+    assert text.startswith(f"Recon in force Army list · Additional Battle Rules · Edition: en · data {version} "
+                           "Standard Battle: 16 · The list counts value number 2.")
     for row in ("Scouts 6 2 12", "Snipers 3 1 3", "Sergeant 1 0 0", "Total 15 / 16"):
         assert row in text, row
     # the rulebook's datasheet rows: the unit table's stats as the source writes them
@@ -74,3 +81,28 @@ def test_a_language_the_game_lacks_is_a_usage_error(printed):
     root, _pdf = printed
     result = run_cli("--root", str(root), "roster", "print", str(root / "recon.yaml"), "--lang", "de")
     assert result.returncode == 2 and "no language 'de'" in result.stderr and "Traceback" not in result.stderr
+
+
+def test_printed_list_names_each_lines_options(tmp_path):
+    from .test_rosters import demo
+
+    ws = demo(tmp_path)
+    path = ws.root / "patrol.yaml"
+    path.write_text("game: demo\nsize: skirmish\nunits:\n  - unit: captain\n  - unit: scouts\n"
+                    "  - unit: scouts\n    options: [long-rifles]\n", encoding="utf-8")
+    result = ws.run("roster", "print", str(path), "--lang", "en")
+    assert result.returncode == 0, result.stdout + result.stderr
+    text = pdf_text(ws.root / "output" / "demo" / "en" / "lists" / "patrol.pdf")
+    assert "Scouts 1 50 50 Scouts 1 60 60 Long rifles Total 150 / 150" in text  # the options under the unit
+
+
+def test_a_limit_without_a_bound_is_written_in_words_and_its_type_in_the_editions_language():
+    """Deadzone's "at least one Leader" (the most unstated): no "1–?‡", no Russian type name on the English page."""
+    from generator.core.diagnostics import Report
+    from generator.print.context import BuildContext
+    from generator.project import Project
+    from generator.roster.printed import rules_html
+
+    game = Project(REPO).load("deadzone", Report(), checks=False)
+    html = str(rules_html(BuildContext(game, "en", REPO), next(iter(game.section("rosters").values()))))
+    assert "<li>Leader: at least 1 " in html and "Лидер:" not in html and "?‡" not in html

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -137,17 +138,63 @@ def test_a_list_within_its_limit_passes_with_its_total(tmp_path):
 
 def test_each_breach_is_reported_at_the_lists_line(tmp_path):
     ws = demo(tmp_path)
-    path = army(ws, GOOD.replace("  - unit: sharpshooter\n", "  - unit: sharpshooter\n    count: 3\n")
-                + "  - unit: captian\n")
+    path = army(ws, GOOD.replace("  - unit: sharpshooter\n", "  - unit: sharpshooter\n    count: 3\n"))
     result = ws.run("roster", "check", str(path))
     assert result.returncode == 1
     out = result.stdout
     over = line_of(path, "- unit: sharpshooter")
     assert f"army.yaml:{over}:5: error[E081]: this takes the list to 190, over the limit of 150 for 'skirmish'" in out
     assert f"army.yaml:{over}:5: error[E081]: 3 unit 'sharpshooter': the roster allows at most 2" in out
+    assert "total cost 190 of 150" in out
+
+
+def test_an_unknown_unit_is_named_with_a_suggestion_and_leaves_the_total_not_computed(tmp_path):
+    ws = demo(tmp_path)
+    path = army(ws, GOOD + "  - unit: captian\n")
+    out = ws.run("roster", "check", str(path)).stdout
     assert f"army.yaml:{line_of(path, 'captian')}:11: error[E081]: unknown unit 'captian'" in out
     assert "did you mean 'captain'?" in out
-    assert "total cost 190 of 150" in out
+    assert "total cost not computed (1 line(s) of unknown cost, said above) of 150 (skirmish)" in out
+
+
+def test_every_line_counts_in_the_total_whatever_its_breaches(tmp_path):
+    """An option the unit may not take, or takes too often, still costs what it costs (issue 34:
+    the total was 160 where the list costs 195)."""
+    ws = demo(tmp_path)
+    path = army(ws, "game: demo\nsize: skirmish\nunits:\n  - unit: captain\n  - unit: sharpshooter\n"
+                    "    options: [long-rifles]\n  - unit: scouts\n    options: [long-rifles, long-rifles]\n"
+                    "  - unit: sharpshooter\n    count: 2\n")
+    result = ws.run("roster", "check", "--format", "json", str(path))
+    assert result.returncode == 1
+    verdict = json.loads(result.stdout)["list"]
+    assert [line["cost"] for line in verdict["lines"]] == [40, 40, 70, 60]
+    assert (verdict["total"], verdict["limit"], verdict["size"]) == (210, 150, "skirmish")
+    assert {(f["rule"], f["subject"], f["index"]) for f in verdict["findings"]} == {
+        ("option-not-open", "long-rifles", 1), ("option-max", "long-rifles", 2), ("over-limit", "", 3),
+        ("at-most", "sharpshooter", 3)}
+
+
+def test_negative_costs_count_and_are_a_warning_at_their_line(tmp_path):
+    ws = demo(tmp_path)
+    ws.edit("data/units.yaml", "cost: 30}", "cost: -60}")
+    path = army(ws, "game: demo\nsize: skirmish\nunits:\n  - unit: captain\n  - unit: sharpshooter\n    count: 3\n")
+    result = ws.run("roster", "check", str(path))
+    assert result.returncode == 1, result.stdout  # three sharpshooters: over the roster's two
+    line = line_of(path, "- unit: sharpshooter")
+    assert (f"army.yaml:{line}:11: warning[W081]: unit 'sharpshooter' costs -60 each: a negative cost lowers the "
+            "list's total") in result.stdout
+    assert "total cost -140 of 150 (skirmish)" in result.stdout
+
+
+def test_json_carries_the_total_the_limit_and_each_lines_cost(tmp_path):
+    ws = demo(tmp_path)
+    result = ws.run("roster", "check", "--format", "json", str(army(ws, GOOD)))
+    assert result.returncode == 0, result.stdout
+    out = json.loads(result.stdout)
+    assert out["errors"] == 0 and out["list"]["total"] == 130 and out["list"]["limit"] == 150
+    assert [(ln["unit"], ln["count"], ln["each"], ln["cost"]) for ln in out["list"]["lines"]] == [
+        ("captain", 1, 40, 40), ("scouts", 1, 60, 60), ("sharpshooter", 1, 30, 30)]
+    assert out["list"]["findings"] == []
 
 
 def test_required_minimum_and_options_are_checked(tmp_path):

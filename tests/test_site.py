@@ -342,6 +342,9 @@ def test_offline_files_and_install_manifest(shipped_site: Path):
     folder = shipped_site / "nuclear/en"
     manifest = json.loads((folder / "manifest.webmanifest").read_text(encoding="utf-8"))
     assert manifest["start_url"] == "index.html" and {i["sizes"] for i in manifest["icons"]} == {"192x192", "512x512"}
+    # "any" and "maskable" apart (not "any maskable"); one app per game, both languages in its scope
+    assert sorted(i["purpose"] for i in manifest["icons"]) == ["any", "any", "maskable", "maskable"]
+    assert (manifest["scope"], manifest["id"]) == ("../", "nuclear/")
     for icon in manifest["icons"]:
         assert (folder / icon["src"]).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert not (folder / "sw.js").exists()  # one worker, at the site's root, for every game

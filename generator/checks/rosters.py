@@ -26,6 +26,7 @@ def check(game: Game, report: Report) -> None:
                 _units(game, origin, ("options", i, "units"), option.units, report)
         if roster.reinforcement is not None:
             _stat(game, origin, ("reinforcement", "stat"), roster.reinforcement.stat, report)
+        _check_sections(game, roster, origin, report)
 
 
 def _check_cost(game: Game, roster: Roster, origin: Origin, report: Report) -> None:
@@ -81,6 +82,35 @@ def _check_limits(game: Game, roster: Roster, origin: Origin, report: Report) ->
         if isinstance(low, int) and isinstance(high, int) and low > high:
             report.add("E080", f"minimum {low} is above maximum {high}", origin.location(*where, "min"),
                        "swap them, or check the source")
+
+
+def _check_sections(game: Game, roster: Roster, origin: Origin, report: Report) -> None:
+    """Sections name units, types and sizes the game has, and bounds that hold together."""
+    types = {u.type for u in game.units.values() if u.type}
+    sizes = [] if is_unstated(roster.sizes) else [s.id for s in roster.sizes]
+    seen: set[str] = set()
+    for i, section in enumerate(roster.sections):
+        where = ("sections", i)
+        if section.id in seen:
+            report.add("E006", f"duplicate section '{section.id}'", origin.location(*where, "id"), "give each section its own id")
+        seen.add(section.id)
+        _units(game, origin, where + ("units",), section.units, report)
+        _units(game, origin, where + ("unlocked_by",), section.unlocked_by, report)
+        for j, kind in enumerate(section.types):
+            if types and kind not in types:
+                report_unknown(report, origin.location(*where, "types", j), "unit type", kind, types)
+        if not (section.units or section.types):
+            report.add("E080", f"section '{section.id}' names no units and no types", origin.location(*where, "id"),
+                       "add 'units: [ID, ...]' or 'types: [TYPE, ...]'")
+        bounds = [(where, section.min, section.max)]
+        for j, limit in enumerate(section.sizes):
+            if limit.size not in sizes:
+                report_unknown(report, origin.location(*where, "sizes", j, "size"), "size of game", limit.size, sizes)
+            bounds.append((where + ("sizes", j), limit.min, limit.max))
+        for place, low, high in bounds:
+            if low is not None and high is not None and low > high:
+                report.add("E080", f"minimum {low} is above maximum {high}", origin.location(*place, "min"),
+                           "swap them, or check the source")
 
 
 def _units(game: Game, origin: Origin, field: tuple, ids, report: Report) -> None:

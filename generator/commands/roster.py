@@ -22,11 +22,15 @@ def command() -> None:
 @click.pass_obj
 def check(ctx, path: Path, fmt: str) -> None:
     """Print the list's total and every breach of its roster rules, at the list's lines."""
-    from ..roster.session import check_list, summary
+    import json
+
+    from ..roster.session import check_list, summary, verdict
 
     report = Report()
     checked = check_list(ctx.project, path, report)
     out = render(report, fmt, ctx.project.root)
+    if fmt == "json":  # the diagnostics, and the list's total, limit and lines beside them
+        out = json.dumps({**json.loads(out), "list": verdict(checked)}, ensure_ascii=False, indent=2)
     if out:
         click.echo(out)
     if checked is not None and fmt == "text":

@@ -103,6 +103,7 @@ CODES: dict[str, str] = {
     "W020": "erratum summary or reading not written in the source language",
     "W031": "number in an example's prose neither bound to its check nor marked free",
     "W030": "counter text below the legible size or outside the counter",
+    "W081": "army list line of negative cost, or a cost not counted (none, or no reading) where the size sets no limit",
 }
 
 

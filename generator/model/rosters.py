@@ -76,6 +76,30 @@ class Reinforcement(Frozen):
     source: str = Field(description=QUOTE)
 
 
+class SectionLimit(Frozen):
+    """A section's bounds in one size of game, where they depend on it."""
+
+    size: str = Field(description="id of one of the roster's sizes of game")
+    min: int | None = Field(default=None, ge=0, description="the fewest units the section takes in this size")
+    max: int | None = Field(default=None, ge=0, description="the most units the section takes in this size")
+
+
+class Section(Frozen):
+    """A part of the force organisation (a detachment, a slot): which units fill it and how many it takes."""
+
+    id: Id
+    name: str = Field(description="the section as the source names it (HQ, Troops)")
+    units: tuple[str, ...] = Field(default=(), description="ids of the units that may fill it")
+    types: tuple[str, ...] = Field(default=(), description="unit types that may fill it (every unit of the type)")
+    min: int | None = Field(default=None, ge=0, description="the fewest units the list takes in it")
+    max: int | None = Field(default=None, ge=0, description="the most units the list takes in it")
+    sizes: tuple[SectionLimit, ...] = Field(default=(), description="bounds that depend on the size of game, "
+                                            "over min/max for the sizes named")
+    unlocked_by: tuple[str, ...] = Field(default=(), description="ids of units: the section is open only where the "
+                                         "list takes one of them")
+    source: str = Field(description=QUOTE)
+
+
 class Roster(Record):
     """The rules a player's army list is checked against."""
 
@@ -91,3 +115,6 @@ class Roster(Record):
         default=(), description="options and upgrades with their costs; unstated where the source says units buy "
         "them but gives none")
     reinforcement: Reinforcement | None = None
+    sections: tuple[Section, ...] = Field(
+        default=(), description="force organisation: sections with their own bounds; a unit in none of them "
+        "may not be taken where there are sections")

@@ -19,6 +19,8 @@ class Entry(Frozen):
     unit: str = Field(description="id of a unit record of the game")
     count: int = Field(default=1, ge=1, description="how many of this unit the list takes")
     options: tuple[str, ...] = Field(default=(), description="ids of the roster's options this unit takes")
+    section: str | None = Field(default=None, description="id of the roster's section the line fills; by default "
+                                "the first section open to the unit")
 
 
 class ArmyList(Frozen):

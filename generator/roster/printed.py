@@ -58,6 +58,8 @@ def rules_html(ctx: BuildContext, roster, counted: str | None = None) -> Markup:
         for option in roster.options:
             items.append(Markup("<li>{}: +{} {}</li>").format(option.name, format_value(option.cost, tr.lang),
                                                             _quote(ctx, option.source)))
+    for section in roster.sections:
+        items.append(Markup("<li>{}: {} {}</li>").format(section.name, limit_span(ui, section), _quote(ctx, section.source)))
     if roster.reinforcement is not None:
         items.append(Markup("<li>{} {}</li>").format(_stat_name(ctx, roster.reinforcement.stat),
                                                      _quote(ctx, roster.reinforcement.source)))
@@ -85,34 +87,73 @@ def _size_items(ctx: BuildContext, roster) -> list[Markup]:
     return items
 
 
+def limit_span(ui, limit) -> str:
+    """How many a limit allows, in words: "1–2", "at least 1", "at most 2" (a bound the source
+    leaves out or unstated is not printed as a dash)."""
+    low = limit.min if isinstance(limit.min, int) else None
+    high = limit.max if isinstance(limit.max, int) else None
+    if low is not None and high is not None:
+        return str(low) if low == high else f"{low}–{high}"
+    if low is not None:
+        return ui("army-span-at-least").format(min=low)
+    return ui("army-span-at-most").format(max=high) if high is not None else ""
+
+
+def limit_name(ctx: BuildContext, limit) -> str:
+    """Whom a limit counts: the unit's name, or the type as the edition's catalog words it."""
+    game, tr = ctx.game, ctx.tr
+    return tr.field(game.units[limit.unit], "name") if limit.unit in game.units else tr.text(limit.type or "")
+
+
 def _limit_items(ctx: BuildContext, roster) -> list[Markup]:
     """How many of a unit or type a list may take, each with the source's sentence."""
-    tr, game = ctx.tr, ctx.game
+    ui = ctx.env.globals["ui"]
     items = []
     for i, limit in enumerate(roster.limits):
-        who = tr.field(game.units[limit.unit], "name") if limit.unit in game.units else (limit.type or "")
-        span = f"{format_value(limit.min, tr.lang)}–{format_value(limit.max, tr.lang)}"
         why = Markup(" ").join(_unstated(ctx, roster, "limits", i, end) for end in ("min", "max")
                                if is_unstated(getattr(limit, end)))
-        items.append(Markup("<li>{}: {} {} {}</li>").format(who, span, _quote(ctx, limit.source), why))
+        items.append(Markup("<li>{}: {} {} {}</li>").format(limit_name(ctx, limit), limit_span(ui, limit),
+                                                            _quote(ctx, limit.source), why))
     return items
+
+
+def data_version(game) -> str:
+    """A fingerprint of what a list's verdict rests on (the game's data files and errata), the same
+    on the printed list and the list builder page: two lists printed from different data differ."""
+    from ..project.manifest import digest, file_hash
+
+    folder = game.folder
+    files = sorted([*(folder / "data").glob("*.yaml"), *([folder / "ERRATA.md"] if (folder / "ERRATA.md").is_file() else [])])
+    return digest(*[x for p in files for x in (p.relative_to(folder).as_posix(), file_hash(p))])[:8]
+
+
+def edition_line(ctx: BuildContext) -> str:
+    """Which game, edition and data version a list is for: "Battle Rules · Edition: en · data 1a2b3c4d"."""
+    ui, manifest = ctx.env.globals["ui"], ctx.game.manifest
+    edition = ui("army-edition").format(language=ctx.tr.lang) + (f", {manifest.edition}" if manifest.edition else "")
+    return " · ".join([ctx.title, edition, ui("army-data-version").format(version=data_version(ctx.game))])
+
+
+def _limit_text(ui, out, lang: str) -> str:
+    if isinstance(out.limit, int):
+        return format_value(out.limit, lang)
+    return ui("army-free") if out.limit == "free" else ui("army-no-limit")
 
 
 def totals_html(ctx: BuildContext, checked: Checked) -> Markup:
     """One row per line of the list: unit, how many, cost each, cost in all; then the total and limit."""
     game, tr, ui, out = ctx.game, ctx.tr, ctx.env.globals["ui"], checked.tally
     rows = []
+    options = {} if is_unstated(out.roster.options) else {o.id: o for o in out.roster.options}
     for line in out.lines:
         unit_id, count, each = line.unit, line.count, line.each
-        cells = (tr.field(game.units[unit_id], "name"), str(count), "–" if each is None else format_value(each, tr.lang),
+        name = tr.field(game.units[unit_id], "name") if unit_id in game.units else unit_id
+        taken = ", ".join(options[o].name if o in options else o for o in line.options)
+        cells = (name, Markup('<br><span class="army-line-options">{}</span>').format(taken) if taken else "", str(count),
+                 "–" if each is None else format_value(each, tr.lang),
                  "–" if each is None else format_value(each * count, tr.lang))
-        rows.append(Markup('<tr><th scope="row">{}</th><td>{}</td><td>{}</td><td>{}</td></tr>').format(*cells))
-    if isinstance(out.limit, int):
-        limit = format_value(out.limit, tr.lang)
-    elif out.limit == "free":
-        limit = ui("army-free")
-    else:
-        limit = ui("army-no-limit")
+        rows.append(Markup('<tr><th scope="row">{}{}</th><td>{}</td><td>{}</td><td>{}</td></tr>').format(*cells))
+    limit = _limit_text(ui, out, tr.lang)
     total = "–" if out.total is None else format_value(out.total, tr.lang)
     head = Markup("").join(Markup('<th scope="col">{}</th>').format(ui(k))
                            for k in ("name", "army-count", "army-each", "army-subtotal"))
@@ -121,16 +162,37 @@ def totals_html(ctx: BuildContext, checked: Checked) -> Markup:
         head, Markup("").join(rows), ui("army-total"), total, limit)
 
 
+def sections_html(ctx: BuildContext, checked: Checked) -> Markup:
+    """The force organisation: each section, the units the list puts in it, its bounds in the list's size."""
+    ui, game, tr = ctx.env.globals["ui"], ctx.game, ctx.tr
+    rows = []
+    for filled in checked.tally.sections:
+        names = ", ".join(tr.field(game.units[checked.tally.lines[i].unit], "name") for i in filled.lines)
+        bounds = limit_span(ui, filled) if filled.open else ui("army-section-locked-short")
+        rows.append(Markup('<tr><th scope="row">{}</th><td>{}</td><td>{}</td><td>{}</td></tr>').format(
+            filled.section.name, filled.taken, bounds, names))
+    if not rows:
+        return Markup("")
+    head = Markup("").join(Markup('<th scope="col">{}</th>').format(ui(k)) for k in ("name", "army-count", "army-bounds", "units"))
+    return Markup('<table class="data-table army-sections"><thead><tr>{}</tr></thead><tbody>{}</tbody></table>').format(
+        head, Markup("").join(rows))
+
+
 def list_html(ctx: BuildContext, checked: Checked) -> str:
     link = print_linker({f"{r.kind}-{r.id}" for s in ("units", "keywords") for r in ctx.game.section(s).values()})
     chosen = [line.unit for line in checked.tally.lines]
     size = checked.tally.size
     rule = ctx.game.rules.get(size.rule) if size else None
+    ui = ctx.env.globals["ui"]
+    counted = checked.army.counted
     return ctx.env.get_template("roster.html.j2").render(
         title=checked.army.name or ctx.title,
-        game_title=ctx.title,
+        game_title=edition_line(ctx),
         size=ctx.tr.field(rule, "name") if rule else "",
+        limit=_limit_text(ui, checked.tally, ctx.tr.lang),
+        counted=ui("army-counted").format(value={"first": 1, "second": 2}[counted]) if counted else "",
         totals=totals_html(ctx, checked),
+        sections=sections_html(ctx, checked),
         units=blocks.roster_html(ctx.game, ctx.tr, link, only=set(chosen)),
         glossary=blocks.glossary_html(ctx.game, ctx.tr, link, only=keyword_ids(ctx, chosen)),
         rules=rules_html(ctx, checked.tally.roster, checked.army.counted),

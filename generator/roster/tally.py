@@ -1,4 +1,11 @@
-"""Check an army list against its game's roster rules: the total and every breach, at the list's lines."""
+"""Check an army list against its game's roster rules: the total and every breach, at the list's lines.
+
+One verdict, shared with the list builder page (templates/site/roster.js mirrors it rule by rule):
+the total counts every line of the list whatever its breaches (an option the unit may not take
+still costs what it costs); a line whose cost cannot be known (an unknown unit or option, a unit
+without a cost) leaves the total not computed, and says so at its line; a negative cost is a
+warning at its line. Each finding carries a `rule` and a `subject` so the page and the command can
+be compared finding by finding (tests/test_roster_corpus.py)."""
 
 from __future__ import annotations
 
@@ -10,29 +17,81 @@ from ..model.rosters import GameSize, Roster, UnitLimit
 from ..values import Unstated, is_unstated
 from ..reading.yamlsource import YamlDocument
 from .armylist import ArmyList
+from .sections import Filled, fill
 
 CODE = "E081"
+NEGATIVE = "W081"
 
 
 @dataclass(frozen=True)
 class Line:
-    """A line of the list the game knows: its place in `units:`, the unit, how many, one's cost."""
+    """A line of the list: its place in `units:`, the unit, how many, the options, one's cost."""
 
     index: int
     unit: str
     count: int
-    each: int | float | None  # with its options; None: not computed (a cost the roster leaves unstated)
+    each: int | float | None  # with its options; None: not known (unknown unit or option, no cost)
+    options: tuple[str, ...] = ()
+
+    @property
+    def cost(self) -> int | float | None:
+        return None if self.each is None else self.each * self.count
+
+
+@dataclass(frozen=True)
+class Finding:
+    """A breach (or, for `warning`, a caution) in words both the command and the page use."""
+
+    rule: str          # over-limit, at-most, at-least, one-of, only-one, unknown-unit, unknown-option,
+    subject: str       # option-not-open, option-max, no-cost, negative-cost, no-size, unknown-size, ...
+    index: int | None  # the line of `units:` it concerns; None: the list as a whole
+    warning: bool = False
 
 
 @dataclass
 class Tally:
-    """What the check found: the roster and size it used, the total, the limit."""
+    """What the check found: the roster and size it used, the lines, the total, the limit."""
 
     roster: Roster | None = None
     size: GameSize | None = None
-    total: int | float | None = None          # None: not computed (a cost the roster leaves unstated)
+    total: int | float | None = None          # None: not computed (a line whose cost is not known)
     limit: int | Unstated | str | None = None  # a number, 'free', or Unstated
     lines: list[Line] = field(default_factory=list)
+    findings: list[Finding] = field(default_factory=list)
+    sections: list[Filled] = field(default_factory=list)  # force organisation, where the roster has one
+
+    def as_dict(self) -> dict:
+        """The verdict for `roster check --format json`."""
+        limit = self.limit if isinstance(self.limit, (int, str)) else None
+        return {
+            "roster": self.roster.id if self.roster else None,
+            "stat": self.roster.cost.stat if self.roster else None,
+            "size": self.size.id if self.size else None,
+            "total": self.total,
+            "limit": limit,
+            "lines": [{"index": ln.index, "unit": ln.unit, "count": ln.count, "options": list(ln.options),
+                       "each": ln.each, "cost": ln.cost} for ln in self.lines],
+            "sections": [s.as_dict() for s in self.sections],
+            "findings": [{"rule": f.rule, "subject": f.subject, "index": f.index,
+                          "severity": "warning" if f.warning else "error"} for f in self.findings],
+        }
+
+
+class _Check:
+    """The report and the tally being filled, so every finding lands in both."""
+
+    def __init__(self, out: Tally, doc: YamlDocument, report: Report) -> None:
+        self.out, self.doc, self.report = out, doc, report
+
+    def add(self, rule: str, subject: str, index: int | None, path: tuple, message: str, hint: str,
+            code: str = CODE, key: bool = False) -> None:
+        self.out.findings.append(Finding(rule, subject, index, warning=code.startswith("W")))
+        self.report.add(code, message, self.doc.location(path, key=key) if key else self.doc.location(path), hint)
+
+    def unknown(self, rule: str, subject: str, index: int | None, path: tuple, what: str, name: str, pool) -> None:
+        pool = list(pool)
+        hint = did_you_mean(name, pool) or (f"known: {', '.join(sorted(pool)[:12])}" if pool else f"the game has no {what}")
+        self.add(rule, subject, index, path, f"unknown {what} '{name}'", hint)
 
 
 def roster_of(game: Game, wanted: str | None, doc: YamlDocument, report: Report) -> Roster | None:
@@ -48,7 +107,7 @@ def roster_of(game: Game, wanted: str | None, doc: YamlDocument, report: Report)
                    f"name one with 'roster:': {', '.join(rosters)}")
         return None
     if wanted not in rosters:
-        _unknown(report, doc, ("roster",), "roster", wanted, rosters)
+        _Check(Tally(), doc, report).unknown("unknown-roster", wanted, None, ("roster",), "roster", wanted, rosters)
         return None
     return rosters[wanted]  # type: ignore[return-value]
 
@@ -59,89 +118,112 @@ def tally(game: Game, army: ArmyList, doc: YamlDocument, report: Report) -> Tall
     roster = out.roster
     if roster is None:
         return out
-    out.size, out.limit = _size(game, roster, army, doc, report)
-    known = {i for i, e in enumerate(army.units) if _entry_known(game, roster, e, i, doc, report)}
-    value = _cost_value(roster, army, doc, report, needed=isinstance(out.limit, int))
-    running: int | float | None = 0
+    check = _Check(out, doc, report)
+    out.size, out.limit = _size(game, roster, army, check)
+    limited = isinstance(out.limit, int)
+    value = _cost_value(roster, army, check, needed=limited)
     for i, entry in enumerate(army.units):
-        if i not in known:
-            continue  # reported: the total is that of the lines the roster accepts
-        each = _unit_cost(game, roster, game.units[entry.unit], value, doc, ("units", i, "unit"), report)
-        each = None if each is None else each + _options_cost(roster, entry)
-        out.lines.append(Line(i, entry.unit, entry.count, each))
-        before = running
-        running = None if running is None or each is None else running + each * entry.count
-        if (isinstance(out.limit, int) and running is not None and running > out.limit
-                and (before is None or before <= out.limit)):
-            report.add(CODE, f"this takes the list to {running}, over the limit of {out.limit} for "
-                       f"'{out.size.id if out.size else ''}'", doc.location(("units", i)),
-                       "drop units or options, or choose a larger size of game")
-    out.total = running
-    _check_limits(game, roster, army, doc, report)
-    _check_choices(roster, army, doc, report)
+        each = _line_cost(game, roster, entry, i, value, check, limited)
+        out.lines.append(Line(i, entry.unit, entry.count, each, tuple(entry.options)))
+    costs = [line.cost for line in out.lines]
+    out.total = None if None in costs else sum(costs)  # type: ignore[arg-type]
+    if value is None and not limited and any(isinstance(cost_values(game, roster, ln.unit), tuple) for ln in out.lines):
+        check.add("no-counted", "", None, (), f"the source does not say which value of '{roster.cost.stat}' counts: "
+                  "the total is not computed", "name your reading: 'counted: first' or 'counted: second'", code=NEGATIVE)
+    if limited and out.total is not None and out.total > out.limit:  # type: ignore[operator]
+        at = _crossing(costs, out.limit)  # type: ignore[arg-type]
+        check.add("over-limit", "", at, ("units", at), f"this takes the list to {out.total}, over the limit of "
+                  f"{out.limit} for '{out.size.id if out.size else ''}'",
+                  "drop units or options, or choose a larger size of game")
+    _check_limits(game, roster, army, check)
+    _check_choices(roster, army, check)
+    out.sections = fill(game, roster, out.size, army, check)
     return out
 
 
-def _unknown(report: Report, doc: YamlDocument, path: tuple, what: str, name: str, pool) -> None:
-    pool = list(pool)
-    hint = did_you_mean(name, pool) or (f"known: {', '.join(sorted(pool)[:12])}" if pool else f"the game has no {what}")
-    report.add(CODE, f"unknown {what} '{name}'", doc.location(path), hint)
+def _crossing(costs: list, limit: int) -> int:
+    """The line after which the running total stays over the limit (negative costs may bring it back)."""
+    running, at = 0, 0
+    for i, cost in enumerate(costs):
+        before, running = running, running + cost
+        if running > limit and before <= limit:
+            at = i
+    return at
 
 
-def _size(game: Game, roster: Roster, army: ArmyList, doc: YamlDocument, report: Report):
+def _size(game: Game, roster: Roster, army: ArmyList, check: _Check):
     sizes = roster.sizes
     if is_unstated(sizes) or not sizes:
         if army.size is not None:
-            report.add(CODE, f"the roster names no sizes of game, yet the list names '{army.size}'",
-                       doc.location(("size",)), "leave 'size:' out")
+            check.add("size-not-named", army.size, None, ("size",),
+                      f"the roster names no sizes of game, yet the list names '{army.size}'", "leave 'size:' out")
         return None, sizes if is_unstated(sizes) else None
     by_id = {s.id: s for s in sizes}
     if army.size is None:
-        report.add(CODE, "the list names no size of game", doc.location(()),
-                   f"add 'size:' with one of: {', '.join(by_id)}")
+        check.add("no-size", "", None, (), "the list names no size of game", f"add 'size:' with one of: {', '.join(by_id)}")
         return None, None
     if army.size not in by_id:
-        _unknown(report, doc, ("size",), "size of game", army.size, by_id)
+        check.unknown("unknown-size", army.size, None, ("size",), "size of game", army.size, by_id)
         return None, None
     size = by_id[army.size]
     limit = game.parameter_as_written(size.parameter) if size.parameter else size.limit
     return size, limit
 
 
-def _entry_known(game: Game, roster: Roster, entry, i: int, doc: YamlDocument, report: Report) -> bool:
+def _line_cost(game: Game, roster: Roster, entry, i: int, value: str | None, check: _Check,
+               limited: bool) -> int | float | None:
+    """One of the line's unit with its options; None (said at the line) where it cannot be known."""
     if entry.unit not in game.units:
-        _unknown(report, doc, ("units", i, "unit"), "unit", entry.unit, game.units)
-        return False
+        check.unknown("unknown-unit", entry.unit, i, ("units", i, "unit"), "unit", entry.unit, game.units)
+        return None
+    each = _unit_cost(game, roster, entry.unit, value, check, i, limited)
+    options = _options_cost(roster, entry, i, check)
+    if each is None or options is None:
+        return None
+    if each + options < 0:
+        check.add("negative-cost", entry.unit, i, ("units", i, "unit"),
+                  f"unit '{entry.unit}' costs {each + options} each: a negative cost lowers the list's total",
+                  "check the unit's cost and the list's 'counted:' reading", code=NEGATIVE)
+    return each + options
+
+
+def _options_cost(roster: Roster, entry, i: int, check: _Check) -> int | None:
+    """What the line's options add, every option counted whether the unit may take it or not;
+    None where one of them is unknown or its cost unstated."""
     options = {} if is_unstated(roster.options) else {o.id: o for o in roster.options}
-    ok = True
+    total: int | None = 0
     for j, name in enumerate(entry.options):
         option = options.get(name)
+        where = ("units", i, "options", j)
         if option is None:
-            _unknown(report, doc, ("units", i, "options", j), "option", name, options)
-            ok = False
-        elif entry.unit not in option.units:
-            report.add(CODE, f"unit '{entry.unit}' may not take option '{name}'", doc.location(("units", i, "options", j)),
-                       f"it is open to: {', '.join(option.units)}")
-            ok = False
-        elif isinstance(option.max, int) and entry.options.count(name) > option.max:
-            report.add(CODE, f"option '{name}' taken {entry.options.count(name)} times, at most {option.max}",
-                       doc.location(("units", i, "options", j)), "take it fewer times")
-            ok = False
-    return ok
+            check.unknown("unknown-option", name, i, where, "option", name, options)
+            total = None
+            continue
+        if entry.unit not in option.units:
+            check.add("option-not-open", name, i, where, f"unit '{entry.unit}' may not take option '{name}'",
+                      f"it is open to: {', '.join(option.units)}")
+        elif isinstance(option.max, int) and entry.options[:j].count(name) == option.max:  # once, at the first too many
+            check.add("option-max", name, i, where,
+                      f"option '{name}' taken {entry.options.count(name)} times, at most {option.max}", "take it fewer times")
+        if not isinstance(option.cost, int):
+            total = None
+        elif total is not None:
+            total += option.cost
+    return total
 
 
-def _cost_value(roster: Roster, army: ArmyList, doc: YamlDocument, report: Report, needed: bool) -> str | None:
+def _cost_value(roster: Roster, army: ArmyList, check: _Check, needed: bool) -> str | None:
     """Which of a cost's values counts: the roster's word, or where it is silent the list's reading."""
     stated = roster.cost.value
     if not is_unstated(stated):
         if army.counted is not None:
-            report.add(CODE, f"the roster says which cost value counts ({stated}): the list may not choose",
-                       doc.location(("counted",)), "leave 'counted:' out")
+            check.add("counted-not-open", "", None, ("counted",),
+                      f"the roster says which cost value counts ({stated}): the list may not choose", "leave 'counted:' out")
         return stated
     if army.counted is None and needed:
         why = f" ({stated.reason})" if stated.reason else ""
-        report.add(CODE, f"the source does not say which value of '{roster.cost.stat}' counts{why}",
-                   doc.location(()), "name your reading: 'counted: first' or 'counted: second'")
+        check.add("no-counted", "", None, (), f"the source does not say which value of '{roster.cost.stat}' counts{why}",
+                  "name your reading: 'counted: first' or 'counted: second'")
     return army.counted
 
 
@@ -163,23 +245,23 @@ def pick(values, value: str | None):
     return values[0 if value in ("first", "only") else min(1, len(values) - 1)]
 
 
-def _unit_cost(game: Game, roster: Roster, unit, value: str | None, doc, path, report) -> int | float | None:
-    values = cost_values(game, roster, unit.id)
+def _unit_cost(game: Game, roster: Roster, unit_id: str, value: str | None, check: _Check, i: int,
+               limited: bool) -> int | float | None:
+    """One unit's counted cost; None where it has none (an error where the size has a limit the
+    total must be checked against, else a warning) or where the list's reading is missing."""
+    values = cost_values(game, roster, unit_id)
+    code = CODE if limited else NEGATIVE
+    where = ("units", i, "unit")
     if values is None:
-        report.add(CODE, f"unit '{unit.id}' has no '{roster.cost.stat}'", doc.location(path),
-                   "choose a unit with a cost, or give this one its cost in the game's data")
+        check.add("no-cost", unit_id, i, where, f"unit '{unit_id}' has no '{roster.cost.stat}'",
+                  "choose a unit with a cost, or give this one its cost in the game's data", code=code)
         return None
     cost = pick(values, value)
     if is_unstated(cost):
-        report.add(CODE, f"the source does not give the {roster.cost.stat} of unit '{unit.id}'", doc.location(path),
-                   "choose another unit, or record a reading of its cost as an erratum")
+        check.add("no-cost", unit_id, i, where, f"the source does not give the {roster.cost.stat} of unit '{unit_id}'",
+                  "choose another unit, or record a reading of its cost as an erratum", code=code)
         return None
     return cost
-
-
-def _options_cost(roster: Roster, entry) -> int:
-    options = {} if is_unstated(roster.options) else {o.id: o for o in roster.options}
-    return sum(options[o].cost for o in entry.options if o in options and isinstance(options[o].cost, int))
 
 
 def _matches(limit: UnitLimit, game: Game, unit_id: str) -> bool:
@@ -189,30 +271,32 @@ def _matches(limit: UnitLimit, game: Game, unit_id: str) -> bool:
     return unit is not None and unit.type == limit.type
 
 
-def _check_limits(game: Game, roster: Roster, army: ArmyList, doc: YamlDocument, report: Report) -> None:
+def _check_limits(game: Game, roster: Roster, army: ArmyList, check: _Check) -> None:
     for limit in roster.limits:
         what = f"unit '{limit.unit}'" if limit.unit else f"units of type '{limit.type}'"
+        subject = limit.unit or limit.type or ""
         taken = 0
         for i, entry in enumerate(army.units):
             if not _matches(limit, game, entry.unit):
                 continue
             taken += entry.count
             if isinstance(limit.max, int) and taken > limit.max and taken - entry.count <= limit.max:
-                report.add(CODE, f"{taken} {what}: the roster allows at most {limit.max}",
-                           doc.location(("units", i)), f"take at most {limit.max} ({limit.source!r})")
+                check.add("at-most", subject, i, ("units", i), f"{taken} {what}: the roster allows at most {limit.max}",
+                          f"take at most {limit.max} ({limit.source!r})")
         if isinstance(limit.min, int) and taken < limit.min:
-            report.add(CODE, f"{taken} {what}: the roster asks for at least {limit.min}",
-                       doc.location(("units",), key=True), f"add {what} ({limit.source!r})")
+            check.add("at-least", subject, None, ("units",), f"{taken} {what}: the roster asks for at least {limit.min}",
+                      f"add {what} ({limit.source!r})", key=True)
 
 
-def _check_choices(roster: Roster, army: ArmyList, doc: YamlDocument, report: Report) -> None:
+def _check_choices(roster: Roster, army: ArmyList, check: _Check) -> None:
     for choice in roster.choices:
         hits = [i for i, e in enumerate(army.units) if e.unit in choice.units]
         if choice.required and not hits:
-            report.add(CODE, f"the list takes none of {', '.join(choice.units)} (choice '{choice.id}')",
-                       doc.location(("units",), key=True), f"take one of them ({choice.source!r})")
+            check.add("one-of", choice.id, None, ("units",), f"the list takes none of {', '.join(choice.units)} "
+                      f"(choice '{choice.id}')", f"take one of them ({choice.source!r})", key=True)
         taken = sum(army.units[i].count for i in hits)
         if choice.exclusive and taken > 1:
-            report.add(CODE, f"the list takes {taken} of {', '.join(choice.units)}; choice '{choice.id}' allows one",
-                       doc.location(("units", hits[-1] if len(hits) > 1 else hits[0])),
-                       f"keep one of them ({choice.source!r})")
+            at = hits[-1] if len(hits) > 1 else hits[0]
+            check.add("only-one", choice.id, at, ("units", at),
+                      f"the list takes {taken} of {', '.join(choice.units)}; choice '{choice.id}' allows one",
+                      f"keep one of them ({choice.source!r})")

@@ -13,13 +13,20 @@ from markupsafe import Markup
 
 from ..model.rosters import Roster
 from ..print.context import BuildContext
-from ..roster.printed import rules_html
+from ..roster.printed import edition_line, limit_name, rules_html
 from ..roster.tally import cost_values
 from ..values import is_unstated
 
 PAGE = "army-list.html"
 WORDS = ("army-over", "army-at-most", "army-at-least", "army-one-of", "army-only-one", "army-pick-counted",
-         "army-pick-size", "army-no-breach", "army-copied", "army-total", "army-free", "army-no-limit")
+         "army-pick-size", "army-no-breach", "army-copied", "army-total", "army-free", "army-no-limit",
+         "army-unknown-unit", "army-unknown-option", "army-unknown-size", "army-did-you-mean", "army-option-not-open",
+         "army-option-max", "army-no-cost", "army-negative-cost", "army-bad-count", "army-not-computed",
+         "army-remove-line", "army-no-size-limit", "army-untitled", "army-copy-of", "army-not-kept", "army-file-error",
+         "army-file-game", "army-file-opened", "army-unknown-field", "army-counted", "army-not-valid", "army-section-max",
+         "army-section-min", "army-section-locked", "army-no-section", "army-unknown-section", "army-section-not-open",
+         "army-section-locked-short", "army-span-at-least", "army-span-at-most", "army-section-label",
+         "army-counted-not-open")
 
 
 def _number(value):
@@ -39,15 +46,23 @@ def builder_data(ctx: BuildContext, roster: Roster) -> dict:
         "game": game.id,
         "roster": roster.id if len(game.section("rosters")) > 1 else None,
         "counted": is_unstated(roster.cost.value),
+        "value": None if is_unstated(roster.cost.value) else roster.cost.value,  # the roster's own reading
         "sizes": [{"id": s.id, "limit": _number(game.parameter_as_written(s.parameter) if s.parameter else s.limit),
-                   "free": s.limit == "free"} for s in sizes],
+                   "free": s.limit == "free", "name": tr.field(game.rules[s.rule], "name") if s.rule in game.rules else s.id}
+                  for s in sizes],
+        "heading": edition_line(ctx),
         "units": units,
         "limits": [{"unit": lim.unit, "type": lim.type, "min": _number(lim.min), "max": _number(lim.max),
-                    "name": tr.field(game.units[lim.unit], "name") if lim.unit in game.units else lim.type}
+                    "name": limit_name(ctx, lim)}
                    for lim in roster.limits],
-        "choices": [{"units": list(c.units), "required": c.required, "exclusive": c.exclusive} for c in roster.choices],
+        "choices": [{"id": c.id, "units": list(c.units), "required": c.required, "exclusive": c.exclusive}
+                    for c in roster.choices],
         "options": [] if is_unstated(roster.options) else [
-            {"id": o.id, "name": o.name, "units": list(o.units), "cost": _number(o.cost)} for o in roster.options],
+            {"id": o.id, "name": o.name, "units": list(o.units), "cost": _number(o.cost), "max": _number(o.max)}
+            for o in roster.options],
+        "sections": [{"id": s.id, "name": s.name, "units": list(s.units), "types": list(s.types), "min": s.min,
+                      "max": s.max, "sizes": {b.size: [b.min, b.max] for b in s.sizes},
+                      "unlocked_by": list(s.unlocked_by)} for s in roster.sections],
         "words": {w: ui(w) for w in WORDS},
     }
 
@@ -69,11 +84,15 @@ def _unit_rows(ctx: BuildContext, data: dict) -> Markup:
             Markup('<label class="army-option"><input type="checkbox" data-unit="{0}" data-option="{1}"> {2} (+{3})'
                    '</label>').format(unit["id"], o["id"], o["name"], o["cost"])
             for o in data["options"] if unit["id"] in o["units"])
+        add = Markup('<button type="button" class="army-add" data-unit="{0}" aria-label="{1}" title="{1}">+</button>'
+                     ).format(unit["id"], ui("army-add-line").format(unit=unit["name"]))
         rows.append(Markup(
-            '<tr><th scope="row" id="army-unit-{0}"><a href="units/{0}.html">{1}</a></th><td>{2}</td>'
-            '<td><input type="number" class="army-count" inputmode="numeric" min="0" max="99" value="0" '
-            'data-unit="{0}" id="army-count-{0}" aria-labelledby="army-count-label army-unit-{0}"></td>{3}</tr>'
-        ).format(unit["id"], unit["name"], shown, Markup("<td>{}</td>").format(options) if data["options"] else ""))
+            '<tr data-unit="{0}" data-line="1"><th scope="row" id="army-unit-{0}"><a href="units/{0}.html">{1}</a>'
+            '<span class="army-notes" id="army-notes-{0}"></span></th><td>{2}</td>'
+            '<td><span class="army-count-cell"><input type="number" class="army-count" inputmode="numeric" min="0" '
+            'step="1" value="0" data-unit="{0}" id="army-count-{0}" aria-labelledby="army-count-label army-unit-{0}" '
+            'aria-describedby="army-notes-{0}">{4}</span></td>{3}</tr>'
+        ).format(unit["id"], unit["name"], shown, Markup("<td>{}</td>").format(options) if data["options"] else "", add))
     head = Markup('<thead><tr><th scope="col">{}</th><th scope="col">{}</th><th scope="col" id="army-count-label">{}'
                   '</th>{}</tr></thead>').format(ui("name"), ui("army-each"), ui("army-count"),
                                                  Markup('<th scope="col">{}</th>').format(ui("army-options"))
@@ -85,7 +104,16 @@ def builder_page(ctx: BuildContext, roster: Roster, root: str) -> Markup:
     """The page's body; `root`: the site's root from the page (for the script)."""
     game, ui = ctx.game, ctx.env.globals["ui"]
     data = builder_data(ctx, roster)
-    parts = []
+    parts = [Markup('<p class="army-print-head" id="army-print-head"></p>'), Markup(
+        '<fieldset class="army-saved" id="army-saved"><legend>{}</legend>'
+        '<p class="army-field"><label for="army-lists">{}</label> <select id="army-lists"></select></p>'
+        '<p class="army-actions"><button type="button" id="army-new">{}</button> '
+        '<button type="button" id="army-duplicate">{}</button> <button type="button" id="army-delete">{}</button></p>'
+        '<p class="army-field"><label for="army-open">{}</label> '
+        '<input type="file" id="army-open" accept=".yaml,.yml,application/yaml,text/yaml"></p>'
+        '<p class="army-kept" id="army-kept" role="status" aria-live="polite"></p></fieldset>').format(
+        ui("army-your-lists"), ui("army-saved-list"), ui("army-new"), ui("army-duplicate"), ui("army-delete"),
+        ui("army-open"))]
     if data["sizes"]:
         names = [(s.id, ctx.tr.field(game.rules[s.rule], "name") if s.rule in game.rules else s.id)
                  for s in roster.sizes]
@@ -95,6 +123,9 @@ def builder_page(ctx: BuildContext, roster: Roster, root: str) -> Markup:
     parts.append(Markup('<p class="army-field"><label for="army-name">{}</label> '
                         '<input id="army-name" name="army-name" type="text" autocomplete="off"></p>').format(ui("army-name")))
     parts.append(_unit_rows(ctx, data) if data["units"] else Markup("<p>{}</p>").format(ui("army-no-units")))
+    if roster.sections:
+        parts.append(Markup('<h2 id="army-sections-title">{}</h2><ul class="army-sections" id="army-sections" '
+                            'aria-labelledby="army-sections-title"></ul>').format(ui("army-sections")))
     parts.append(Markup('<p class="army-total" id="army-total" role="status" aria-live="polite"></p>'
                         '<h2 id="army-breaches-title">{}</h2><ul class="army-breaches" id="army-breaches" '
                         'aria-live="polite" aria-labelledby="army-breaches-title"></ul>').format(ui("army-breaches")))
@@ -110,5 +141,6 @@ def builder_page(ctx: BuildContext, roster: Roster, root: str) -> Markup:
                   '<script type="application/json" id="army-data">{}</script></form>').format(
         Markup("").join(parts), Markup(json_text))
     rules = Markup('<h2 id="roster-rules">{}</h2>{}').format(ui("roster-rules"), rules_html(ctx, roster))
-    script = Markup('<script src="{}assets/roster.js" defer></script>').format(root)
+    script = Markup('<script src="{0}assets/js-yaml.min.js" defer></script>'
+                    '<script src="{0}assets/roster.js" defer></script>').format(root)
     return form + rules + script

@@ -62,10 +62,10 @@ def _write_assets(dirs: list[Path], out: Path) -> list[Path]:
             text = counter_rules(text)
         css.append(text)
     outputs.write_if_changed(assets / "site.css", "\n".join(css))
-    for name in ("site.js", "roster.js"):
+    for name in ("site.js", "roster.js", "js-yaml.min.js"):  # js-yaml: the list builder opens YAML list files
         js = next(d / "site" / name for d in dirs if (d / "site" / name).exists())
         outputs.write_if_changed(assets / name, js.read_bytes())
-    return [*written, assets / "site.css", assets / "site.js", assets / "roster.js"]
+    return [*written, assets / "site.css", assets / "site.js", assets / "roster.js", assets / "js-yaml.min.js"]
 
 
 def counter_rules(css: str) -> str:

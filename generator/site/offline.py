@@ -57,7 +57,10 @@ self.addEventListener("fetch", (event) => {
       caches.open(SEEN).then((cache) => cache.put(request, copy));
     }
     return response;
-  }).catch(() => caches.match(request, { ignoreSearch: true }).then((hit) => hit || Response.error())));
+  }).catch(() => caches.match(request, { ignoreSearch: true })
+    .then((hit) => hit || (new URL(request.url).pathname.endsWith("/")  // a folder address: its index.html
+      ? caches.match(new URL("index.html", request.url).href, { ignoreSearch: true }) : undefined))
+    .then((hit) => hit || Response.error())));
 });
 """
 
@@ -77,18 +80,23 @@ def short_name(title: str, short: str) -> str:
 
 def write_offline(folder: Path, lang: str, title: str, short: str, summary: str) -> list[Path]:
     """Manifest and icons for the game's language folder `folder`; their paths."""
-    written = [folder / f"icon-{size}.png" for size in ICON_SIZES] + [folder / "manifest.webmanifest"]
+    written = [folder / f"icon-{kind}{size}.png" for kind in ("", "maskable-") for size in ICON_SIZES]
     for size in ICON_SIZES:
-        write_if_changed(folder / f"icon-{size}.png", _icon(title[:1].upper() or "R", size))
+        write_if_changed(folder / f"icon-{size}.png", _icon(title[:1].upper() or "R", size, 0.6))
+        # a launcher may crop a maskable icon to a circle of 80 %: the letter stays well inside it
+        write_if_changed(folder / f"icon-maskable-{size}.png", _icon(title[:1].upper() or "R", size, 0.42))
+    # One app per game: its scope is the game's folder, so a reader who switches language stays in
+    # it; the web-app guidance (MDN, web.dev) gives "any" and "maskable" icons apart, not "any maskable".
+    # `id` is read against the site's origin, not this folder: the game's id keeps it one per game.
     manifest = {
-        "name": title, "short_name": short_name(title, short), "id": "./",
-        "description": summary, "lang": lang, "start_url": "index.html", "scope": "./", "display": "standalone",
+        "name": title, "short_name": short_name(title, short), "id": f"{folder.parent.name}/",
+        "description": summary, "lang": lang, "start_url": "index.html", "scope": "../", "display": "standalone",
         "background_color": "#fffdf8", "theme_color": "#8a1c1c",
-        "icons": [{"src": f"icon-{size}.png", "sizes": f"{size}x{size}", "type": "image/png", "purpose": "any maskable"}
-                  for size in ICON_SIZES],
+        "icons": [{"src": f"icon-{kind}{size}.png", "sizes": f"{size}x{size}", "type": "image/png", "purpose": purpose}
+                  for kind, purpose in (("", "any"), ("maskable-", "maskable")) for size in ICON_SIZES],
     }
     write_if_changed(folder / "manifest.webmanifest", json.dumps(manifest, ensure_ascii=False, indent=1))
-    return written
+    return [*written, folder / "manifest.webmanifest"]
 
 
 def write_game_list(site: Path, game_id: str) -> Path:
@@ -97,6 +105,7 @@ def write_game_list(site: Path, game_id: str) -> Path:
     game = site / game_id
     own = sorted(p.relative_to(game).as_posix() for p in folders.files(game) if p.suffix in KEPT)
     shared = [SITE_INDEX, f"{SITE_ASSETS}/site.css", f"{SITE_ASSETS}/site.js", f"{SITE_ASSETS}/roster.js",
+              f"{SITE_ASSETS}/js-yaml.min.js",
               *(f"{SITE_ASSETS}/{name}" for name in font_files())]
     version = hashlib.sha1()
     for name in own:
@@ -115,13 +124,13 @@ def write_worker(site: Path) -> Path:
 
 
 @lru_cache(maxsize=None)
-def _icon(letter: str, size: int) -> bytes:
+def _icon(letter: str, size: int, scale: float) -> bytes:
     from PIL import Image, ImageDraw, ImageFont
 
     folder, prefix = FAMILIES["PT Sans"]
     image = Image.new("RGB", (size, size), ACCENT)
     draw = ImageDraw.Draw(image)
-    font = ImageFont.truetype(str(folder / f"{prefix}-Bold.ttf"), int(size * 0.6))
+    font = ImageFont.truetype(str(folder / f"{prefix}-Bold.ttf"), int(size * scale))
     draw.text((size / 2, size / 2), letter, fill=(255, 255, 255), font=font, anchor="mm")
     out = BytesIO()
     image.save(out, format="PNG", optimize=True)
