@@ -45,7 +45,7 @@ CODES: dict[str, str] = {
     "E021": "malformed container (note / example)",
     "E022": "unreadable translation catalog",
     "E023": "translation markup differs from its source",
-    "E024": "file cannot be read as text (not UTF-8, a folder, a control character)",
+    "E024": "file cannot be read as text (not UTF-8, a folder, a control character, not a regular file)",
     "E030": "check block outside an example container",
     "E031": "unknown rule procedure",
     "E032": "malformed check block",

@@ -18,6 +18,7 @@ import polib
 
 from .. import outputs
 from ..diagnostics import Location, Report
+from ..folders import present
 from .catalog import CatalogError, read_catalog
 
 UI_DIR = Path(__file__).resolve().parent.parent / "locale" / "ui"
@@ -104,7 +105,7 @@ def check_interface(locale_dir: Path, lang: str, where: Location, report: Report
     """W010 when a language would print interface words in English; E022 for an unreadable
     override catalog; W011 for an override of a word that does not exist."""
     path = override_path(locale_dir, lang)
-    if path.is_file():
+    if present(path):
         try:
             catalog = read_catalog(path)
         except CatalogError as exc:

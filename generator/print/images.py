@@ -12,7 +12,7 @@ import pypdfium2 as pdfium
 from markupsafe import Markup
 from PIL import Image
 
-from .. import outputs
+from .. import folders, outputs
 from .cardfaces import CardFace
 from .context import BuildContext
 from .fonts import fit_text
@@ -108,7 +108,7 @@ class _ImagePlan:
             self.made[in_project(path, self.root)] = self.states[i]
             return image
         if self.sheet_of[i] in self.remade:
-            with Image.open(path) as kept:
+            with folders.open_file(path) as source, Image.open(source) as kept:
                 return kept.convert("RGB")
         return None
 

@@ -21,7 +21,7 @@ from ..diagnostics import Report
 from ..i18n.translate import report_fallbacks
 from ..i18n.ui import ui
 from ..manifest import Manifest, digest, file_hash, load_diagnostics, save_diagnostics
-from ..print.context import PACKAGE_TEMPLATES, BuildContext, environment
+from ..print.context import PACKAGE_TEMPLATES, BuildContext, environment, template_text
 from ..project import Project
 from ..rebuild import Inputs
 from .components import copy_images
@@ -52,8 +52,7 @@ def _write_assets(dirs: list[Path], out: Path) -> list[Path]:
             path.unlink()
     css = [font_face_css()]
     for name in ("cards.css", "counters.css", "site/site.css", "site/roster.css"):  # the site's own rules win over the sheets'
-        path = next(d / name for d in dirs if (d / name).exists())
-        text = path.read_text(encoding="utf-8")
+        text = template_text(dirs, name)
         if name == "cards.css":  # print-only rules are harmless in a browser, but keep the file clean
             text = "\n".join(line for line in text.splitlines() if not line.startswith("@page"))
             text = scaled_units(text)  # the preview's own scale (markup.scale_preview)
@@ -62,8 +61,7 @@ def _write_assets(dirs: list[Path], out: Path) -> list[Path]:
         css.append(text)
     outputs.write_if_changed(assets / "site.css", "\n".join(css))
     for name in ("site.js", "roster.js"):
-        js = next(d / "site" / name for d in dirs if (d / "site" / name).exists())
-        outputs.write_if_changed(assets / name, js.read_bytes())
+        outputs.write_if_changed(assets / name, template_text(dirs, f"site/{name}"))
     return [*written, assets / "site.css", assets / "site.js", assets / "roster.js"]
 
 
