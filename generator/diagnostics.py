@@ -43,7 +43,7 @@ CODES: dict[str, str] = {
     "E019": "malformed reference in rules text",
     "E020": "chapter without a title heading",
     "E021": "malformed container (note / example)",
-    "E022": "unreadable translation catalog",
+    "E022": "unreadable translation catalog (a fault msgfmt --check rejects)",
     "E023": "translation markup differs from its source",
     "E024": "file cannot be read as text (not UTF-8, a folder, a control character, not a regular file)",
     "E030": "check block outside an example container",

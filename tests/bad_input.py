@@ -739,8 +739,37 @@ def _special_file_cases() -> list[Case]:
     ]
 
 
+def _po_syntax_cases() -> list[Case]:
+    """Catalogs msgfmt --check rejects, each fault at the line msgfmt names (tests/test_catalog_syntax.py
+    compares with msgfmt itself)."""
+    po = "locale/ru.po"
+    good = PO_HEAD + 'msgid "Scouts"\nmsgstr "Разведчики"\n'
+    forms = 'msgid "scout"\nmsgid_plural "scouts"\n'
+    plural_head = PO_HEAD.replace('\\n"\n\n', '\\n"\n"Plural-Forms: nplurals=3; plural=n +;\\n"\n\n')
+    return [
+        Case("po-invalid-escape", with_ru(PO_HEAD + 'msgid "Scouts"\nmsgstr "Раз\\qведчики"\n'), "E022", po, 6, cli=True),
+        Case("po-hex-escape-without-digits", with_ru(PO_HEAD + 'msgid "Scouts"\nmsgstr "Раз\\xведчики"\n'), "E022", po, 6),
+        Case("po-msgid-without-msgstr", with_ru(good + '\nmsgid "Orphan"\n'), "E022", po, 8, cli=True),
+        Case("po-msgstr-n-without-msgid-plural", with_ru(PO_HEAD + 'msgid "Scouts"\nmsgstr[0] "Разведчики"\n'),
+             "E022", po, 5, cli=True),
+        Case("po-msgid-plural-with-plain-msgstr", with_ru(PO_HEAD + forms + 'msgstr "разведчики"\n'), "E022", po, 7),
+        Case("po-plural-index-out-of-order", with_ru(PO_HEAD + forms + 'msgstr[1] "a"\nmsgstr[0] "b"\n'),
+             "E022", po, 7),
+        Case("po-forms-without-plural-forms", with_ru(PO_HEAD + forms + 'msgstr[0] "a"\nmsgstr[1] "b"\n'),
+             "E022", po, 7),
+        Case("po-bad-plural-expression", with_ru(plural_head + good[len(PO_HEAD):]), "E022", po, 2),
+        Case("po-duplicate-message", with_ru(good + '\nmsgid "Scouts"\nmsgstr "Скауты"\n'), "E022", po, 8),
+        Case("po-no-header", with_ru('msgid "Scouts"\nmsgstr "Разведчики"\n'), "E022", po, 1),
+        Case("po-msgctxt-without-msgid", with_ru(good + '\nmsgctxt "x"\nmsgstr "y"\n'), "E022", po, 9),
+        Case("po-newline-differs", with_ru(PO_HEAD + 'msgid "Scouts\\n"\nmsgstr "Разведчики"\n'), "E022", po, 6),
+        Case("po-c-format-differs", with_ru(PO_HEAD + '#, c-format\nmsgid "%d scouts"\nmsgstr "разведчики"\n'),
+             "E022", po, 7),
+        Case("po-obsolete-mixed", with_ru(PO_HEAD + 'msgid "Scouts"\n#~ msgstr "Разведчики"\n'), "E022", po, 6),
+    ]
+
+
 CASES: list[Case] = (_yaml_cases() + _file_cases() + _language_cases() + _value_cases() + _markdown_cases()
-                     + _special_file_cases() + _po_cases() + _errata_cases() + _procedure_cases() + _build_cases() + _model_cases()
+                     + _special_file_cases() + _po_syntax_cases() + _po_cases() + _errata_cases() + _procedure_cases() + _build_cases() + _model_cases()
                      + _component_cases() + _asset_cases() + _roster_cases())
 
 

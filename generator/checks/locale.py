@@ -8,7 +8,7 @@ from ..checker.examples import game_examples
 from ..diagnostics import Location, Report
 from ..folders import present
 from ..game import Game
-from ..i18n.catalog import CatalogError, finished, po_path, read_catalog
+from ..i18n.catalog import CatalogError, finished, po_path, read_catalog, report_faults
 from ..i18n.contexts import contexts_path, load_contexts
 from ..i18n.markup import mismatch
 from ..i18n.messages import data_messages, game_messages, normalize
@@ -33,8 +33,7 @@ def check(game: Game, report: Report) -> None:
         try:
             catalog = read_catalog(path)
         except CatalogError as exc:
-            report.add("E022", f"cannot read catalog: {exc.message}", Location(path, exc.line, 1 if exc.line else 0),
-                       "fix the PO syntax (msgfmt --check shows the same place)")
+            report_faults(report, path, exc)
             continue
         _untranslated(game, lang, catalog, path, report)
         lines = catalog_lines(path)

@@ -19,7 +19,7 @@ import polib
 from .. import outputs
 from ..diagnostics import Location, Report
 from ..folders import present
-from .catalog import CatalogError, read_catalog
+from .catalog import CatalogError, read_catalog, report_faults
 
 UI_DIR = Path(__file__).resolve().parent.parent / "locale" / "ui"
 TEMPLATE = UI_DIR / "ui.pot"
@@ -109,8 +109,7 @@ def check_interface(locale_dir: Path, lang: str, where: Location, report: Report
         try:
             catalog = read_catalog(path)
         except CatalogError as exc:
-            report.add("E022", f"cannot read interface catalog: {exc.message}", Location(path, exc.line, 1 if exc.line else 0),
-                       "fix the PO syntax (msgfmt --check shows the same place)")
+            report_faults(report, path, exc, "interface catalog")
         else:
             known = english()
             for entry in catalog:
