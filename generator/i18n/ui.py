@@ -16,7 +16,7 @@ from pathlib import Path
 
 import polib
 
-from .. import outputs
+from .. import folders, outputs
 from ..diagnostics import Location, Report
 from ..folders import present
 from .catalog import CatalogError, read_catalog, report_faults
@@ -26,10 +26,15 @@ TEMPLATE = UI_DIR / "ui.pot"
 FALLBACK = "en"
 
 
+def _shipped(path: Path) -> polib.POFile:
+    """A catalog Rulesmith ships, read the one way files are read."""
+    return polib.pofile(folders.read_text(path), wrapwidth=0)
+
+
 @lru_cache(maxsize=None)
 def english() -> dict[str, str]:
     """Every interface word's key and English text, in template order."""
-    return {e.msgctxt: e.msgid for e in polib.pofile(str(TEMPLATE), wrapwidth=0)}
+    return {e.msgctxt: e.msgid for e in _shipped(TEMPLATE)}
 
 
 def _words(catalog: polib.POFile) -> dict[str, str]:
@@ -41,7 +46,7 @@ def _words(catalog: polib.POFile) -> dict[str, str]:
 def builtin(lang: str) -> dict[str, str]:
     """The words Rulesmith ships for a language (empty when it ships no catalog)."""
     path = UI_DIR / f"{lang}.po"
-    return _words(polib.pofile(str(path), wrapwidth=0)) if path.is_file() else {}
+    return _words(_shipped(path)) if path.is_file() else {}
 
 
 def shipped_languages() -> list[str]:
@@ -144,7 +149,7 @@ def interface_catalog(locale_dir: Path, lang: str) -> Path:
                         "Content-Type": "text/plain; charset=UTF-8", "Content-Transfer-Encoding": "8bit"}
     catalog.header = (f"Interface words in '{lang}' for this game. A filled msgstr replaces Rulesmith's word;\n"
                       "an empty one keeps it (shown below as 'shipped:').")
-    template = {e.msgctxt: e for e in polib.pofile(str(TEMPLATE), wrapwidth=0)}
+    template = {e.msgctxt: e for e in _shipped(TEMPLATE)}
     for key, text in english().items():
         note = template[key].comment
         if key in shipped:
