@@ -227,3 +227,19 @@ def test_many_mutated_catalogs_are_judged_as_msgfmt_judges_them(tmp_path: Path):
     judged, placed = check_mutants(2000, "catalogs-slow", tmp_path)
     assert judged == [], "\n\n".join(judged[:5])
     assert len(placed) <= 2000 * 0.02, "\n\n".join(placed[:5])  # measured: 25 of 2000, all where faults meet
+
+
+def test_forms_without_plural_forms_are_told_the_languages_rule(tmp_path: Path):
+    from generator.diagnostics import Report
+    from generator.i18n.catalog import report_faults
+    from generator.i18n.plurals import RULES
+
+    path = tmp_path / "ru.po"
+    path.write_text(ALL["forms-without-plural-forms"], encoding="utf-8")
+    report = Report()
+    with pytest.raises(CatalogError) as exc:
+        read_catalog(path)
+    report_faults(report, path, exc.value)
+    [found] = report.diagnostics
+    assert found.code == "E022" and found.location.line == 7
+    assert f'"Plural-Forms: {RULES["ru"]}\\n"' in found.hint

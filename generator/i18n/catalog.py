@@ -15,7 +15,7 @@ from ..game import Game
 from ..yamlsource import control_character, line_of_offset, read_text, unreadable
 from .messages import Message, game_messages
 from .plurals import form_count, rule_text
-from .posyntax import Fault, faults
+from .posyntax import NO_PLURAL_FORMS, Fault, faults
 
 LOCALE_DIR = "locale"
 TEMPLATE = "messages.pot"
@@ -120,10 +120,13 @@ def read_catalog(path: Path) -> polib.POFile:
 
 def report_faults(report: Report, path: Path, exc: CatalogError, what: str = "catalog") -> None:
     """E022 for each fault of an unreadable catalog, at its line."""
+    rule = rule_text(path.stem.split(".")[-1])  # LANG.po, ui.LANG.po
     for fault in exc.faults:
+        hint = fault.hint or "fix the PO syntax (msgfmt --check shows the same place)"
+        if fault.message.endswith(NO_PLURAL_FORMS):
+            hint = f'add the line "Plural-Forms: {rule}\\n" to the header (the msgstr of msgid "")'
         report.add("E022", f"cannot read {what}: {fault.message}",
-                   Location(path, fault.line, fault.col or (1 if fault.line else 0)),
-                   fault.hint or "fix the PO syntax (msgfmt --check shows the same place)")
+                   Location(path, fault.line, fault.col or (1 if fault.line else 0)), hint)
 
 
 def given(entry: polib.POEntry) -> bool:

@@ -39,6 +39,7 @@ class Fault:
     hint: str = ""
 
 
+NO_PLURAL_FORMS = "the header gives no Plural-Forms (nplurals=N; plural=EXPRESSION)"
 ESCAPES_HINT = 'the escapes a catalog knows are \\n \\t \\" \\\\ (a backslash itself), \\a \\b \\f \\r \\v, \\NNN and \\xHH'
 
 
@@ -439,9 +440,8 @@ def _translations(entries: list[_Entry], header: tuple[int | None, int], faults:
             continue
         if entry.plural is not None:
             if forms is None:
-                faults.append(Fault("the entry has forms for counts (msgstr[N]) but the header gives no "
-                                    "Plural-Forms (nplurals=N; plural=EXPRESSION)", entry.msgstr_line, 0,
-                                    "'rulesmith i18n update LANG GAME' adds the language's Plural-Forms to the header"))
+                faults.append(Fault(f"the entry has forms for counts (msgstr[N]) but {NO_PLURAL_FORMS}",
+                                    entry.msgstr_line, 0, "add 'Plural-Forms: nplurals=N; plural=EXPRESSION;' to the header"))
             elif len(entry.forms) != forms:
                 faults.append(Fault(f"the header's Plural-Forms says nplurals={forms}, but the entry has "
                                     f"{len(entry.forms)} form(s)", entry.msgstr_line, 0,
