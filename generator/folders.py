@@ -70,7 +70,7 @@ def open_file(path: Path | str, follow: bool = True) -> BinaryIO:
     fd = os.open(path, flags)
     try:
         _refuse_unless_regular(path, os.fstat(fd).st_mode, shown_as)
-        return os.fdopen(fd, "rb")
+        return open(path, "rb", opener=lambda _path, _flags: fd)  # the file opened above, under its name
     except BaseException:
         os.close(fd)
         raise
