@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import base64
 import os
+import stat
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
@@ -125,6 +126,24 @@ def symlink(rel: str, target: str) -> Callable[[Workspace], None]:
         path = ws.game / rel
         path.parent.mkdir(parents=True, exist_ok=True)
         os.symlink(target, path)
+    return setup
+
+
+def special(rel: str, kind: str) -> Callable[[Workspace], None]:
+    """Put a special file where a file of content goes, in place of what was there: a named
+    pipe ('fifo'), a socket, a link to /dev/zero ('zero'), a link to itself ('self') or to
+    nothing ('dangling')."""
+    def setup(ws: Workspace) -> None:
+        path = ws.game / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        if path.exists() or path.is_symlink():
+            path.unlink()
+        if kind == "fifo":
+            os.mkfifo(path)
+        elif kind == "socket":
+            os.mknod(path, stat.S_IFSOCK | 0o600)
+        else:
+            os.symlink({"zero": "/dev/zero", "self": path.name, "dangling": "nowhere"}[kind], path)
     return setup
 
 
@@ -703,8 +722,78 @@ def _roster_cases() -> list[Case]:
     ]
 
 
+def _special_file_cases() -> list[Case]:
+    """A special file where content goes: said at once (E024, or the kind's own code), never
+    waited on (a named pipe) nor read without end (a link to /dev/zero)."""
+    md, po, ru = "rules/01-rules.md", "locale/ru.po", edit("game.yaml", "languages: []", "languages: [ru]")
+    de = edit("game.yaml", "languages: []", "languages: [de]")
+    with_procedures = procedures(PROCEDURES)
+    return [
+        Case("chapter-fifo", special(md, "fifo"), "E024", md, None, cli=True),
+        Case("chapter-socket", special(md, "socket"), "E024", md, None),
+        Case("chapter-dev-zero", special(md, "zero"), "E066", md, None, cli=True),
+        Case("chapter-dangling-link", special(md, "dangling"), "E024", md, None),
+        Case("data-fifo", special("data/units.yaml", "fifo"), "E001", "data/units.yaml", None, cli=True),
+        Case("data-socket", special("data/units.yaml", "socket"), "E001", "data/units.yaml", None),
+        Case("manifest-fifo", special("game.yaml", "fifo"), "E001", "game.yaml", None, cli=True),
+        Case("manifest-self-link", special("game.yaml", "self"), "E001", "game.yaml", None),
+        Case("errata-fifo", special("ERRATA.md", "fifo"), "E024", "ERRATA.md", None, cli=True),
+        Case("errata-dev-zero", special("ERRATA.md", "zero"), "E024", "ERRATA.md", None, cli=True),
+        Case("errata-self-link", special("ERRATA.md", "self"), "E024", "ERRATA.md", None),
+        Case("errata-dangling-link", special("ERRATA.md", "dangling"), "E024", "ERRATA.md", None),
+        Case("po-fifo", steps(ru, special(po, "fifo")), "E022", po, None, cli=True),
+        Case("po-dev-zero", steps(ru, special(po, "zero")), "E022", po, None, cli=True),
+        Case("po-self-link", steps(ru, special(po, "self")), "E022", po, None, cli=True),
+        Case("po-dangling-link", steps(ru, special(po, "dangling")), "E022", po, None),
+        Case("po-socket", steps(ru, special(po, "socket")), "E022", po, None),
+        Case("terms-fifo", steps(with_ru(PO_HEAD), special("locale/ru.terms.yaml", "fifo")), "E001",
+             "locale/ru.terms.yaml", None, cli=True),
+        Case("terms-dangling-link", steps(with_ru(PO_HEAD), special("locale/ru.terms.yaml", "dangling")), "E001",
+             "locale/ru.terms.yaml", None),
+        Case("contexts-fifo", steps(with_ru(PO_HEAD), special("locale/contexts.yaml", "fifo")), "E001",
+             "locale/contexts.yaml", None),
+        Case("ui-override-fifo", steps(de, special("locale/ui.de.po", "fifo")), "E022", "locale/ui.de.po", None),
+        Case("procedures-fifo", steps(with_procedures, special("procedures.py", "fifo")), "E034", "procedures.py",
+             None, cli=True),
+        Case("procedures-self-link", steps(with_procedures, special("procedures.py", "self")), "E034",
+             "procedures.py", None, cli=True),
+        Case("template-fifo", special("templates/cards.css", "fifo"), "E024", "templates/cards.css", None, cli=True),
+        Case("template-dangling-link", special("templates/card.html.j2", "dangling"), "E024",
+             "templates/card.html.j2", None),
+    ]
+
+
+def _po_syntax_cases() -> list[Case]:
+    """Catalogs msgfmt --check rejects, each fault at the line msgfmt names (tests/test_catalog_syntax.py
+    compares with msgfmt itself)."""
+    po = "locale/ru.po"
+    good = PO_HEAD + 'msgid "Scouts"\nmsgstr "Разведчики"\n'
+    forms = 'msgid "scout"\nmsgid_plural "scouts"\n'
+    plural_head = PO_HEAD.replace('\\n"\n\n', '\\n"\n"Plural-Forms: nplurals=3; plural=n +;\\n"\n\n')
+    return [
+        Case("po-invalid-escape", with_ru(PO_HEAD + 'msgid "Scouts"\nmsgstr "Раз\\qведчики"\n'), "E022", po, 6, cli=True),
+        Case("po-hex-escape-without-digits", with_ru(PO_HEAD + 'msgid "Scouts"\nmsgstr "Раз\\xведчики"\n'), "E022", po, 6),
+        Case("po-msgid-without-msgstr", with_ru(good + '\nmsgid "Orphan"\n'), "E022", po, 8, cli=True),
+        Case("po-msgstr-n-without-msgid-plural", with_ru(PO_HEAD + 'msgid "Scouts"\nmsgstr[0] "Разведчики"\n'),
+             "E022", po, 5, cli=True),
+        Case("po-msgid-plural-with-plain-msgstr", with_ru(PO_HEAD + forms + 'msgstr "разведчики"\n'), "E022", po, 7),
+        Case("po-plural-index-out-of-order", with_ru(PO_HEAD + forms + 'msgstr[1] "a"\nmsgstr[0] "b"\n'),
+             "E022", po, 7),
+        Case("po-forms-without-plural-forms", with_ru(PO_HEAD + forms + 'msgstr[0] "a"\nmsgstr[1] "b"\n'),
+             "E022", po, 7),
+        Case("po-bad-plural-expression", with_ru(plural_head + good[len(PO_HEAD):]), "E022", po, 2),
+        Case("po-duplicate-message", with_ru(good + '\nmsgid "Scouts"\nmsgstr "Скауты"\n'), "E022", po, 8),
+        Case("po-no-header", with_ru('msgid "Scouts"\nmsgstr "Разведчики"\n'), "E022", po, 1),
+        Case("po-msgctxt-without-msgid", with_ru(good + '\nmsgctxt "x"\nmsgstr "y"\n'), "E022", po, 9),
+        Case("po-newline-differs", with_ru(PO_HEAD + 'msgid "Scouts\\n"\nmsgstr "Разведчики"\n'), "E022", po, 6),
+        Case("po-c-format-differs", with_ru(PO_HEAD + '#, c-format\nmsgid "%d scouts"\nmsgstr "разведчики"\n'),
+             "E022", po, 7),
+        Case("po-obsolete-mixed", with_ru(PO_HEAD + 'msgid "Scouts"\n#~ msgstr "Разведчики"\n'), "E022", po, 6),
+    ]
+
+
 CASES: list[Case] = (_yaml_cases() + _file_cases() + _language_cases() + _value_cases() + _markdown_cases()
-                     + _po_cases() + _errata_cases() + _procedure_cases() + _build_cases() + _model_cases()
+                     + _special_file_cases() + _po_syntax_cases() + _po_cases() + _errata_cases() + _procedure_cases() + _build_cases() + _model_cases()
                      + _component_cases() + _asset_cases() + _roster_cases())
 
 

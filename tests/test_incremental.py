@@ -129,7 +129,8 @@ def test_card_text_reads_back_only_its_own_decks_cards(copy: Workspace, monkeypa
     before = snapshot(copy.root)
     opened: list[str] = []
     real = Image.open
-    monkeypatch.setattr(Image, "open", lambda path, *a, **k: opened.append(str(path)) or real(path, *a, **k))
+    monkeypatch.setattr(Image, "open",  # given the opened file (folders.open_file): its name
+                        lambda path, *a, **k: opened.append(str(getattr(path, "name", path))) or real(path, *a, **k))
     copy.edit("data/cards.yaml", "One unit moves and then attacks.", "One unit moves, then fights.")
     run_build(copy.root)
     changed = rewritten(before, snapshot(copy.root))

@@ -16,6 +16,7 @@ import pickle
 import select
 import signal
 import sys
+import threading
 import time
 import traceback
 from dataclasses import dataclass, field
@@ -94,9 +95,17 @@ def _limit_memory() -> None:
         pass
 
 
+def _thread_failed(args: Any) -> None:
+    """A thread the content code started ended in an exception: one line, not Python's traceback."""
+    if args.exc_type is not SystemExit:
+        sys.stderr.write(f"note: a thread that procedures.py started ended in {args.exc_type.__name__}"
+                         f"{': ' + str(args.exc_value)[:200] if str(args.exc_value) else ''}\n")
+
+
 def _child(fn: Callable[..., Any], args: tuple, seconds: float, write: int) -> None:
     status = 0
     gc.freeze()  # the parent's objects stay as they are: collections would copy their pages for nothing
+    threading.excepthook = _thread_failed
     try:
         _limit_memory()
         signal.signal(signal.SIGALRM, _on_alarm)

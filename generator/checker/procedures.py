@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import hashlib
 import inspect
+import os
 import re
 import sys
 import traceback
@@ -25,6 +26,8 @@ from pathlib import Path
 from typing import Any, Callable, Iterable, Mapping, TypeVar
 
 from ..core.diagnostics import did_you_mean
+from ..system.folders import present
+from ..reading.yamlsource import read_text, unreadable
 from .bounded import Outcome
 from .inputs import Input, InputError, coerce, type_name
 
@@ -235,23 +238,41 @@ def clear_cache() -> None:
 def mark_unusable(path: Path, problems: list[Problem]) -> None:
     """Keep this process from running the module at `path` (as it is now): every use of it
     reports `problems` instead (bounded.py found it overran, ended the process or failed)."""
-    path = Path(path).resolve()
+    path = resolved(path)
     try:
-        key = hashlib.sha1(path.read_text(encoding="utf-8").encode("utf-8")).hexdigest()
+        key = hashlib.sha1(read_text(path).encode("utf-8")).hexdigest()
     except (OSError, UnicodeDecodeError):
         return
     _cache[path] = (key, Procedures(path, problems=list(problems)))
 
 
+def resolved(path: Path) -> Path:
+    """`path` with its symbolic links followed, or as it is where they lead nowhere (a loop:
+    Python 3.11's Path.resolve raises RuntimeError for one)."""
+    try:
+        return Path(path).resolve()
+    except (OSError, RuntimeError):
+        return Path(os.path.abspath(path))
+
+
+def module_path(folder: Path) -> Path:
+    """The game's procedures.py, followed to the file it leads to; as it is when it leads to no
+    file (a dangling link or a loop: the reader reports it)."""
+    path = Path(folder) / MODULE
+    full = resolved(path)
+    return full if full.exists() else Path(os.path.abspath(path))
+
+
 def load_procedures(folder: Path) -> Procedures:
     """The procedures of the game in `folder` (loaded again only when the file changes)."""
-    path = (Path(folder) / MODULE).resolve()
-    if not path.is_file():
+    path = module_path(folder)
+    if not present(path):
         return Procedures()
     try:
-        source = path.read_text(encoding="utf-8")
+        source = read_text(path)
     except (OSError, UnicodeDecodeError) as exc:
-        return Procedures(path, problems=[Problem(f"cannot read {MODULE}: {exc}", path, 1, "save it as UTF-8")])
+        message, where, hint = unreadable(path, exc)
+        return Procedures(path, problems=[Problem(message, path, where.line, hint)])
     key = hashlib.sha1(source.encode("utf-8")).hexdigest()
     cached = _cache.get(path)
     if cached and cached[0] == key:

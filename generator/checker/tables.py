@@ -34,7 +34,7 @@ from ..values import UnstatedError
 from .calc import format_number
 from .distribution import freeze
 from .expect import show
-from .procedures import MODULE, Declared, error_line, load_procedures, problem_of
+from .procedures import Declared, error_line, load_procedures, module_path, problem_of
 
 DECIMALS = 6      # in CSV
 PERCENT_DIGITS = 1  # in the printed rows
@@ -228,7 +228,7 @@ def write_tables(game: Game, output: Path) -> list[Path]:
     table cannot be computed."""
     from .bounded import run_bounded, time_limit
 
-    path = (game.folder / MODULE).resolve()
+    path = module_path(game.folder)
     if not path.is_file():
         return []
     seconds = time_limit()

@@ -43,12 +43,20 @@ def check_image(game: Game, report: Report, where, path: str) -> None:
         report_use(report, where, path, target)
 
 
+def template_source(path: Path) -> str:
+    """A template's text; none when it cannot be read (printing.check reports it, E024)."""
+    try:
+        return folders.read_text(path)
+    except (OSError, UnicodeDecodeError):
+        return ""
+
+
 def _templates(game: Game) -> set[str]:
     names = set(BUILTIN_TEMPLATES)
     for folder in (game.folder / "templates", game.folder.parent.parent / "templates"):  # the game's, the project's
         own = folder / "counter.html.j2"
         if own.is_file():
-            names |= set(re.findall(r"\{%-?\s*macro\s+([A-Za-z_][\w]*)\s*\(", own.read_text(encoding="utf-8")))
+            names |= set(re.findall(r"\{%-?\s*macro\s+([A-Za-z_][\w]*)\s*\(", template_source(own)))
     return names
 
 

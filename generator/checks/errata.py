@@ -8,6 +8,7 @@ import re
 from ..checker.examples import game_examples
 from ..checker.prose import cited_errata
 from ..core.diagnostics import Location, Report, did_you_mean
+from ..system.folders import present
 from ..reading.game import Game
 from ..model import SECTIONS
 from ..text.blocks import spaced, written_uses
@@ -54,7 +55,7 @@ def _referenced(game: Game) -> set[str]:
 def check(game: Game, report: Report) -> None:
     path = game.folder / ERRATA_FILE
     listed: dict[str, int] = {}
-    if path.exists():
+    if present(path):
         try:
             text = read_text(path)
         except (OSError, UnicodeDecodeError) as exc:

@@ -6,8 +6,9 @@ from __future__ import annotations
 
 from ..checker.examples import game_examples
 from ..core.diagnostics import Location, Report
+from ..system.folders import present
 from ..reading.game import Game
-from ..i18n.catalog import CatalogError, finished, po_path, read_catalog
+from ..i18n.catalog import CatalogError, finished, po_path, read_catalog, report_faults
 from ..i18n.contexts import contexts_path, load_contexts
 from ..i18n.markup import mismatch
 from ..i18n.plurals import categories, categories_of_forms, language_name, rule_text
@@ -15,7 +16,7 @@ from ..i18n.messages import data_messages, game_messages, normalize
 from ..i18n.terms import TermIndex, check_entry, load_terms, terms_path
 from ..i18n.ui import check_interface
 from ..text.claims import compare
-from ..reading.yamlsource import BIDI_HINT, unbalanced_bidi
+from ..reading.yamlsource import BIDI_HINT, read_text, unbalanced_bidi
 
 
 def check(game: Game, report: Report) -> None:
@@ -29,20 +30,19 @@ def check(game: Game, report: Report) -> None:
         if lang != manifest.source_language:
             check_interface(game.folder / "locale", lang, game.manifest_doc.location(("languages", i)), report)
         path = po_path(game, lang)
-        if not path.exists():
+        if not present(path):
             _no_catalog(game, lang, i, path, report)
             continue
         try:
             catalog = read_catalog(path)
         except CatalogError as exc:
-            report.add("E022", f"cannot read catalog: {exc.message}", Location(path, exc.line, 1 if exc.line else 0),
-                       "fix the PO syntax (msgfmt --check shows the same place)")
+            report_faults(report, path, exc)
             continue
         _untranslated(game, lang, catalog, path, report)
-        lines = path.read_text(encoding="utf-8").splitlines()
+        lines = catalog_lines(path)
         _plural_forms(lang, catalog, path, lines, report)
         glossary = terms_path(path.parent, lang)
-        terms = TermIndex(load_terms(glossary, report, manifest.source_language, lang) if glossary.exists() else [])
+        terms = TermIndex(load_terms(glossary, report, manifest.source_language, lang) if present(glossary) else [])
         for entry in catalog:
             if entry.obsolete or not entry.msgstr or entry.fuzzy:
                 continue
@@ -128,10 +128,18 @@ def _msgstr_line(lines: list[str], start: int) -> int:
     return start
 
 
+def catalog_lines(path) -> list[str]:
+    """The lines of a catalog read_catalog has just read (none if it went away since)."""
+    try:
+        return read_text(path).splitlines()
+    except (OSError, UnicodeDecodeError):
+        return []
+
+
 def _check_contexts(game, report: Report) -> None:
     """Report a malformed contexts file, and W012 for a key that matches no place."""
     folder = game.folder / "locale"
-    if not contexts_path(folder).is_file():
+    if not present(contexts_path(folder)):
         return
     contexts = load_contexts(folder, report)
     places = {m.place for m in data_messages(game, contexts) if m.place}

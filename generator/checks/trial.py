@@ -13,7 +13,7 @@ from dataclasses import replace
 from typing import Any, Iterable, Iterator
 
 from ..checker.bounded import start_bounded, time_limit
-from ..checker.procedures import MODULE, load_procedures, mark_unusable, problem_of
+from ..checker.procedures import load_procedures, module_path, mark_unusable, problem_of
 from ..checker.runner import CheckRun, GameResult, check_game
 from ..core.diagnostics import Report
 from ..reading.game import Game
@@ -38,7 +38,7 @@ class PendingChecks:
 
     def __init__(self, game: Game, catalogs: bool = True, examples: bool = False):
         self.game, self.catalogs, self.examples = game, catalogs, examples
-        self.path = (game.folder / MODULE).resolve()
+        self.path = module_path(game.folder)
         self.seconds = time_limit()
         if self.path.is_file():
             load_chapters(game.folder)  # parsed once here and kept: the child inherits them, renderers reuse them

@@ -13,6 +13,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import parse_qs, unquote, urlsplit
 
+from ..system import folders
+
 LIVE_JS = """<script>(function(){
 var seen=null,box=null;
 function overlay(text){
@@ -117,7 +119,7 @@ def handler(state: LiveState):
                 return self._send(404, body.replace("</body>", LIVE_JS + "</body>").encode(),
                                   "text/html; charset=utf-8", head_only)
             try:
-                body = path.read_bytes()
+                body = folders.read_bytes(path, limit=folders.OUTPUT_BYTES)
             except OSError:
                 return self._send(404, b"not found\n", "text/plain", head_only)
             if path.suffix == ".html":

@@ -10,10 +10,12 @@ from pathlib import Path
 import polib
 
 from .. import outputs
+from ..core.diagnostics import Location, Report
 from ..reading.game import Game
 from ..reading.yamlsource import control_character, line_of_offset, read_text, unreadable
 from .messages import Message, game_messages
 from .plurals import form_count, rule_text
+from .posyntax import NO_PLURAL_FORMS, Fault, faults
 
 LOCALE_DIR = "locale"
 TEMPLATE = "messages.pot"
@@ -83,23 +85,20 @@ def template(game: Game, messages: list[Message] | None = None) -> polib.POFile:
 
 
 class CatalogError(ValueError):
-    """A PO file that cannot be read: what is wrong and on which line."""
+    """A PO file that cannot be read: what is wrong and on which line; `faults` holds every
+    fault found (message, line, column), the first of them in `message` and `line`."""
 
-    def __init__(self, message: str, line: int = 0):
+    def __init__(self, message: str, line: int = 0, faults: list[Fault] | None = None):
         super().__init__(f"{message} (line {line})" if line else message)
         self.message = message
         self.line = line
-
-
-# A PO line: a comment, a keyword with its quoted string, or a continued string. Strings are
-# closed and escapes complete (msgfmt --check rejects what polib would silently accept).
-_STRING = r'"(?:[^"\\]|\\.)*"'
-_PO_LINE = re.compile(r'^\s*(?:#.*|(?:(?:msgctxt|msgid|msgid_plural|msgstr(?:\[\d+\])?)\s+)?' + _STRING + r'\s*)?$')
-_OBSOLETE = re.compile(r"^#~\s*(.*)$")
+        self.faults = faults if faults else [Fault(message, line)]
 
 
 def read_catalog(path: Path) -> polib.POFile:
-    """Parse a PO file strictly: UTF-8, every string closed; CatalogError names the bad line."""
+    """Parse a PO file as strictly as msgfmt --check does (posyntax.py): UTF-8, printable,
+    every string closed and every escape known, every entry whole, no duplicate, a header;
+    CatalogError names each fault's line."""
     try:
         text = read_text(path)
     except UnicodeDecodeError as exc:
@@ -109,15 +108,25 @@ def read_catalog(path: Path) -> polib.POFile:
     bad = control_character(text)
     if bad is not None:
         raise CatalogError(f"control character {bad[1]}", line_of_offset(text, bad[0])[0])
-    for number, line in enumerate(text.splitlines(), start=1):
-        obsolete = _OBSOLETE.match(line)
-        if not _PO_LINE.match(obsolete.group(1) if obsolete and not line.startswith("#~|") else line):
-            raise CatalogError(f"cannot read this line: {line.strip()[:60]!r} (an unclosed quote?)", number)
+    found = faults(text)
+    if found:
+        raise CatalogError(found[0].message, found[0].line, found)
     try:
         return polib.pofile(text, wrapwidth=0, check_for_duplicates=True, encoding="utf-8")
     except (OSError, ValueError) as exc:
         match = re.search(r"line (\d+)", str(exc))
         raise CatalogError(str(exc), int(match.group(1)) if match else 0) from None
+
+
+def report_faults(report: Report, path: Path, exc: CatalogError, what: str = "catalog") -> None:
+    """E022 for each fault of an unreadable catalog, at its line."""
+    rule = rule_text(path.stem.split(".")[-1])  # LANG.po, ui.LANG.po
+    for fault in exc.faults:
+        hint = fault.hint or "fix the PO syntax (msgfmt --check shows the same place)"
+        if fault.message.endswith(NO_PLURAL_FORMS):
+            hint = f'add the line "Plural-Forms: {rule}\\n" to the header (the msgstr of msgid "")'
+        report.add("E022", f"cannot read {what}: {fault.message}",
+                   Location(path, fault.line, fault.col or (1 if fault.line else 0)), hint)
 
 
 def given(entry: polib.POEntry) -> bool:
@@ -163,14 +172,17 @@ def update(game: Game, lang: str, pot: polib.POFile) -> polib.POFile:
 
 def _plural_slots(catalog: polib.POFile, lang: str) -> None:
     """Give each word with forms for counts a msgstr[N] per form of the language (Russian: 3),
-    and a catalog that has such words the language's Plural-Forms (Babel's) if it has none."""
+    and a catalog that has such words the language's Plural-Forms (Babel's) if it has none: msgfmt
+    rejects forms without it."""
     counted = [e for e in catalog if e.msgid_plural and not e.obsolete]
     if counted and not catalog.metadata.get("Plural-Forms"):
         catalog.metadata["Plural-Forms"] = rule_text(lang)
-    count = form_count(rule_text(lang, catalog.metadata.get("Plural-Forms")))
-    for entry in counted:
+    rule = rule_text(lang, catalog.metadata.get("Plural-Forms"))
+    count = form_count(rule)
+    for entry in catalog:
         if entry.msgid_plural and not entry.obsolete:
             entry.msgstr_plural = {i: entry.msgstr_plural.get(i, "") for i in range(count)}
+            catalog.metadata.setdefault("Plural-Forms", rule)
 
 
 def _inherit(catalog: polib.POFile, previous: dict, leaving: list[polib.POEntry]) -> set[int]:

@@ -23,6 +23,8 @@ from pydantic import BaseModel, ConfigDict, ValidationError, field_validator
 
 from .. import outputs
 from ..core.diagnostics import Report
+from ..system import folders
+from ..system.folders import present
 from ..reading.loader import report_validation_error
 from ..reading.yamlsource import load_yaml
 
@@ -90,7 +92,7 @@ def load_contexts(locale_dir: Path, report: Report | None = None) -> Contexts:
     """The game's contexts (none when it has no file). Problems go to `report`, or are
     ignored when it is None (validate reports them; a build or extraction shares instead)."""
     path = contexts_path(locale_dir)
-    if not path.is_file():
+    if not present(path):
         return Contexts()
     sink = report if report is not None else Report()
     doc = load_yaml(path, sink)
@@ -111,7 +113,7 @@ def load_contexts(locale_dir: Path, report: Report | None = None) -> Contexts:
 def write_contexts(locale_dir: Path, additions: dict[str, str | None], header: str) -> Path:
     """Append keys to the contexts file, keeping what it already says (comments included)."""
     path = contexts_path(locale_dir)
-    text = path.read_text(encoding="utf-8") if path.is_file() else (
+    text = folders.read_text(path) if present(path) else (
         "# Places whose words need their own translation although the same words occur elsewhere\n"
         "# (see docs/content-format.md, Translation).\ncontexts:\n")
     if not text.endswith("\n"):

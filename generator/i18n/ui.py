@@ -16,19 +16,26 @@ from pathlib import Path
 
 import polib
 
+from ..system import folders
 from .. import outputs
 from ..core.diagnostics import Location, Report
-from .catalog import CatalogError, read_catalog
+from ..system.folders import present
+from .catalog import CatalogError, read_catalog, report_faults
 
 UI_DIR = Path(__file__).resolve().parent.parent / "locale" / "ui"
 TEMPLATE = UI_DIR / "ui.pot"
 FALLBACK = "en"
 
 
+def _shipped(path: Path) -> polib.POFile:
+    """A catalog Rulesmith ships, read the one way files are read."""
+    return polib.pofile(folders.read_text(path), wrapwidth=0)
+
+
 @lru_cache(maxsize=None)
 def english() -> dict[str, str]:
     """Every interface word's key and English text, in template order."""
-    return {e.msgctxt: e.msgid for e in polib.pofile(str(TEMPLATE), wrapwidth=0)}
+    return {e.msgctxt: e.msgid for e in _shipped(TEMPLATE)}
 
 
 def _words(catalog: polib.POFile) -> dict[str, str]:
@@ -40,7 +47,7 @@ def _words(catalog: polib.POFile) -> dict[str, str]:
 def builtin(lang: str) -> dict[str, str]:
     """The words Rulesmith ships for a language (empty when it ships no catalog)."""
     path = UI_DIR / f"{lang}.po"
-    return _words(polib.pofile(str(path), wrapwidth=0)) if path.is_file() else {}
+    return _words(_shipped(path)) if path.is_file() else {}
 
 
 def shipped_languages() -> list[str]:
@@ -104,12 +111,11 @@ def check_interface(locale_dir: Path, lang: str, where: Location, report: Report
     """W010 when a language would print interface words in English; E022 for an unreadable
     override catalog; W011 for an override of a word that does not exist."""
     path = override_path(locale_dir, lang)
-    if path.is_file():
+    if present(path):
         try:
             catalog = read_catalog(path)
         except CatalogError as exc:
-            report.add("E022", f"cannot read interface catalog: {exc.message}", Location(path, exc.line, 1 if exc.line else 0),
-                       "fix the PO syntax (msgfmt --check shows the same place)")
+            report_faults(report, path, exc, "interface catalog")
         else:
             known = english()
             for entry in catalog:
@@ -144,7 +150,7 @@ def interface_catalog(locale_dir: Path, lang: str) -> Path:
                         "Content-Type": "text/plain; charset=UTF-8", "Content-Transfer-Encoding": "8bit"}
     catalog.header = (f"Interface words in '{lang}' for this game. A filled msgstr replaces Rulesmith's word;\n"
                       "an empty one keeps it (shown below as 'shipped:').")
-    template = {e.msgctxt: e for e in polib.pofile(str(TEMPLATE), wrapwidth=0)}
+    template = {e.msgctxt: e for e in _shipped(TEMPLATE)}
     for key, text in english().items():
         note = template[key].comment
         if key in shipped:

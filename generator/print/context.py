@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import os
+import posixpath
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 
-from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
+from jinja2 import Environment, FileSystemLoader, StrictUndefined, TemplateNotFound, select_autoescape
+from jinja2.loaders import split_template_path
 
+from ..system import folders
 from ..reading.game import Game
 from ..i18n.translate import Translator
 from ..model import Record
@@ -28,8 +32,43 @@ def template_dirs(game: Game, project_root: Path) -> list[Path]:
     return out
 
 
+class TemplateFolders(FileSystemLoader):
+    """Jinja's loader of template folders, reading each template the one way files are read
+    (folders.read_text): a named pipe or a device named like a template is skipped as Jinja
+    skips what is not a file, and one swapped in afterwards is refused instead of waited on."""
+
+    def get_source(self, environment: Environment, template: str):
+        pieces = split_template_path(template)  # no '..' out of the folders
+        found = next((f for f in (posixpath.join(folder, *pieces) for folder in self.searchpath)
+                      if os.path.isfile(f)), None)
+        if found is None:
+            raise TemplateNotFound(template)
+        contents, mtime = folders.read_text(found), os.path.getmtime(found)
+
+        def uptodate() -> bool:
+            try:
+                return os.path.getmtime(found) == mtime
+            except OSError:
+                return False
+
+        return contents, os.path.normpath(found), uptodate
+
+
+def template_file(dirs: list[Path], name: str) -> Path:
+    """`name` in the first of `dirs` that holds it as a file; FileNotFoundError when none does."""
+    for folder in dirs:
+        if (folder / name).is_file():
+            return folder / name
+    raise FileNotFoundError(f"no template file {name} in {', '.join(map(str, dirs))}")
+
+
+def template_text(dirs: list[Path], name: str) -> str:
+    """The text of `template_file(dirs, name)`, read the one way files are read."""
+    return folders.read_text(template_file(dirs, name))
+
+
 def environment(dirs: list[Path]) -> Environment:
-    env = Environment(loader=FileSystemLoader([str(d) for d in dirs]), autoescape=select_autoescape(["j2", "html"]),
+    env = Environment(loader=TemplateFolders([str(d) for d in dirs]), autoescape=select_autoescape(["j2", "html"]),
                       undefined=StrictUndefined, trim_blocks=True, lstrip_blocks=True)
     return env
 
@@ -72,7 +111,7 @@ class BuildContext:
         modules = self._modules.get(template)
         if modules is None:
             modules = self._modules[template] = [
-                self.env.from_string((folder / template).read_text(encoding="utf-8")).module
+                self.env.from_string(folders.read_text(folder / template)).module
                 for folder in self.templates if (folder / template).is_file()]
         for module in modules:
             if hasattr(module, name):
@@ -81,11 +120,7 @@ class BuildContext:
 
     def css(self, name: str) -> str:
         """A stylesheet from the first template folder that has it."""
-        for folder in self.templates:
-            path = folder / name
-            if path.exists():
-                return path.read_text(encoding="utf-8")
-        raise FileNotFoundError(f"no template stylesheet {name} in {', '.join(map(str, self.templates))}")
+        return template_text(self.templates, name)
 
     @property
     def roots(self) -> list[Path]:

@@ -12,6 +12,7 @@ import pypdfium2 as pdfium
 from markupsafe import Markup
 from PIL import Image
 
+from ..system import folders
 from .. import outputs
 from .cardfaces import CardFace
 from .context import BuildContext
@@ -108,7 +109,7 @@ class _ImagePlan:
             self.made[in_project(path, self.root)] = self.states[i]
             return image
         if self.sheet_of[i] in self.remade:
-            with Image.open(path) as kept:
+            with folders.open_file(path) as source, Image.open(source) as kept:
                 return kept.convert("RGB")
         return None
 

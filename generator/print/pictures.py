@@ -6,7 +6,7 @@ from __future__ import annotations
 import base64
 from pathlib import Path
 
-from ..safety.pictures import TYPES, publishable
+from ..safety.pictures import TYPES, picture_bytes, publishable
 
 
 def data_uri(game_folder: Path, path: str) -> str | None:
@@ -15,4 +15,4 @@ def data_uri(game_folder: Path, path: str) -> str | None:
     target = (game_folder / path).resolve()
     if not publishable(game_folder, target):
         return None
-    return f"data:{TYPES[target.suffix.lower()]};base64,{base64.b64encode(target.read_bytes()).decode('ascii')}"
+    return f"data:{TYPES[target.suffix.lower()]};base64,{base64.b64encode(picture_bytes(target)).decode('ascii')}"

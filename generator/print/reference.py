@@ -6,6 +6,7 @@ import json
 
 from markupsafe import Markup
 
+from ..system import folders
 from ..model.printing import REFERENCE_SECTIONS
 from ..text import blocks
 from ..text.legend import legend_for
@@ -23,7 +24,7 @@ def probability_tables(ctx: BuildContext) -> list[dict]:
     out = []
     for path in sorted(folder.glob("*.json")) if folder.is_dir() else []:
         try:
-            data = json.loads(path.read_text(encoding="utf-8"))
+            data = json.loads(folders.read_text(path))
         except (OSError, ValueError):
             continue
         if isinstance(data, dict) and "columns" in data and "rows" in data:

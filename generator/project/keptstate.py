@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import math
-import os
 import stat
 from pathlib import Path
 
@@ -33,19 +32,15 @@ def read_json(path: Path) -> object:
     """The JSON kept at `path`, or None when there is none. Raises Damaged when it is not a plain
     file (then it is removed: it would stand in the way of the next write) or not valid JSON."""
     try:
-        fd: int | None = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0))
+        data = folders.read_bytes(path, follow=False)
     except FileNotFoundError:
         return None
-    except OSError:  # a symlink, or not something to read
-        fd = None
-    if fd is None or not stat.S_ISREG(os.fstat(fd).st_mode):
-        if fd is not None:
-            os.close(fd)
+    except OSError as exc:  # a symlink, a FIFO, a device: not something to read
+        if isinstance(exc, folders.Refused) and exc.kind == "too large":
+            raise Damaged(exc.strerror) from None
         what = outputs.what_is(path)
         outputs.discard(path)
-        raise Damaged(what)
-    with os.fdopen(fd, "rb") as handle:
-        data = handle.read()
+        raise Damaged(what) from None
     try:
         return json.loads(data.decode("utf-8"), parse_constant=_not_finite, parse_float=_finite)
     except (UnicodeDecodeError, ValueError, RecursionError):

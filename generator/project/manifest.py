@@ -41,7 +41,7 @@ def digest(*parts: object) -> str:
 
 def file_hash(path: Path) -> str:
     h = hashlib.sha256()
-    with open(path, "rb") as handle:
+    with folders.open_file(path) as handle:  # never a FIFO swapped in after the listing
         for block in iter(lambda: handle.read(1 << 20), b""):
             h.update(block)
     return h.hexdigest()

@@ -163,7 +163,7 @@ def _unwrapped(current: Any) -> Any:
 
 def load_manifest(folder: Path, report: Report) -> tuple[GameManifest, YamlDocument] | None:
     path = folder / MANIFEST
-    if not path.is_file():
+    if not folders.present(path) or path.is_dir():  # a FIFO, a loop...: load_yaml says what it is (E001)
         report.add("E017", f"no {MANIFEST} in game folder '{folder.name}'", Location(folder),
                    f"create {MANIFEST} with id, title and source_language, or run 'rulesmith new {folder.name}'")
         return None

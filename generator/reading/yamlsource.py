@@ -15,6 +15,8 @@ than MAX_DIGITS are refused with E001.
 
 from __future__ import annotations
 
+import errno
+import os
 import re
 import unicodedata
 from dataclasses import dataclass, field
@@ -23,6 +25,7 @@ from typing import Any
 
 import yaml
 
+from ..system import folders
 from ..core.diagnostics import Location, Report
 
 PathKey = tuple[Any, ...]
@@ -250,8 +253,9 @@ def read_text(path: Path) -> str:
     """A file's text as UTF-8, in Unicode's composed form (NFC): 'Café' typed as e + U+0301 and
     as é are one name, whichever a designer's editor writes. Every content file (YAML, rules
     text, catalogs, ERRATA.md) is read here. UnicodeDecodeError's `line`/`col` attributes name
-    the bad byte's place."""
-    data = path.read_bytes()
+    the bad byte's place. Only a regular file is read (folders.read_bytes): a named pipe, a
+    socket, a device or a file of over 64 MB raises folders.Refused at once."""
+    data = folders.read_bytes(path)
     try:
         return unicodedata.normalize("NFC", data.decode("utf-8"))
     except UnicodeDecodeError as exc:
@@ -269,6 +273,14 @@ def unreadable(path: Path, exc: BaseException) -> tuple[str, Location, str]:
                 where, "save the file as UTF-8")
     if isinstance(exc, IsADirectoryError) or path.is_dir():
         return "this is a folder, not a file", Location(path), "rename the folder or move it out of the way"
+    if isinstance(exc, folders.Refused):
+        return f"cannot read this file: {exc.strerror}", Location(path), exc.hint
+    if isinstance(exc, OSError) and exc.errno == errno.ELOOP:
+        return ("cannot read this file: it is a symbolic link that leads back to itself (a loop)", Location(path),
+                "point the link at the file it stands for, or replace it with the file")
+    if isinstance(exc, FileNotFoundError) and path.is_symlink():
+        return (f"cannot read this file: it is a symbolic link to '{os.readlink(path)}', which does not exist",
+                Location(path), "point the link at an existing file, or replace it with the file")
     reason = getattr(exc, "strerror", None) or str(exc)
     return f"cannot read this file: {reason}", Location(path), "check the file exists, is a file and can be read"
 

@@ -15,6 +15,7 @@ import binascii
 import io
 import os
 import warnings
+from stat import S_ISREG
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -23,11 +24,13 @@ from xml.parsers import expat
 
 from PIL import Image
 
+from ..system import folders
 from .fetching import css_fetch, foreign_image, local_reference, runs_script
 
 TYPES = {".png": "image/png", ".svg": "image/svg+xml", ".jpg": "image/jpeg", ".jpeg": "image/jpeg"}
 MAX_PIXELS = 50_000_000            # a picture of more pixels is refused (an A2 map at 300 dpi has 35 million)
 MAX_SVG_BYTES = 10 * 1024 * 1024   # a drawing larger than this is refused unread
+MAX_BYTES = 512 * 1024 * 1024      # a PNG or JPEG file larger than this is refused unread
 # Elements that run script, embed another document or let HTML into the drawing.
 _REFUSED_ELEMENTS = {"script", "foreignobject", "iframe", "object", "embed", "handler", "listener"}
 _LINKS = {"href", "src"}           # attribute names (any namespace) that link to something
@@ -61,7 +64,20 @@ def refusal(path: Path) -> Refusal | None:
         stat = os.stat(path)
     except OSError as exc:
         return Refusal("E064", f"cannot read the picture: {exc.strerror or exc}")
+    if not S_ISREG(stat.st_mode):  # a FIFO would make Pillow or expat wait forever
+        return Refusal("E064", f"cannot read the picture: it is {folders.kind_of(stat.st_mode)}, not a regular file")
+    if stat.st_size > MAX_BYTES:
+        return Refusal("E064", f"the picture is {stat.st_size >> 20} MB, more than {MAX_BYTES >> 20} MB")
     return _refusal(str(path), stat.st_mtime_ns, stat.st_size)
+
+
+def picture_bytes(path: Path) -> bytes:
+    """The bytes of a picture file (the build copies, embeds or hashes them), read the one way
+    files are read; empty when it cannot be read (validation reports it)."""
+    try:
+        return folders.read_bytes(path, limit=MAX_BYTES)
+    except OSError:
+        return b""
 
 
 @lru_cache(maxsize=512)
@@ -95,7 +111,7 @@ def _raster_refusal(path, suffix: str) -> Refusal | None:
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("error", Image.DecompressionBombWarning)
-            with Image.open(path) as image:
+            with _opened(path) as source, Image.open(source) as image:
                 width, height = image.size
                 kind = image.format
                 if width * height <= MAX_PIXELS and kind == expected:
@@ -109,6 +125,11 @@ def _raster_refusal(path, suffix: str) -> Refusal | None:
     if kind != expected:
         return Refusal("E064", f"the file is a {kind or 'unknown'} picture named .{suffix[1:]}")
     return None
+
+
+def _opened(path):
+    """A picture file opened the one way files are read (folders.open_file), or the bytes given."""
+    return path if isinstance(path, io.BytesIO) else folders.open_file(path)
 
 
 def _svg_refusal(path: str) -> Refusal | None:
@@ -159,7 +180,7 @@ def _svg_refusal(path: str) -> Refusal | None:
     parser.CharacterDataHandler = text
     parser.ProcessingInstructionHandler = instruction
     try:
-        with open(path, "rb") as source:
+        with folders.open_file(path) as source:
             parser.ParseFile(source)
     except _Refused as exc:
         return Refusal(exc.code, str(exc), exc.line, exc.col)

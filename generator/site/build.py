@@ -22,7 +22,7 @@ from ..core.diagnostics import Report
 from ..i18n.translate import report_fallbacks
 from ..i18n.ui import ui
 from ..project.manifest import Manifest, digest, file_hash, load_diagnostics, save_diagnostics
-from ..print.context import PACKAGE_TEMPLATES, BuildContext, environment
+from ..print.context import PACKAGE_TEMPLATES, BuildContext, environment, template_text
 from ..project import Project
 from ..project.rebuild import Inputs
 from .components import copy_images
@@ -53,8 +53,7 @@ def _write_assets(dirs: list[Path], out: Path) -> list[Path]:
             path.unlink()
     css = [font_face_css()]
     for name in ("cards.css", "counters.css", "site/site.css", "site/roster.css"):  # the site's own rules win over the sheets'
-        path = next(d / name for d in dirs if (d / name).exists())
-        text = path.read_text(encoding="utf-8")
+        text = template_text(dirs, name)
         if name == "cards.css":  # print-only rules are harmless in a browser, but keep the file clean
             text = "\n".join(line for line in text.splitlines() if not line.startswith("@page"))
             text = scaled_units(text)  # the preview's own scale (markup.scale_preview)
@@ -63,8 +62,7 @@ def _write_assets(dirs: list[Path], out: Path) -> list[Path]:
         css.append(text)
     outputs.write_if_changed(assets / "site.css", "\n".join(css))
     for name in ("site.js", "roster.js", "js-yaml.min.js"):  # js-yaml: the list builder opens YAML list files
-        js = next(d / "site" / name for d in dirs if (d / "site" / name).exists())
-        outputs.write_if_changed(assets / name, js.read_bytes())
+        outputs.write_if_changed(assets / name, template_text(dirs, f"site/{name}"))
     return [*written, assets / "site.css", assets / "site.js", assets / "roster.js", assets / "js-yaml.min.js"]
 
 

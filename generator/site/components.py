@@ -58,13 +58,13 @@ def copy_images(ctx: BuildContext, folder) -> list:
     A file that resolves outside the game folder (a symbolic link) or that pictures.py refuses
     (script, references to other files, damaged) stays behind."""
     from .. import outputs
-    from ..safety.pictures import publishable
+    from ..safety.pictures import picture_bytes, publishable
 
     copied = []
     for path in folders.walk(ctx.game.folder):
         if not publishable(ctx.game.folder, path):
             continue
         target = folder / path.relative_to(ctx.game.folder)
-        outputs.write_if_changed(target, path.read_bytes())
+        outputs.write_if_changed(target, picture_bytes(path))
         copied.append(target)
     return copied

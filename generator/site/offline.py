@@ -109,9 +109,9 @@ def write_game_list(site: Path, game_id: str) -> Path:
               *(f"{SITE_ASSETS}/{name}" for name in font_files())]
     version = hashlib.sha1()
     for name in own:
-        version.update(name.encode() + (game / name).read_bytes())
+        version.update(name.encode() + folders.read_bytes(game / name, limit=folders.OUTPUT_BYTES))
     for name in shared:
-        version.update(name.encode() + ((site / name).read_bytes() if (site / name).is_file() else b""))
+        version.update(name.encode() + (folders.read_bytes(site / name, limit=folders.OUTPUT_BYTES) if (site / name).is_file() else b""))
     data = {"game": game_id, "version": version.hexdigest()[:12], "files": [*own, *(f"../{name}" for name in shared)]}
     path = game / SITE_OFFLINE_LIST
     write_if_changed(path, json.dumps(data, ensure_ascii=False, indent=0))

@@ -4,6 +4,7 @@
 
 from __future__ import annotations
 
+from ...safety.pictures import picture_bytes
 from ..cards import write_placements
 from ..counterbleed import bleed_html, counter_faces, write_bleed_pdf
 from ..counters import counter_document, write_counter_images
@@ -19,7 +20,7 @@ def pictures(ctx) -> list[bytes]:
     """The designer's pictures the counters show: a changed picture changes the sheets."""
     names = sorted({f for c in ctx.game.section("counters").values()
                     for f in (c.image, c.back.image if c.back else None) if f})
-    return [(ctx.game.folder / name).read_bytes() for name in names if (ctx.game.folder / name).is_file()]
+    return [picture_bytes(ctx.game.folder / name) for name in names if (ctx.game.folder / name).is_file()]
 
 
 class CounterSheets(Document):

@@ -4,6 +4,7 @@ windows; maps-letter.json), maps-large.pdf
 
 from __future__ import annotations
 
+from ...safety.pictures import picture_bytes
 from ..maps import large_html, tiled_html, write_maps
 from ..sources import made_from
 from .base import Document, Rendered
@@ -25,7 +26,7 @@ class MapSheets(Document):
         if not maps:
             return Rendered(source=made_from(ctx.project_root, (), ""),
                             unchanged=previous.state == made_from(ctx.project_root, (), ""))
-        pictures = [(ctx.game.folder / m.background).read_bytes() for m in maps.values()
+        pictures = [picture_bytes(ctx.game.folder / m.background) for m in maps.values()
                     if m.background and (ctx.game.folder / m.background).is_file()]
         tiled, tiles = tiled_html(ctx, job.paper)
         source = made_from(ctx.project_root, (), tiled, tiles, large_html(ctx), job.images, *pictures,
