@@ -126,6 +126,15 @@ class Translator:
                                rule_text(self.game.manifest.source_language))
         return CountedWord(tuple(self.references(form) for form in forms), self.plural_rule)
 
+    def value_name(self, kind: str, field: str, value: object) -> str:
+        """What prints for a value of a records' field that something else names (a roster limit's
+        unit type): the enumeration's name for it in this language (game.yaml enums:), else the
+        value as the records write it, translated."""
+        named = self.game.manifest.enum_entry(kind, field, value)
+        if named is not None:
+            return self.manifest("enums", *named, "name")
+        return "" if value is None else self.text(str(value))
+
     def side_name(self, side_id: object) -> str | None:
         """A declared side's name in this language; None for no side, or one not declared."""
         for i, side in enumerate(self.game.manifest.sides):

@@ -55,8 +55,9 @@ def rules_html(ctx: BuildContext, roster, counted: str | None = None) -> Markup:
     if is_unstated(roster.options):
         items.append(Markup("<li>{}: {}</li>").format(ui("army-options"), _unstated(ctx, roster, "options")))
     else:
-        for option in roster.options:
-            items.append(Markup("<li>{}: +{} {}</li>").format(option.name, format_value(option.cost, tr.lang),
+        for i, option in enumerate(roster.options):
+            items.append(Markup("<li>{}: +{} {}</li>").format(tr.field(roster, "options", i, "name"),
+                                                            format_value(option.cost, tr.lang),
                                                             _quote(ctx, option.source)))
     if roster.reinforcement is not None:
         items.append(Markup("<li>{} {}</li>").format(_stat_name(ctx, roster.reinforcement.stat),
@@ -90,7 +91,8 @@ def _limit_items(ctx: BuildContext, roster) -> list[Markup]:
     tr, game = ctx.tr, ctx.game
     items = []
     for i, limit in enumerate(roster.limits):
-        who = tr.field(game.units[limit.unit], "name") if limit.unit in game.units else (limit.type or "")
+        who = tr.field(game.units[limit.unit], "name") if limit.unit in game.units else \
+            tr.value_name("unit", "type", limit.type)
         span = f"{format_value(limit.min, tr.lang)}–{format_value(limit.max, tr.lang)}"
         why = Markup(" ").join(_unstated(ctx, roster, "limits", i, end) for end in ("min", "max")
                                if is_unstated(getattr(limit, end)))

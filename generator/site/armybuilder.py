@@ -43,11 +43,13 @@ def builder_data(ctx: BuildContext, roster: Roster) -> dict:
                    "free": s.limit == "free"} for s in sizes],
         "units": units,
         "limits": [{"unit": lim.unit, "type": lim.type, "min": _number(lim.min), "max": _number(lim.max),
-                    "name": tr.field(game.units[lim.unit], "name") if lim.unit in game.units else lim.type}
+                    "name": tr.field(game.units[lim.unit], "name") if lim.unit in game.units
+                    else tr.value_name("unit", "type", lim.type)}
                    for lim in roster.limits],
         "choices": [{"units": list(c.units), "required": c.required, "exclusive": c.exclusive} for c in roster.choices],
         "options": [] if is_unstated(roster.options) else [
-            {"id": o.id, "name": o.name, "units": list(o.units), "cost": _number(o.cost)} for o in roster.options],
+            {"id": o.id, "name": tr.field(roster, "options", i, "name"), "units": list(o.units), "cost": _number(o.cost)}
+            for i, o in enumerate(roster.options)],
         "words": {w: ui(w) for w in WORDS},
     }
 
