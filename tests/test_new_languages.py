@@ -14,7 +14,7 @@ import polib
 import pytest
 import yaml
 
-from generator.commands.new import _TEXT, scaffold_languages, scaffold_words
+from generator.commands.new import TEXT_MARK, scaffold_languages, scaffold_words
 
 from .conftest import REPO, run_cli
 
@@ -27,13 +27,13 @@ def _others(lang: str) -> str:
 
 
 def _marks() -> set[str]:
-    """Every key the scaffold's files name (__T:key__, __D:key__)."""
+    """Every key the scaffold's files name (__T:key__, "__D:key__")."""
     root = resources.files("generator") / "scaffold"
     keys = set()
     for layer in ("game", "complete", "counters"):
         for path in Path(str(root / layer)).rglob("*"):
             if path.is_file():
-                keys |= {m.group(2) for m in _TEXT.finditer(path.read_text(encoding="utf-8"))}
+                keys |= {m["dict"] or m["text"] for m in TEXT_MARK.finditer(path.read_text(encoding="utf-8"))}
     return keys
 
 

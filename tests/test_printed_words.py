@@ -97,3 +97,45 @@ def test_roster_option_and_type_limit_print_in_the_editions_language(tmp_path: P
         assert [o["name"] for o in data["options"]] == [option]
         assert [limit["name"] for limit in data["limits"]] == [leader]
     assert "Long rifles" not in str(rules_html(BuildContext(game, "pl", ws.root), roster))
+
+
+def dice_game(tmp_path: Path, letter: str | None = None):
+    """The polish_edition game with a dice stat on the rifle (2D6), and optionally the game's
+    own letter for Polish dice notation (locale/ui.pl.po)."""
+    ws = polish_edition(tmp_path)
+    ws.edit("game.yaml", "    applies_to: [weapon]\n", "    applies_to: [weapon]\n"
+            "  - {id: damage, name: Damage, type: dice, applies_to: [weapon]}\n")
+    ws.edit("data/weapons.yaml", "attacks: 1}", "attacks: 1, damage: 2D6}")
+    if letter is not None:
+        ws.write("locale/ui.pl.po", f'msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=UTF-8\\n"\n\n'
+                                    f'msgctxt "dice-letter"\nmsgid "d"\nmsgstr "{letter}"\n')
+    report = Report()
+    game = Project(ws.root).load("demo", report)
+    assert not report.failed(), report.diagnostics
+    return game
+
+
+def test_the_dice_appendix_labels_are_interface_words(tmp_path: Path):
+    from generator.text.blocks import records_html
+
+    game = dice_game(tmp_path)
+    polish = str(records_html(game, "dice", Translator.load(game, "pl"), lambda record: None))
+    english = str(records_html(game, "dice", Translator.load(game, "en"), lambda record: None))
+    assert "Liczba ścianek: 6" in polish and "Faces" not in polish
+    assert "Faces: 6" in english
+
+
+def test_dice_notation_is_the_editions_and_the_game_may_override_it(tmp_path: Path):
+    from generator.text.blocks import stat_html, table_html
+
+    game = dice_game(tmp_path)
+    rifle, weather = game.weapons["rifle"], game.tables["weather"]
+    polish, english = Translator.load(game, "pl"), Translator.load(game, "en")
+    assert str(stat_html(game, polish, rifle, "damage")) == "2k6"
+    assert str(stat_html(game, english, rifle, "damage")) == "2D6"  # the source's edition: as written
+    assert "Rzut (k6)" in str(table_html(weather, polish)) and "Roll (d6)" in str(table_html(weather, english))
+
+    game = dice_game(tmp_path / "override", letter="K")
+    polish = Translator.load(game, "pl")
+    assert str(stat_html(game, polish, game.weapons["rifle"], "damage")) == "2K6"
+    assert "Rzut (K6)" in str(table_html(game.tables["weather"], polish))

@@ -32,8 +32,9 @@ KINDS = {"skirmish": "game", "counters": "counters"}
 
 
 # Where a text of the scaffold goes: __T:key__ (the text in the source language) and, in
-# procedures.py, __D:key__ (a {language: text} dict of the source and the translations).
-_TEXT = re.compile(r"__([TD]):([a-z0-9-]+)__")
+# procedures.py, "__D:key__" (a {language: text} dict of the source and the translations; in
+# quotes, so that the scaffold's procedures.py is Python as it stands).
+TEXT_MARK = re.compile(r'"__D:(?P<dict>[a-z0-9-]+)__"|__T:(?P<text>[a-z0-9-]+)__')
 
 
 @functools.cache
@@ -71,7 +72,7 @@ def scaffold(target: Path, game_id: str, title: str, source_language: str = "en"
                 text = (path.read_text(encoding="utf-8").replace("__ID__", game_id)
                         .replace("__TITLE__", _written(title, path.suffix))
                         .replace("__SOURCE__", source_language).replace("__LANGUAGES__", ", ".join(languages)))
-                text = _TEXT.sub(lambda m, suffix=path.suffix: _text(m, words, source_language, suffix), text)
+                text = TEXT_MARK.sub(lambda m, suffix=path.suffix: _text(m, words, source_language, suffix), text)
                 outputs.write_content(dest, text)
                 written.append(dest)
     return written
@@ -79,11 +80,10 @@ def scaffold(target: Path, game_id: str, title: str, source_language: str = "en"
 
 def _text(match: re.Match, words: dict[str, dict[str, str]], source_language: str, suffix: str) -> str:
     """A scaffold text where its mark stands: __T:key__ in the source language, as the file's
-    kind writes it; __D:key__ as a Python {language: text} of every language written."""
-    kind, key = match.groups()
-    if kind == "D":
-        return repr({lang: texts[key] for lang, texts in words.items() if key in texts})
-    return _written(words[source_language][key], suffix)
+    kind writes it; "__D:key__" as a Python {language: text} of every language written."""
+    if match["dict"]:
+        return repr({lang: texts[match["dict"]] for lang, texts in words.items() if match["dict"] in texts})
+    return _written(words[source_language][match["text"]], suffix)
 
 
 def _written(title: str, suffix: str) -> str:
