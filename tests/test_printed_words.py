@@ -4,10 +4,17 @@ appendix's labels and the dice notation."""
 
 from __future__ import annotations
 
+import html
+import json
+import re
+import shutil
+import subprocess
 from pathlib import Path
 
 import polib
+import pytest
 
+from generator.commands.new import scaffold_words
 from generator.diagnostics import Report
 from generator.i18n.catalog import po_path, template, update, write_catalog
 from generator.i18n.translate import Translator
@@ -16,7 +23,7 @@ from generator.project import Project
 from generator.roster.printed import rules_html
 from generator.site.armybuilder import builder_data
 
-from .conftest import Workspace
+from .conftest import Workspace, run_cli
 
 UNITS = """
   - id: captain
@@ -139,3 +146,88 @@ def test_dice_notation_is_the_editions_and_the_game_may_override_it(tmp_path: Pa
     polish = Translator.load(game, "pl")
     assert str(stat_html(game, polish, game.weapons["rifle"], "damage")) == "2K6"
     assert "Rzut (K6)" in str(table_html(game.tables["weather"], polish))
+
+
+# --- one game, two editions: no word of one language in the other ---------------------------
+
+_LETTERS = re.compile(r"[^\W\d_]{3,}")
+
+
+def _words(text: str) -> set[str]:
+    return set(_LETTERS.findall(text))
+
+
+def _without_quotes(text: str, quotes: list[str]) -> str:
+    """`text` (whitespace made single spaces) without the source's sentences it quotes as
+    written: roster rules' and errata's `source:`, printed in quotes marked with the source's
+    language."""
+    text = " ".join(text.split())
+    for quote in sorted(quotes, key=len, reverse=True):
+        text = text.replace(" ".join(quote.split()), " ")
+    return text
+
+
+def _edition_texts(root: Path, game: str, lang: str):
+    """(file, text a reader sees) of every PDF (pdftotext), army list and site page of an edition."""
+    for pdf in sorted((root / "output" / game / lang).rglob("*.pdf")):
+        yield pdf, subprocess.run(["pdftotext", str(pdf), "-"], capture_output=True, text=True, check=True).stdout
+    for page in sorted((root / "output" / "site" / game / lang).rglob("*.html")):
+        source = page.read_text(encoding="utf-8")
+        source = re.sub(r"<(script|style)\b.*?</\1>", " ", source, flags=re.S)
+        source = re.sub(r'<q lang="[^"]+">.*?</q>', " ", source, flags=re.S)
+        shown = " ".join(re.findall(r'(?:title|alt|aria-label|placeholder)="([^"]*)"', source))
+        yield page, html.unescape(re.sub(r"<[^>]+>", " ", source) + " " + shown)
+    yield "terms.json", " ".join(json.loads((root / "output" / "site" / game / lang / "terms.json").read_text()))
+
+
+def _foreign_words(root: Path, game: str, lang: str, other: str, proper: set[str]) -> dict[str, list[str]]:
+    """The words of the scaffold's `other`-language texts (and no `lang` text) that `lang`'s
+    edition prints, by file; the quotes of the source and the names in `proper` aside."""
+    own = set().union(*(_words(text) for text in scaffold_words(lang).values()))
+    foreign = set().union(*(_words(text) for text in scaffold_words(other).values())) - own - proper
+    quotes = [scaffold_words("pl")[key] for key in ("roster-cost-source", "roster-size-source", "quick")]
+    found = {}
+    for where, text in _edition_texts(root, game, lang):
+        words = sorted(_words(_without_quotes(text, quotes)) & foreign)
+        if words:
+            found[str(where)] = words
+    return found
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(shutil.which("pdftotext") is None, reason="needs pdftotext (poppler-utils)")
+def test_a_polish_game_prints_no_polish_word_in_english_and_no_english_word_in_polish(tmp_path: Path):
+    """`new --source-language pl --languages en`, built whole in both languages with an army
+    list: the English edition's PDFs, army list, site pages and search words hold no word of
+    the Polish texts, and the Polish edition none of the English ones. A proper name (one the
+    catalog translates as itself) is the same in both and is no finding."""
+    made = run_cli("--root", str(tmp_path), "new", "potyczka", "--source-language", "pl", "--languages", "en")
+    assert made.returncode == 0, made.stderr
+    catalog = tmp_path / "content" / "potyczka" / "locale" / "en.po"
+    proper = {e.msgid for e in polib.pofile(str(catalog)) if e.msgstr == e.msgid}
+    army = tmp_path / "lists" / "armia.yaml"
+    army.parent.mkdir()
+    army.write_text("game: potyczka\nsize: last-stand\nunits:\n  - unit: scouts\n", encoding="utf-8")
+    build = run_cli("--root", str(tmp_path), "build", "--game", "potyczka")
+    assert build.returncode == 0, build.stderr
+    for lang in ("en", "pl"):
+        printed = run_cli("--root", str(tmp_path), "roster", "print", str(army), "--lang", lang)
+        assert printed.returncode == 0, printed.stderr
+        assert (tmp_path / "output" / "potyczka" / lang / "lists" / "armia.pdf").is_file()
+    assert _foreign_words(tmp_path, "potyczka", "en", "pl", proper) == {}
+    assert _foreign_words(tmp_path, "potyczka", "pl", "en", proper) == {}
+    english_site = (tmp_path / "output" / "site" / "potyczka" / "en" / "army-list.html").read_text(encoding="utf-8")
+    assert "Each unit costs" not in english_site and '<q lang="pl">' in english_site  # the quote, as written
+
+
+def test_search_suggestions_hold_the_editions_words_not_data_or_foreign_quotes():
+    from types import SimpleNamespace
+
+    from generator.site.search import game_terms
+
+    body = ('<p>Infantry moves</p><q lang="pl">Każdy oddział kosztuje</q><q lang="en">Every unit</q>'
+            '<script type="application/json">{"type": "piechota", "roster": "army"}</script>')
+    terms = game_terms([SimpleNamespace(title="Basics", body=body)], "en")
+    assert {"infantry", "moves", "basics", "every", "unit"} <= set(terms)
+    assert not {"każdy", "oddział", "kosztuje", "piechota", "army", "roster", "type"} & set(terms)
+    assert "oddział" in game_terms([SimpleNamespace(title="Podstawy", body=body)], "pl")

@@ -269,7 +269,7 @@ def _examples(run: _SiteBuild, name: str, game) -> dict[str, bool]:
 def _write_pages(ctx: BuildContext, pages: list[SitePage], langs: list[str], folder: Path, site_url: str) -> list[Path]:
     """The language folder's words for "did you mean", its pages and its offline files."""
     files = [folder / TERMS]
-    outputs.write_if_changed(folder / TERMS, json.dumps(game_terms(pages), ensure_ascii=False))
+    outputs.write_if_changed(folder / TERMS, json.dumps(game_terms(pages, ctx.lang), ensure_ascii=False))
     files += [_write_page(ctx, page, pages, langs, folder, site_url) for page in pages]
     return files + offline_files(ctx, pages, folder)
 
