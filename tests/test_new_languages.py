@@ -15,6 +15,7 @@ import pytest
 import yaml
 
 from generator.commands.new import TEXT_MARK, scaffold_languages, scaffold_words
+from generator.site.pages import page_address
 
 from .conftest import REPO, run_cli
 
@@ -94,7 +95,8 @@ def test_new_in_every_language_validates_strictly_and_checks(tmp_path: Path):
     for lang in LANGUAGES:
         words = scaffold_words(lang)
         game = tmp_path / "content" / f"skirmish-{lang}"
-        rules = (game / "rules" / "01-basics.md").read_text(encoding="utf-8")
+        chapter = f"01-{page_address(words['basics']) or 'basics'}.md"  # named after its title, in Latin letters
+        rules = (game / "rules" / chapter).read_text(encoding="utf-8")
         assert words["example"] in rules and words["shooting-text"] in rules
         data = yaml.safe_load((game / "data" / "units.yaml").read_text(encoding="utf-8"))["units"][0]
         assert data["name"] == words["scouts"] and data["keywords"] == [words["quick"]]

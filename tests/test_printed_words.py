@@ -218,6 +218,15 @@ def test_a_polish_game_prints_no_polish_word_in_english_and_no_english_word_in_p
     assert _foreign_words(tmp_path, "potyczka", "pl", "en", proper) == {}
     english_site = (tmp_path / "output" / "site" / "potyczka" / "en" / "army-list.html").read_text(encoding="utf-8")
     assert "Each unit costs" not in english_site and '<q lang="pl">' in english_site  # the quote, as written
+    site = tmp_path / "output" / "site" / "potyczka"
+    basics = (site / "en" / "basics.html").read_text(encoding="utf-8")
+    assert "data-pagefind-body" in basics and 'href="../pl/basics.html"' in basics  # the language switch
+    assert 'url=podstawy.html' in (site / "pl" / "basics.html").read_text(encoding="utf-8")  # ... lands there
+    alias = (site / "en" / "podstawy.html").read_text(encoding="utf-8")  # the source's address leads on
+    assert 'rel="canonical" href="basics.html"' in alias and "data-pagefind-body" not in alias
+    assert 'url=basics.html' in alias
+    kept = json.loads((site / "offline.json").read_text(encoding="utf-8"))["files"]  # what the offline copy keeps
+    assert {"en/basics.html", "en/podstawy.html", "pl/podstawy.html", "pl/basics.html"} <= set(kept), kept
 
 
 def test_search_suggestions_hold_the_editions_words_not_data_or_foreign_quotes():
@@ -231,3 +240,22 @@ def test_search_suggestions_hold_the_editions_words_not_data_or_foreign_quotes()
     assert {"infantry", "moves", "basics", "every", "unit"} <= set(terms)
     assert not {"każdy", "oddział", "kosztuje", "piechota", "army", "roster", "type"} & set(terms)
     assert "oddział" in game_terms([SimpleNamespace(title="Podstawy", body=body)], "pl")
+
+
+def test_a_chapter_has_its_address_in_each_edition_and_keeps_the_sources(tmp_path: Path):
+    from generator.print.context import BuildContext
+    from generator.site.pages import chapter_aliases, chapter_pages
+
+    made = run_cli("--root", str(tmp_path), "new", "potyczka", "--source-language", "pl", "--languages", "en,ru")
+    assert made.returncode == 0, made.stderr
+    game = Project(tmp_path).load("potyczka", Report())
+    chapters = BuildContext(game, "pl", tmp_path).chapters
+    assert [c.path.name for c in chapters] == ["01-podstawy.md", "02-slowniczek.md"]
+    pages = {lang: sorted(chapter_pages(chapters, Translator.load(game, lang)).values()) for lang in ("pl", "en", "ru")}
+    assert pages == {"pl": ["podstawy.html", "slowniczek.html"], "en": ["basics.html", "rules-glossary.html"],
+                     "ru": ["podstawy.html", "slowniczek.html"]}  # Cyrillic titles: the source's addresses
+    english = BuildContext(game, "en", tmp_path)
+    assert chapter_aliases(english, ["pl", "en", "ru"]) == {"podstawy.html": "basics.html",
+                                                           "slowniczek.html": "rules-glossary.html"}
+    assert chapter_aliases(BuildContext(game, "pl", tmp_path), ["pl", "en"]) == {
+        "basics.html": "podstawy.html", "rules-glossary.html": "slowniczek.html"}

@@ -68,7 +68,8 @@ def scaffold(target: Path, game_id: str, title: str, source_language: str = "en"
         source = resources.files("generator") / "scaffold" / layer
         with resources.as_file(source) as folder:
             for path in folders.files(Path(folder), {"__pycache__"}):
-                dest = target / path.relative_to(folder)
+                dest = target / _FILE_MARK.sub(lambda m: _file_name(words, source_language, m[1]),
+                                               path.relative_to(folder).as_posix())
                 text = (path.read_text(encoding="utf-8").replace("__ID__", game_id)
                         .replace("__TITLE__", _written(title, path.suffix))
                         .replace("__SOURCE__", source_language).replace("__LANGUAGES__", ", ".join(languages)))
@@ -76,6 +77,19 @@ def scaffold(target: Path, game_id: str, title: str, source_language: str = "en"
                 outputs.write_content(dest, text)
                 written.append(dest)
     return written
+
+
+# A rules chapter's file is named after its title (rules/01-__F-basics__.md): 01-podstawy.md in
+# Polish, so that each edition's site has the chapter at its own title's address (site/pages.py).
+_FILE_MARK = re.compile(r"__F-([a-z0-9-]+)__")
+
+
+def _file_name(words: dict[str, dict[str, str]], source_language: str, key: str) -> str:
+    """The file name for the text `key`: its title in the source in Latin letters, else (a title
+    in another script) the English one."""
+    from ..site.pages import page_address
+
+    return page_address(words[source_language][key]) or page_address(scaffold_words("en")[key])
 
 
 def _text(match: re.Match, words: dict[str, dict[str, str]], source_language: str, suffix: str) -> str:
