@@ -164,3 +164,10 @@ def test_new_in_each_language_builds_everything(tmp_path: Path, lang: str):
     assert build.returncode == 0, build.stderr
     for other in LANGUAGES:
         assert (tmp_path / "output" / "game" / other / "rulebook.pdf").stat().st_size > 1000, other
+
+
+def test_a_regional_language_is_written_in_its_language(tmp_path: Path):
+    made = run_cli("--root", str(tmp_path), "new", "gra", "--source-language", "pl-PL")
+    assert made.returncode == 0, made.stderr
+    manifest = (tmp_path / "content" / "gra" / "game.yaml").read_text(encoding="utf-8")
+    assert "source_language: pl-PL" in manifest and scaffold_words("pl")["summary"] in manifest

@@ -47,10 +47,11 @@ def scaffold_languages() -> tuple[str, ...]:
 
 @functools.cache
 def scaffold_words(lang: str) -> dict[str, str]:
-    """The scaffold's texts in `lang`, by key; {} for a language it is not written in (read once:
-    not to be changed)."""
+    """The scaffold's texts in `lang` (pl-PL: in pl), by key; {} for a language it is not written
+    in (read once: not to be changed)."""
     import yaml
 
+    lang = lang if lang in scaffold_languages() else lang.split("-")[0]
     if lang not in scaffold_languages():
         return {}
     source = resources.files("generator") / "scaffold" / "words" / f"{lang}.yaml"
@@ -181,7 +182,7 @@ def command(ctx, game: str, title: str | None, source_language: str, languages: 
     if game in RESERVED:
         raise click.BadParameter(f"'{game}' is reserved: Rulesmith keeps that name for its own files beside the "
                                  f"games in output/; {reserved_hint()}", param_hint="GAME")
-    if source_language not in scaffold_languages():
+    if not scaffold_words(source_language):
         raise click.BadParameter(f"Rulesmith writes a new game in {', '.join(scaffold_languages())}, not in "
                                  f"'{source_language}'; start in the closest of them and translate the texts, or "
                                  f"write the game in one of them with --languages {source_language}",
