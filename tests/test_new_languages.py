@@ -4,6 +4,7 @@ strictly, checks and builds, for every language Rulesmith has interface words fo
 
 from __future__ import annotations
 
+import json
 import re
 import shutil
 import subprocess
@@ -97,12 +98,16 @@ def test_new_in_every_language_validates_strictly_and_checks(tmp_path: Path):
         game = tmp_path / "content" / f"skirmish-{lang}"
         chapter = f"01-{page_address(words['basics']) or 'basics'}.md"  # named after its title, in Latin letters
         rules = (game / "rules" / chapter).read_text(encoding="utf-8")
+        assert all(len(line) <= 95 for line in rules.splitlines()), rules
+        rules = rules.replace("\n", " ")  # paragraphs wrapped
         assert words["example"] in rules and words["shooting-text"] in rules
         data = yaml.safe_load((game / "data" / "units.yaml").read_text(encoding="utf-8"))["units"][0]
         assert data["name"] == words["scouts"] and data["keywords"] == [words["quick"]]
         manifest = yaml.safe_load((game / "game.yaml").read_text(encoding="utf-8"))
         assert manifest["source_language"] == lang and manifest["stats"][0]["name"] == words["move"]
-        assert f"{words['hit-chances-title']!r}" in (game / "procedures.py").read_text(encoding="utf-8")
+        procedures = (game / "procedures.py").read_text(encoding="utf-8")
+        assert all(f'"{other}": {json.dumps(scaffold_words(other)["hit-chances-title"], ensure_ascii=False)},'
+                   in procedures for other in LANGUAGES), procedures
         for other in LANGUAGES:
             if other == lang:
                 continue

@@ -95,10 +95,37 @@ def _file_name(words: dict[str, dict[str, str]], source_language: str, key: str)
 
 def _text(match: re.Match, words: dict[str, dict[str, str]], source_language: str, suffix: str) -> str:
     """A scaffold text where its mark stands: __T:key__ in the source language, as the file's
-    kind writes it; "__D:key__" as a Python {language: text} of every language written."""
+    kind writes it (a Markdown paragraph wrapped); "__D:key__" as a Python {language: text} of
+    every language written, or the text alone where there is one."""
     if match["dict"]:
-        return repr({lang: texts[match["dict"]] for lang, texts in words.items() if match["dict"] in texts})
-    return _written(words[source_language][match["text"]], suffix)
+        line = match.string[match.string.rfind("\n", 0, match.start()) + 1:]
+        indent = len(line) - len(line.lstrip(" "))  # the dict's lines go under the line it opens on
+        given = {lang: texts[match["dict"]] for lang, texts in words.items() if match["dict"] in texts}
+        if len(given) == 1:  # one language: the text itself
+            return json.dumps(next(iter(given.values())), ensure_ascii=False)
+        lines = [f'{" " * (indent + 4)}{json.dumps(lang)}: {json.dumps(text, ensure_ascii=False)},'
+                 for lang, text in given.items()]
+        return "{\n" + "\n".join(lines) + "\n" + " " * indent + "}"
+    text = words[source_language][match["text"]]
+    return _wrapped(text) if suffix == ".md" else _written(text, suffix)
+
+
+# What a Markdown line may break between: words, a {{ reference }} and a [bound]{number} kept
+# whole (a no-break space is part of its word).
+_ATOM = re.compile(r"(?:\{\{.*?\}\}|\[[^\]]*\]\{[^}]*\}|[^ \n])+")
+# A line that starts like this would start a heading, a quote or a list, not go on with the paragraph.
+_BLOCK_START = re.compile(r"^(?:[#>*+-]|\d+[.)])")
+
+
+def _wrapped(text: str, width: int = 95) -> str:
+    """A paragraph of the scaffold's Markdown, its lines no longer than `width` where it can."""
+    lines: list[str] = []
+    for atom in _ATOM.findall(text):
+        if lines and (len(lines[-1]) + 1 + len(atom) <= width or _BLOCK_START.match(atom)):
+            lines[-1] += " " + atom
+        else:
+            lines.append(atom)
+    return "\n".join(lines)
 
 
 def _written(title: str, suffix: str) -> str:

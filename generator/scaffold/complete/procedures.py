@@ -17,8 +17,12 @@ def shoot(game, dice, unit: Unit, shots: int = 1) -> dict:
     return {"hits": dice.successes(shots, game.stat(unit, "quality"))}
 
 
-@table("hit-chances", title="__D:hit-chances-title__",
-       columns={"unit": "__D:column-unit__", "hit": "__D:column-hit__"},
+@table("hit-chances",
+       title="__D:hit-chances-title__",
+       columns={
+           "unit": "__D:column-unit__",
+           "hit": "__D:column-hit__",
+       },
        assumes="__D:hit-chances-assumes__")
 def hit_chances(game) -> list[dict]:
     """The chance of a hit with one shot, for every unit."""
