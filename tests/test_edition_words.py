@@ -92,7 +92,9 @@ def test_the_german_pdfs_and_site_pages_print_no_english_word_the_catalogs_trans
     assert "3 Schritt" in pdfs["reference.pdf"].replace("\u00a0", " ") and "Müde Füße" in pdfs["cards.pdf"]
     assert "3\u00a0Schritt" in pages["units/cavalry.html"]
     # a stat referenced in the rules text prints in the catalog's word for the game's own unit
-    for text in (pdfs["rulebook.pdf"], pages["moving.html"]):
+    # (rules/02-moving.md, «Moving», is at its German title's address; moving.html leads there)
+    assert "url=bewegung.html" in (site / "moving.html").read_text(encoding="utf-8")
+    for text in (pdfs["rulebook.pdf"], pages["bewegung.html"]):
         assert "Sturmangriff von 3 Schritt" in " ".join(text.split())  # any space, a no-break one too
     assert {"Kontrolle", "Gesprengt", "Gesammelt"} <= set(pdfs["counters.pdf"].split())
     assert "Übergang bei Hollin" in pdfs["maps.pdf"] and "Alte Brücke" in pages["map-crossing.html"]

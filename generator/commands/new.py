@@ -8,6 +8,7 @@ catalog (locale/LANG.po) for each language asked for.
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 import shutil
@@ -31,28 +32,107 @@ _ID = re.compile(r"^[a-z0-9][a-z0-9-]*$")
 KINDS = {"skirmish": "game", "counters": "counters"}
 
 
+# Where a text of the scaffold goes: __T:key__ (the text in the source language) and, in
+# procedures.py, "__D:key__" (a {language: text} dict of the source and the translations; in
+# quotes, so that the scaffold's procedures.py is Python as it stands).
+TEXT_MARK = re.compile(r'"__D:(?P<dict>[a-z0-9-]+)__"|__T:(?P<text>[a-z0-9-]+)__')
+
+
+@functools.cache
+def scaffold_languages() -> tuple[str, ...]:
+    """The languages the scaffold is written in (generator/scaffold/words/LANG.yaml)."""
+    folder = resources.files("generator") / "scaffold" / "words"
+    return tuple(sorted(entry.name.removesuffix(".yaml") for entry in folder.iterdir()
+                        if entry.name.endswith(".yaml")))
+
+
+@functools.cache
+def scaffold_words(lang: str) -> dict[str, str]:
+    """The scaffold's texts in `lang` (pl-PL: in pl), by key; {} for a language it is not written
+    in (read once: not to be changed)."""
+    import yaml
+
+    lang = lang if lang in scaffold_languages() else lang.split("-")[0]
+    if lang not in scaffold_languages():
+        return {}
+    source = resources.files("generator") / "scaffold" / "words" / f"{lang}.yaml"
+    return yaml.safe_load(source.read_text(encoding="utf-8"))
+
+
 def scaffold(target: Path, game_id: str, title: str, source_language: str = "en",
              languages: tuple[str, ...] = (), complete: bool = False, kind: str = "skirmish") -> list[Path]:
-    """Copy the scaffold into `target`, naming the game; `complete` adds rules and procedures
-    to the skirmish scaffold."""
+    """Copy the scaffold into `target`, naming the game, its texts written in `source_language`
+    (one of scaffold_languages()); `complete` adds rules and procedures to the skirmish scaffold."""
     layers = [KINDS[kind]] + (["complete"] if complete and kind == "skirmish" else [])
+    words = {lang: scaffold_words(lang) for lang in (source_language, *languages)}
     written = []
     for layer in layers:
         source = resources.files("generator") / "scaffold" / layer
         with resources.as_file(source) as folder:
             for path in folders.files(Path(folder), {"__pycache__"}):
-                dest = target / path.relative_to(folder)
+                dest = target / _FILE_MARK.sub(lambda m: _file_name(words, source_language, m[1]),
+                                               path.relative_to(folder).as_posix())
                 text = (path.read_text(encoding="utf-8").replace("__ID__", game_id)
                         .replace("__TITLE__", _written(title, path.suffix))
                         .replace("__SOURCE__", source_language).replace("__LANGUAGES__", ", ".join(languages)))
+                text = TEXT_MARK.sub(lambda m, suffix=path.suffix: _text(m, words, source_language, suffix), text)
                 outputs.write_content(dest, text)
                 written.append(dest)
     return written
 
 
+# A rules chapter's file is named after its title (rules/01-__F-basics__.md): 01-podstawy.md in
+# Polish, so that each edition's site has the chapter at its own title's address (site/pages.py).
+_FILE_MARK = re.compile(r"__F-([a-z0-9-]+)__")
+
+
+def _file_name(words: dict[str, dict[str, str]], source_language: str, key: str) -> str:
+    """The file name for the text `key`: its title in the source in Latin letters, else (a title
+    in another script) the English one."""
+    from ..site.pages import page_address
+
+    return page_address(words[source_language][key]) or page_address(scaffold_words("en")[key])
+
+
+def _text(match: re.Match, words: dict[str, dict[str, str]], source_language: str, suffix: str) -> str:
+    """A scaffold text where its mark stands: __T:key__ in the source language, as the file's
+    kind writes it (a Markdown paragraph wrapped); "__D:key__" as a Python {language: text} of
+    every language written, or the text alone where there is one."""
+    if match["dict"]:
+        line = match.string[match.string.rfind("\n", 0, match.start()) + 1:]
+        indent = len(line) - len(line.lstrip(" "))  # the dict's lines go under the line it opens on
+        given = {lang: texts[match["dict"]] for lang, texts in words.items() if match["dict"] in texts}
+        if len(given) == 1:  # one language: the text itself
+            return json.dumps(next(iter(given.values())), ensure_ascii=False)
+        lines = [f'{" " * (indent + 4)}{json.dumps(lang)}: {json.dumps(text, ensure_ascii=False)},'
+                 for lang, text in given.items()]
+        return "{\n" + "\n".join(lines) + "\n" + " " * indent + "}"
+    text = words[source_language][match["text"]]
+    return _wrapped(text) if suffix == ".md" else _written(text, suffix)
+
+
+# What a Markdown line may break between: words, a {{ reference }} and a [bound]{number} kept
+# whole (a no-break space is part of its word).
+_ATOM = re.compile(r"(?:\{\{.*?\}\}|\[[^\]]*\]\{[^}]*\}|[^ \n])+")
+# A line that starts like this would start a heading, a quote or a list, not go on with the paragraph.
+_BLOCK_START = re.compile(r"^(?:[#>*+-]|\d+[.)])")
+
+
+def _wrapped(text: str, width: int = 95) -> str:
+    """A paragraph of the scaffold's Markdown, its lines no longer than `width` where it can."""
+    lines: list[str] = []
+    for atom in _ATOM.findall(text):
+        if lines and (len(lines[-1]) + 1 + len(atom) <= width or _BLOCK_START.match(atom)):
+            lines[-1] += " " + atom
+        else:
+            lines.append(atom)
+    return "\n".join(lines)
+
+
 def _written(title: str, suffix: str) -> str:
-    """The title as the scaffold file of this kind holds it: a YAML scalar quoted when it would
-    not read back as itself (War: The Game), a docstring's quotes escaped."""
+    """A text as the scaffold file of this kind holds it: a YAML scalar quoted when it would
+    not read back as itself in a block or a flow (War: The Game; Rain: ...), a docstring's
+    quotes escaped."""
     if suffix == ".py":
         return title.replace("\\", "\\\\").replace('"', '\\"')
     if suffix != ".yaml":
@@ -60,14 +140,17 @@ def _written(title: str, suffix: str) -> str:
     import yaml
 
     try:
-        plain = yaml.safe_load(f"title: {title}") == {"title": title}
+        plain = all(yaml.safe_load(form.format(title)) == expected for form, expected in
+                    (("title: {}", {"title": title}), ("{{title: {}}}", {"title": title}), ("[{}]", [title])))
     except yaml.YAMLError:
         plain = False
     return title if plain else json.dumps(title, ensure_ascii=False)
 
 
 def write_catalogs(project, game_id: str, languages: tuple[str, ...]) -> list[Path]:
-    """locale/LANG.po for each language (every message untranslated), and messages.pot."""
+    """locale/LANG.po for each language, and messages.pot. A language the scaffold is written in
+    gets its translation of every scaffold text (so the game is complete in it); the rest are
+    left untranslated."""
     from ..i18n.catalog import TEMPLATE, locale_dir, po_path, template, update, write_catalog
 
     game = project.load(game_id, Report(), catalogs=False)
@@ -76,10 +159,28 @@ def write_catalogs(project, game_id: str, languages: tuple[str, ...]) -> list[Pa
     pot = template(game)
     write_catalog(locale_dir(game) / TEMPLATE, pot)
     written = [locale_dir(game) / TEMPLATE]
+    source = scaffold_words(game.manifest.source_language)
     for lang in languages:
-        write_catalog(po_path(game, lang), update(game, lang, pot))
+        catalog = update(game, lang, pot)
+        translated(catalog, source, scaffold_words(lang))
+        write_catalog(po_path(game, lang), catalog)
         written.append(po_path(game, lang))
     return written
+
+
+def translated(catalog, source: dict[str, str], target: dict[str, str]) -> None:
+    """Fill each untranslated entry whose text is a scaffold text of `source` with that text's
+    translation in `target`."""
+    translations = {_spaced(text): target[key] for key, text in source.items() if key in target}
+    for entry in catalog:
+        if not entry.msgstr and not entry.msgid_plural and _spaced(entry.msgid) in translations:
+            entry.msgstr = translations[_spaced(entry.msgid)]
+
+
+def _spaced(text: str) -> str:
+    """`text` with every run of spaces one space: a message is extracted with its lines joined
+    and a no-break space (French « ») may be read as a space."""
+    return " ".join(text.split())
 
 
 def _languages(_ctx, _param, value: str | None) -> tuple[str, ...]:
@@ -94,7 +195,8 @@ def _languages(_ctx, _param, value: str | None) -> tuple[str, ...]:
 @click.argument("game")
 @click.option("--title", default=None, help="The game's title (default: from its id).")
 @click.option("--source-language", type=LANGUAGE, default="en", show_default=True,
-              help="The language the rules are written in (a code: en, ru, de...).")
+              help="The language the rules are written in: en, de, es, fr, pl or ru; the new game's texts are "
+                   "written in it.")
 @click.option("--languages", default="", callback=_languages,
               help="Comma-separated languages to translate into, e.g. ru,de.")
 @click.option("--kind", type=click.Choice(list(KINDS)), default="skirmish", show_default=True,
@@ -108,6 +210,11 @@ def command(ctx, game: str, title: str | None, source_language: str, languages: 
     if game in RESERVED:
         raise click.BadParameter(f"'{game}' is reserved: Rulesmith keeps that name for its own files beside the "
                                  f"games in output/; {reserved_hint()}", param_hint="GAME")
+    if not scaffold_words(source_language):
+        raise click.BadParameter(f"Rulesmith writes a new game in {', '.join(scaffold_languages())}, not in "
+                                 f"'{source_language}'; start in the closest of them and translate the texts, or "
+                                 f"write the game in one of them with --languages {source_language}",
+                                 param_hint="--source-language")
     langs = tuple(lang for lang in languages if lang != source_language)
     project = ctx.project
     target = project.content / game

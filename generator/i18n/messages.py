@@ -117,8 +117,9 @@ def data_messages(game: Game, contexts: Contexts | None = None) -> Iterator[Mess
     contexts = load_contexts(game.folder / "locale") if contexts is None else contexts
     manifest = game.manifest
     for record, path, text, loc in data_strings(game):
-        if not needs_translation(text):
-            continue
+        if not needs_translation(text) or (record is not None and len(path) == 1
+                                           and manifest.enum_entry(record.kind, path[0], text)):
+            continue  # a value of an enumeration: its name is the message
         if record is None:
             place = place_of("game", path)
             editors = (path[0] in ("parameters", "components") and len(path) == 3

@@ -76,6 +76,9 @@ class Translator:
             value = value[part] if isinstance(part, int) or isinstance(value, dict) else getattr(value, part)
         if value is None:
             return ""
+        named = self.game.manifest.enum_entry(record.kind, path[0], value) if len(path) == 1 else None
+        if named is not None:  # a value of an enumeration prints its name (unit-type: infantry -> Infantry)
+            return self.manifest("enums", *named, "name")
         text = self._placed(str(value), place_of(f"{record.kind}:{record.id}", path))
         return self.references(text) if refs else text
 
@@ -83,7 +86,7 @@ class Translator:
         """A translatable string of game.yaml (a parameter's or a side's name), references printed."""
         value: Any = self.game.manifest
         for part in path:
-            value = value[part] if isinstance(part, int) else getattr(value, part)
+            value = value[part] if isinstance(part, int) or isinstance(value, dict) else getattr(value, part)
         return "" if value is None else self.references(self._placed(str(value), place_of("game", path)))
 
     def references(self, text: str) -> str:
@@ -124,6 +127,15 @@ class Translator:
             return CountedWord(tuple((c, self.references(form)) for c, form in measure.counts.items()),
                                self.game.manifest.source_language, self.references(measure.word))
         return CountedWord.from_catalog(tuple(self.references(form) for form in forms), self.plural_rule, self.lang)
+
+    def value_name(self, kind: str, field: str, value: object) -> str:
+        """What prints for a value of a records' field that something else names (a roster limit's
+        unit type): the enumeration's name for it in this language (game.yaml enums:), else the
+        value as the records write it, translated."""
+        named = self.game.manifest.enum_entry(kind, field, value)
+        if named is not None:
+            return self.manifest("enums", *named, "name")
+        return "" if value is None else self.text(str(value))
 
     def side_name(self, side_id: object) -> str | None:
         """A declared side's name in this language; None for no side, or one not declared."""

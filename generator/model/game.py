@@ -318,3 +318,18 @@ class GameManifest(Frozen):
     def enum_values(self, name: str) -> list[str]:
         """The ids of an enumeration's values, in order."""
         return [v if isinstance(v, str) else v.id for v in self.enums.get(name, ())]
+
+    def enum_of(self, kind: str, field: str) -> str | None:
+        """The enumeration that constrains field `field` of records of `kind`: KIND-FIELD
+        (unit-type) before one named like the field (side); None where none does."""
+        named = field.replace("_", "-")
+        return next((name for name in (f"{kind}-{named}", named) if name in self.enums), None)
+
+    def enum_entry(self, kind: str, field: str, value: object) -> tuple[str, int] | None:
+        """(enumeration, index) of the named value `value` of a record's field: a value whose
+        name prints for it; None for a value with no name or a field no enumeration constrains."""
+        name = self.enum_of(kind, field)
+        for i, entry in enumerate(self.enums.get(name, ()) if name else ()):
+            if isinstance(entry, EnumValue) and entry.id == value and entry.name:
+                return name, i
+        return None

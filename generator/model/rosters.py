@@ -10,7 +10,7 @@ from typing import Annotated, Literal
 
 from pydantic import Field
 
-from .base import Frozen, Id, OrUnstated, Record
+from .base import Frozen, Id, OrUnstated, Record, Text
 
 Count = Annotated[int, Field(ge=0)]  # how many: never negative
 QUOTE = "the source's sentence this rule comes from, verbatim (a quote: never translated)"
@@ -63,7 +63,7 @@ class Option(Frozen):
 
     id: Id
     units: tuple[str, ...] = Field(description="ids of the units that may take it")
-    name: str = Field(description="the option as the source writes it")
+    name: Text = Field(description="the option as the source writes it (translated like other text)")
     cost: OrUnstated[int] = Field(description="what it adds to the list's total")
     max: OrUnstated[Count | None] = Field(default=None, description="how many times one unit may take it")
     source: str = Field(description=QUOTE)

@@ -55,8 +55,9 @@ def rules_html(ctx: BuildContext, roster, counted: str | None = None) -> Markup:
     if is_unstated(roster.options):
         items.append(Markup("<li>{}: {}</li>").format(ui("army-options"), _unstated(ctx, roster, "options")))
     else:
-        for option in roster.options:
-            items.append(Markup("<li>{}: +{} {}</li>").format(option.name, format_value(option.cost, tr.lang),
+        for i, option in enumerate(roster.options):
+            items.append(Markup("<li>{}: +{} {}</li>").format(tr.field(roster, "options", i, "name"),
+                                                            format_value(option.cost, tr.lang),
                                                             _quote(ctx, option.source)))
     for section in roster.sections:
         items.append(Markup("<li>{}: {} {}</li>").format(section.name, limit_span(ui, section), _quote(ctx, section.source)))
@@ -102,7 +103,8 @@ def limit_span(ui, limit) -> str:
 def limit_name(ctx: BuildContext, limit) -> str:
     """Whom a limit counts: the unit's name, or the type as the edition's catalog words it."""
     game, tr = ctx.game, ctx.tr
-    return tr.field(game.units[limit.unit], "name") if limit.unit in game.units else tr.text(limit.type or "")
+    return tr.field(game.units[limit.unit], "name") if limit.unit in game.units else \
+        tr.value_name("unit", "type", limit.type)
 
 
 def _limit_items(ctx: BuildContext, roster) -> list[Markup]:
@@ -144,11 +146,12 @@ def totals_html(ctx: BuildContext, checked: Checked) -> Markup:
     """One row per line of the list: unit, how many, cost each, cost in all; then the total and limit."""
     game, tr, ui, out = ctx.game, ctx.tr, ctx.env.globals["ui"], checked.tally
     rows = []
-    options = {} if is_unstated(out.roster.options) else {o.id: o for o in out.roster.options}
+    options = {} if is_unstated(out.roster.options) else \
+        {o.id: tr.field(out.roster, "options", i, "name") for i, o in enumerate(out.roster.options)}
     for line in out.lines:
         unit_id, count, each = line.unit, line.count, line.each
         name = tr.field(game.units[unit_id], "name") if unit_id in game.units else unit_id
-        taken = ", ".join(options[o].name if o in options else o for o in line.options)
+        taken = ", ".join(options.get(o, o) for o in line.options)
         cells = (name, Markup('<br><span class="army-line-options">{}</span>').format(taken) if taken else "", str(count),
                  "–" if each is None else format_value(each, tr.lang),
                  "–" if each is None else format_value(each * count, tr.lang))

@@ -58,8 +58,9 @@ def builder_data(ctx: BuildContext, roster: Roster) -> dict:
         "choices": [{"id": c.id, "units": list(c.units), "required": c.required, "exclusive": c.exclusive}
                     for c in roster.choices],
         "options": [] if is_unstated(roster.options) else [
-            {"id": o.id, "name": o.name, "units": list(o.units), "cost": _number(o.cost), "max": _number(o.max)}
-            for o in roster.options],
+            {"id": o.id, "name": tr.field(roster, "options", i, "name"), "units": list(o.units), "cost": _number(o.cost),
+             "max": _number(o.max)}
+            for i, o in enumerate(roster.options)],
         "sections": [{"id": s.id, "name": s.name, "units": list(s.units), "types": list(s.types), "min": s.min,
                       "max": s.max, "sizes": {b.size: [b.min, b.max] for b in s.sizes},
                       "unlocked_by": list(s.unlocked_by)} for s in roster.sections],

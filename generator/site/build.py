@@ -28,7 +28,7 @@ from ..project.rebuild import Inputs
 from .components import copy_images
 from .markup import scaled_units
 from .offline import offline_files, write_game_list, write_worker
-from .pages import SitePage, game_pages
+from .pages import SitePage, chapter_aliases, game_pages
 from .search import game_terms, index_site
 from .webfonts import FONTS, font_face_css, preloads, scripts_of, write_fonts
 
@@ -268,9 +268,26 @@ def _examples(run: _SiteBuild, name: str, game) -> dict[str, bool]:
 def _write_pages(ctx: BuildContext, pages: list[SitePage], langs: list[str], folder: Path, site_url: str) -> list[Path]:
     """The language folder's words for "did you mean", its pages and its offline files."""
     files = [folder / TERMS]
-    outputs.write_if_changed(folder / TERMS, json.dumps(game_terms(pages), ensure_ascii=False))
+    outputs.write_if_changed(folder / TERMS, json.dumps(game_terms(pages, ctx.lang), ensure_ascii=False))
     files += [_write_page(ctx, page, pages, langs, folder, site_url) for page in pages]
+    files += [_write_alias(ctx, alias, target, pages, folder) for alias, target in chapter_aliases(ctx, langs).items()]
     return files + offline_files(ctx, pages, folder)
+
+
+def _write_alias(ctx: BuildContext, alias: str, target: str, pages: list[SitePage], folder: Path) -> Path:
+    """A chapter's page under another edition's name for it: a page that sends the reader on to
+    the chapter (keeping the #section), for search engines its canonical address, and no body
+    for the search index."""
+    title = next((page.title for page in pages if page.path == target), target)
+    html = Markup('<!doctype html>\n<html lang="{lang}"><head><meta charset="utf-8"><title>{title}</title>'
+                  '<link rel="canonical" href="{target}"><meta name="robots" content="noindex">'
+                  '<meta http-equiv="refresh" content="0; url={target}">'
+                  '<script>location.replace("{target}" + location.hash)</script></head>'
+                  '<body><p><a href="{target}">{title}</a></p></body></html>\n').format(
+        lang=ctx.lang, title=title, target=target)
+    path = folder / alias
+    outputs.write_if_changed(path, str(html))
+    return path
 
 
 def _remove_gone(folder: Path, files: list[Path]) -> None:

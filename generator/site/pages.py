@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import json
 import re
+import unicodedata
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from markupsafe import Markup
 
@@ -17,8 +19,9 @@ from ..print.fitting import fitted_faces, printed_parts
 from ..print.context import BuildContext
 from ..print.reference import probability_tables
 from ..core.diagnostics import Report
+from ..i18n.translate import Translator
 from ..text import blocks
-from ..text.render import Heading, RenderContext, render_chapter
+from ..text.render import Heading, RenderContext, render_chapter, slugify
 from ..text.refs import KIND_SECTIONS, printed_by_reference, printed_fields, shown_in, text_references
 from .armybuilder import PAGE, builder_page
 from .components import map_pages, side_badge
@@ -95,6 +98,7 @@ class _GameSite:
     probs: list[dict]  # the checker's probability tables
     printed_at: dict = field(default_factory=dict)  # record text -> the chapter paragraph printing it
     faces: list = field(default_factory=list)  # a page per card
+    names: dict = field(default_factory=dict)  # chapter file -> its page in this edition (chapter_pages)
     printed: dict = field(default_factory=dict)  # card id -> its faces as the sheets print them
 
     @classmethod
@@ -102,14 +106,15 @@ class _GameSite:
         """The game's links: a chapter that prints the whole glossary ({{ list:keywords }}) is
         the glossary page; a record whose section the chapters print record by record
         ({{ keyword:ap.definition }}) is linked to the chapter that prints it."""
-        glossary_chapter = next((_page_name(ch) for ch in ctx.chapters if "keywords" in shown_in([ch])[0]), None)
+        names = chapter_pages(ctx.chapters, ctx.tr)
+        glossary_chapter = next((names[ch.path] for ch in ctx.chapters if "keywords" in shown_in([ch])[0]), None)
         overrides = {"keyword": glossary_chapter} if glossary_chapter else {}
         by_reference = printed_by_reference(ctx.game, ctx.chapters)
-        overrides.update({f"{kind}:{rid}": _page_name(chapter)
+        overrides.update({f"{kind}:{rid}": names[chapter.path]
                           for (kind, rid), chapter in text_references(ctx.chapters).items()
                           if KIND_SECTIONS.get(kind) in by_reference})
         overrides.update({f"roster:{roster.id}": PAGE for roster in _built_rosters(ctx.game)})
-        return cls(ctx, overrides, by_reference, glossary_chapter, probability_tables(ctx))
+        return cls(ctx, overrides, by_reference, glossary_chapter, probability_tables(ctx), names=names)
 
     @property
     def game(self):
@@ -144,7 +149,7 @@ def game_pages(ctx: BuildContext, report: Report) -> list[SitePage]:
     pages = [_chapter_page(site, rendered) for rendered in chapters]
     _mark_glossaries(pages)
     site.printed_at = blocks.pointers(site.game, ctx.chapters, {c.chapter.slug: c.title for c in chapters},
-                                      _page_name, site.by_reference)
+                                      lambda chapter: site.names[chapter.path], site.by_reference)
     pages += _glossary_pages(site)
     site.faces, site.printed = _card_faces(ctx, report)
     for kind in PAGE_KINDS:
@@ -166,7 +171,7 @@ def _rendered_chapters(site: _GameSite) -> list:
 
 def _chapter_page(site: _GameSite, rendered) -> SitePage:
     """A chapter's page, its contents listing the chapter's sections and subsections."""
-    name = _page_name(rendered.chapter)
+    name = site.names[rendered.chapter.path]
     return SitePage(name, rendered.title, rendered.html,
                     [_named(h, rendered.html) for h in rendered.headings if h.level in (2, 3)],
                     kind="chapter", glossary=name == site.glossary_chapter)
@@ -394,8 +399,56 @@ def _named(heading: Heading, html: str) -> Heading:
 
 
 def _page_name(chapter) -> str:
+    """A chapter's page in the source's edition: its file's name (03-turn.md -> turn.html)."""
     name = f"rules-{chapter.slug}" if chapter.slug in RESERVED else chapter.slug
     return f"{name}.html"
+
+
+def page_address(text: str) -> str:
+    """A title as a page address of Latin letters: 'Wstęp' -> 'wstep', 'Słowniczek' ->
+    'slowniczek'; '' where the title has letters of another script."""
+    folded = unicodedata.normalize("NFKD", text.translate(_UNDECOMPOSED))
+    slug = slugify("".join(c for c in folded if not unicodedata.combining(c)))
+    return slug if slug.isascii() and slug != "section" else ""
+
+
+_UNDECOMPOSED = str.maketrans({"ł": "l", "Ł": "L", "ø": "o", "Ø": "O", "ß": "ss", "æ": "ae", "œ": "oe", "đ": "d"})
+
+
+def chapter_pages(chapters, tr) -> dict[Path, str]:
+    """Each chapter's page in the edition of `tr`: a chapter whose file is named after its
+    title in the source (01-wstep.md for «Wstęp») has in a translation the address of its
+    translated title (introduction.html); any other keeps its file's name, in every edition
+    (a chapter a page of the site's own already names, or another chapter does, too); a title
+    that names a page of the site's own takes rules- before it, as a file name does."""
+    names = {chapter.path: _page_name(chapter) for chapter in chapters}
+    if tr.is_source:
+        return names
+    taken = set(names.values()) | {f"{name}.html" for name in RESERVED}
+    for chapter in chapters:
+        if chapter.slug != page_address(chapter.title):
+            continue
+        own = page_address(tr.text(chapter.title))
+        name = f"rules-{own}.html" if own in RESERVED else f"{own}.html"
+        if own and name not in taken:
+            names[chapter.path] = name
+            taken.add(name)
+    return names
+
+
+def chapter_aliases(ctx: BuildContext, langs: list[str]) -> dict[str, str]:
+    """{page name: the page it leads to} in this edition: every other edition's name for a
+    chapter, so that an address of the source's, a bookmark or the language switch lands on
+    the chapter here."""
+    own = chapter_pages(ctx.chapters, ctx.tr)
+    aliases: dict[str, str] = {}
+    for lang in langs:
+        if lang == ctx.lang:
+            continue
+        for path, name in chapter_pages(ctx.chapters, Translator.load(ctx.game, lang)).items():
+            if name != own[path] and name not in own.values() and name[:-5] not in RESERVED:
+                aliases.setdefault(name, own[path])
+    return aliases
 
 
 def _unit_pages_linker(link):

@@ -49,16 +49,18 @@ def drop_ui_bundles(folder: Path) -> None:
 
 
 _WORD = re.compile(r"[^\W\d_]{4,}")
-_TAG = re.compile(r"<[^>]+>")
+_TAG = re.compile(r"<(script|style)\b.*?</\1>|<[^>]+>", re.S)  # a script's data (ids) is no word of the page
 
 
-def game_terms(pages) -> list[str]:
-    """The words of a game's pages in one language (4 letters or more, lower case), the most
-    used first: a search word not among them is offered the nearest one ("artilery" ->
-    "artillery"), the more used winning a tie."""
+def game_terms(pages, lang: str | None = None) -> list[str]:
+    """The words of a game's pages in one language `lang` (4 letters or more, lower case), the
+    most used first: a search word not among them is offered the nearest one ("artilery" ->
+    "artillery"), the more used winning a tie. A quote in another language (a roster rule's
+    source sentence in an English edition) gives none."""
     counts: dict[str, int] = {}
+    foreign = re.compile(r'<q lang="(?!' + re.escape(lang or "") + r'")[^"]*">.*?</q>', re.S)
     for page in pages:
-        for text in (page.title, _TAG.sub(" ", str(page.body))):
+        for text in (page.title, _TAG.sub(" ", foreign.sub(" ", str(page.body)))):
             for word in _WORD.findall(text):
                 word = word.lower()
                 counts[word] = counts.get(word, 0) + 1

@@ -10,6 +10,7 @@ from markupsafe import Markup, escape
 
 from ..reading.game import Game
 from ..i18n.translate import Translator
+from ..i18n.ui import english as english_words
 from ..model import Record, Table, Unit
 from ..model.tables import coded_ids
 from ..values import DASH, StatType, Unstated, format_value, format_written, unit_word, unstated_note
@@ -86,22 +87,26 @@ def _runs(numbers: list[int]) -> str:
 
 # Fields a record list prints as "Label: value" (so a marked blank ?‡ shows where it belongs).
 FACT_FIELDS: dict[str, tuple[str, ...]] = {"die": ("sides",), "deck": ("size",)}
-FIELD_LABELS: dict[str, dict[str, str]] = {
-    "en": {"sides": "Faces", "size": "Card size", "back": "Back", "colour": "Colour", "quantity": "Copies",
-           "icons": "Icons", "count": "Count", "value": "Value", "length": "Length", "min": "From", "max": "To",
-           "side": "Side"},
-    "ru": {"sides": "Граней", "size": "Размер карт", "back": "Рубашка", "colour": "Цвет", "quantity": "Копий",
-           "icons": "Значки", "count": "Количество", "value": "Значение", "length": "Длительность", "min": "От",
-           "max": "До", "side": "Сторона"},
-    "de": {"sides": "Seiten", "size": "Kartengröße", "back": "Rückseite", "colour": "Farbe", "quantity": "Anzahl",
-           "icons": "Symbole", "count": "Anzahl", "value": "Wert", "length": "Dauer", "min": "Von", "max": "Bis",
-           "side": "Seite"},
-}
 
 
-def field_label(lang: str, name: str) -> str:
-    """A record field's name for readers: 'sides' -> 'Faces' / 'Граней'."""
-    return FIELD_LABELS.get(lang, FIELD_LABELS["en"]).get(name) or FIELD_LABELS["en"].get(name) or name
+def field_label(tr: Translator, name: str) -> str:
+    """A record field's name for readers: 'sides' -> 'Faces' / 'Граней' (the interface word
+    field-NAME, generator/locale/ui/); the field's own name where Rulesmith has no word for it."""
+    key = f"field-{name}"
+    return tr.ui(key) if key in english_words() else name
+
+
+# Dice notation as the data may write it: 2d6, D6, d100, Д6, k10, W10.
+_DICE_NOTATION = re.compile(r"(?<!\w)(\d*)[dDдДkKwW](\d+)(?!\w)")
+
+
+def dice_notation(text: str, tr: Translator) -> str:
+    """Dice notation as the edition writes it: the source's edition as written, a translation
+    with its language's letter (the interface word dice-letter: 2D6, 2k6, 2W6, 2Д6)."""
+    if tr.is_source:
+        return text
+    letter = tr.ui("dice-letter")
+    return _DICE_NOTATION.sub(lambda m: f"{m.group(1)}{letter}{m.group(2)}", text)
 
 
 def _field_label(game: Game, tr: Translator, record: Record, path: tuple) -> str:
@@ -115,7 +120,7 @@ def _field_label(game: Game, tr: Translator, record: Record, path: tuple) -> str
         if column is not None:
             return tr.field(record, "columns", record.columns.index(column), "name")
     if len(path) == 1:
-        return field_label(tr.lang, str(path[0]))
+        return field_label(tr, str(path[0]))
     return ".".join(str(p) for p in path)
 
 
@@ -202,7 +207,7 @@ def _table_columns(table: Table, tr: Translator) -> list[tuple[str, str]]:
     column of its own for the roll; the keys of the first row where it declares no columns."""
     columns = [(c.id, field_html(table, tr, "columns", table.columns.index(c), "name")) for c in table.columns]
     if table.dice and not any(c == "roll" for c, _ in columns):
-        columns.insert(0, ("roll", f"{tr.ui('roll')} ({table.dice})"))
+        columns.insert(0, ("roll", f"{tr.ui('roll')} ({dice_notation(table.dice, tr)})"))
     if not columns and table.rows:
         columns = [(key, key) for key in table.rows[0]]
     return columns
@@ -385,9 +390,17 @@ def _as_written(raw) -> str | None:
 
 def stat_html(game: Game, tr: Translator, record: Record, stat_id: str, link: Linker | None = None) -> Markup:
     """A stat as the source writes it: in the source language its own wording ("Н3",
-    "40 см (60 см)"; a bare distance with its unit's word, "22 cale"), in a translation the same
-    form with the values printed for the language.
-    A value read through an erratum prints as written, then a mark that links to the erratum."""
+    "40 см (60 см)"; a bare distance with its unit's word, "22 cale"), in a translation the same form with the values printed for the language
+    (dice in its notation: 2k6 in Polish). A value read through an erratum prints as written,
+    then a mark that links to the erratum."""
+    shown = _stat_shown(game, tr, record, stat_id, link)
+    stat = game.stat_def(stat_id)
+    if stat is None or stat.type != StatType.DICE or tr.is_source:
+        return shown
+    return Markup(dice_notation(str(shown), tr)) if "<" not in str(shown) else shown
+
+
+def _stat_shown(game: Game, tr: Translator, record: Record, stat_id: str, link: Linker | None) -> Markup:
     words, known = tr.measure_words(), game.manifest.unit_words()
     canonical = stat_text(game, record, stat_id, tr.lang, words)
     stat = game.stat_def(stat_id)
@@ -676,7 +689,7 @@ def records_html(game: Game, section: str, tr: Translator, link: Linker, printed
                                        + field_marks(game, tr, record, attr, link))
                             if elsewhere is None
                             else Markup("<p>{}</p>").format(elsewhere) if elsewhere else Markup(""))
-        facts = [Markup("{}: {}").format(field_label(tr.lang, name), format_value(getattr(record, name), tr.lang))
+        facts = [Markup("{}: {}").format(field_label(tr, name), format_value(getattr(record, name), tr.lang))
                  for name in FACT_FIELDS.get(record.kind, ()) if getattr(record, name, None) is not None]
         facts += _record_facts(game, tr, record)
         if facts:
@@ -729,7 +742,7 @@ def _record_facts(game: Game, tr: Translator, record: Record) -> list[Markup]:
         facts.append(Markup("{}").format(tr.ui(f"action-{length}")))
     side = tr.side_name(getattr(record, "side", None)) if record.kind == "deck" else None
     if side:
-        facts.append(Markup("{}: {}").format(field_label(tr.lang, "side"), side))
+        facts.append(Markup("{}: {}").format(field_label(tr, "side"), side))
     return facts
 
 

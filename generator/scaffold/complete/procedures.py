@@ -17,8 +17,13 @@ def shoot(game, dice, unit: Unit, shots: int = 1) -> dict:
     return {"hits": dice.successes(shots, game.stat(unit, "quality"))}
 
 
-@table("hit-chances", title="Chance that one shot hits", columns={"unit": "Unit", "hit": "Hit"},
-       assumes="one shot, one die: the unit's Quality or more hits")
+@table("hit-chances",
+       title="__D:hit-chances-title__",
+       columns={
+           "unit": "__D:column-unit__",
+           "hit": "__D:column-hit__",
+       },
+       assumes="__D:hit-chances-assumes__")
 def hit_chances(game) -> list[dict]:
     """The chance of a hit with one shot, for every unit."""
     return [{"unit": unit, "hit": exact(shoot, game, {"unit": unit}).probability("hits == 1")}
