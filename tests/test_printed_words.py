@@ -99,7 +99,7 @@ def test_roster_option_and_type_limit_print_in_the_editions_language(tmp_path: P
     for lang, option, leader in (("pl", "Długie karabiny", "Dowódca"), ("en", "Long rifles", "Leader")):
         ctx = BuildContext(game, lang, ws.root)
         html = str(rules_html(ctx, roster))
-        assert f"{option}: +10" in html and f"{leader}: 1–1" in html, html
+        assert f"{option}: +10" in html and f"<li>{leader}: 1 " in html, html
         data = builder_data(ctx, roster)
         assert [o["name"] for o in data["options"]] == [option]
         assert [limit["name"] for limit in data["limits"]] == [leader]
