@@ -16,6 +16,7 @@ changes one works on a copy):
 
 from __future__ import annotations
 
+import re
 import fcntl
 import os
 import shutil
@@ -214,3 +215,11 @@ def bridgehead_built(tmp_path_factory) -> Path:
     English cards, the German cards with their pictures (PNG, Tabletop Simulator), rulebook,
     reference sheet, counters and maps, and the site (no search)."""
     return shared_build(tmp_path_factory, "bridgehead", _build_bridgehead)
+
+
+def edition_page(folder: Path, name: str) -> str:
+    """A chapter page as the edition prints it: the source's address leads to the edition's own
+    (a chapter's address is its title in each edition's words)."""
+    html = (folder / name).read_text(encoding="utf-8")
+    moved = re.search(r'location\.replace\("([^"#]+)"', html)
+    return (folder / moved.group(1)).read_text(encoding="utf-8") if moved else html

@@ -148,7 +148,8 @@ def test_card_preview_shows_the_whole_printed_card(page, server):
 
 def test_language_switch_keeps_section(page, server):
     base, site = server
-    chapter = next(p.name for p in sorted((site / "nuclear/ru").glob("*.html")) if "<h2 id=" in p.read_text())
+    chapter = next(p.name for p in sorted((site / "nuclear/ru").glob("*.html"))  # the builder keeps its list in the #
+                   if "<h2 id=" in p.read_text() and p.name != "army-list.html")
     page.goto(f"{base}/nuclear/ru/{chapter}")
     anchor = page.locator("main h2[id]").last.get_attribute("id")
     page.goto(f"{base}/nuclear/ru/{chapter}#{anchor}")

@@ -6,6 +6,7 @@ translation the catalog's plural forms (msgstr[N], by the language's Plural-Form
 from __future__ import annotations
 
 import shutil
+import re
 from pathlib import Path
 
 import pytest
@@ -15,7 +16,7 @@ from generator.i18n.catalog import template, update
 from generator.i18n.plurals import CountedWord, rule_text
 from generator.project import Project
 
-from .conftest import REPO, run_cli
+from .conftest import edition_page, REPO, run_cli
 
 FIXTURE = REPO / "tests/fixtures/bridgehead"
 NB = "\u00a0"
@@ -50,7 +51,7 @@ def site(tmp_path_factory) -> Path:
 
 
 def _paragraph(root: Path, lang: str, start: str) -> str:
-    html = (root / f"output/site/bridgehead/{lang}/steps.html").read_text(encoding="utf-8")
+    html = edition_page(root / f"output/site/bridgehead/{lang}", "steps.html")
     begin = html.index(start)
     return html[begin:html.index("</p>", begin)]
 

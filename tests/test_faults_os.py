@@ -376,9 +376,8 @@ def test_output_is_a_file(project: Path):
     (project / "output").write_text("notes")
     line = one_error(rulesmith(project, "build", "--only", "rulebook"))
     assert line.endswith("/output: a file stands where a folder must be; remove or rename it and run again"), line
-    line = one_error(rulesmith(project, "schema"))
-    assert "/output/schema: " in line and line.endswith("/output is a file where a folder must be; remove or "
-                                                         f"rename {project / 'output'} and run again"), line
+    line = one_error(rulesmith(project, "schema"))  # schema takes the build's lock in output/ first
+    assert line.endswith("/output: a file stands where a folder must be; remove or rename it and run again"), line
     assert (project / "output").read_text() == "notes"
 
 

@@ -13,6 +13,8 @@ from pathlib import Path
 import polib
 import pytest
 
+from .conftest import edition_page
+
 from generator.core.diagnostics import Report
 from generator.i18n.catalog import po_path, template, update, write_catalog
 from generator.i18n.plurals import CountedWord, categories_of_forms, rule_text
@@ -108,8 +110,8 @@ def test_the_site_of_each_edition_prints_the_forms(tmp_path):
     result = run_cli("build", "--game", "zwiad", "--only", "site", "--jobs", "1", cwd=tmp_path)
     assert result.returncode == 0, result.stdout + result.stderr
     site = tmp_path / "output" / "site" / "zwiad"
-    polish = (site / "pl" / "ruch.html").read_text(encoding="utf-8")
-    english = (site / "en" / "ruch.html").read_text(encoding="utf-8")
+    polish = edition_page(site / "pl", "ruch.html")
+    english = edition_page(site / "en", "ruch.html")
     for form in ("1", "cal"), ("2", "cale"), ("5", "cali"), ("22", "cale"):
         assert f">{form[0]}{NB}{form[1]}<" in polish, form
     for form in ("1", "inch"), ("2", "inches"), ("5", "inches"), ("22", "inches"):
