@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+import sys
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Iterator
+
 import click
 
 FORMAT_OPTION = click.option(
@@ -25,3 +30,24 @@ class LanguageCode(click.ParamType):
 
 
 LANGUAGE = LanguageCode()
+
+
+@contextmanager
+def output_held(output: Path) -> Iterator[None]:
+    """output/ held by this command alone, as a build holds it; another build running is a
+    usage error (exit 2) in one line, and a write that would leave output/ an error (exit 1)."""
+    from .. import outputs
+
+    lock = outputs.BuildLock(output)
+    try:
+        lock.acquire()
+    except outputs.OutputLocked as exc:
+        click.echo(f"error: {exc}", err=True)
+        sys.exit(2)
+    try:
+        yield
+    except outputs.OutsideOutput as exc:
+        click.echo(f"error: {exc}", err=True)
+        sys.exit(1)
+    finally:
+        lock.release()

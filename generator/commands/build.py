@@ -24,7 +24,7 @@ from ..print.jobs import Job, JobResult, plan, run_jobs
 from ..print.sources import Source
 from ..project import Project
 from ..project.rebuild import Inputs
-from . import LANGUAGE
+from . import LANGUAGE, output_held
 
 ALL_KINDS = (*KINDS, "site")
 
@@ -91,23 +91,12 @@ def command(ctx, games, langs, only, paper, book, booklet, bleed, print_shops, n
     print_shops = tuple(sorted(set(print_shops)))
     for name in print_shops:
         _known_shop(project, name)
-    lock = outputs.BuildLock(project.output)
-    try:
-        lock.acquire()
-    except outputs.OutputLocked as exc:
-        click.echo(f"error: {exc}", err=True)
-        sys.exit(2)
-    try:
+    with output_held(project.output):
         failed = build(project, names, kinds, bool(games), list(langs) or None, workers, force,
                        dict(paper=paper, book=book, booklet=booklet, bleed=bleed, print_shops=print_shops,
                             images=not no_images, drafts=not no_drafts,
                             notes=not no_notes, changes_since=changes_since), strict, site_url=site_url,
                        quiet=quiet)
-    except outputs.OutsideOutput as exc:
-        click.echo(f"error: {exc}", err=True)
-        failed = True
-    finally:
-        lock.release()
     if failed:
         sys.exit(1)
 

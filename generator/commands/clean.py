@@ -14,13 +14,13 @@ there by hand), said in one line; nothing outside output/ is ever touched."""
 
 from __future__ import annotations
 
-import sys
 
 import click
 
 from ..system import folders
 from ..project import keptstate
 from .. import outputs
+from . import output_held
 from ..project.manifest import Manifest
 from ..outputs.layout import OWN, SITE
 from .build import tell
@@ -38,19 +38,8 @@ def command(ctx, games: tuple[str, ...]) -> None:
     if not project.output.is_dir():
         tell("nothing to remove: there is no output/ folder")
         return
-    lock = outputs.BuildLock(project.output)
-    try:
-        lock.acquire()
-    except outputs.OutputLocked as exc:
-        click.echo(f"error: {exc}", err=True)
-        sys.exit(2)
-    try:
+    with output_held(project.output):
         clean(project, list(games))
-    except outputs.OutsideOutput as exc:
-        click.echo(f"error: {exc}", err=True)
-        sys.exit(1)
-    finally:
-        lock.release()
 
 
 def game_of(key: str) -> str:

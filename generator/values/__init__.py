@@ -231,17 +231,29 @@ def _number(text: str) -> int | float:
     return int(value) if value.is_integer() and "." not in text else value
 
 
+def _not_given(raw: object) -> bool:
+    """Nothing to parse: no value, `unstated`, or the source's dash (the stat does not apply).
+    A mapping or list that is none of these is refused here (ValueError)."""
+    if raw is None or isinstance(raw, Unstated) or raw == UNSTATED or \
+            (isinstance(raw, dict) and set(raw) == {UNSTATED}):
+        return True
+    _refuse_non_value(raw)
+    return str(raw).strip() in DASH
+
+
+def _absent(raw: object) -> Value:
+    """What a value that is not given stands for: None for none or the dash, else `unstated`."""
+    if raw is None or isinstance(raw, Unstated):
+        return raw
+    return None if not isinstance(raw, dict) and raw != UNSTATED else Unstated.model_validate(raw)
+
+
 def parse_value(raw: object, kind: StatType, unit: Unit | None = None, known: dict[str, Unit] | None = None) -> Value:
     """Parse one stat value of the given type; raise ValueError saying what was expected.
     `known`: the words of the game's own units (GameManifest.unit_words), over the built-in ones."""
-    if raw is None or isinstance(raw, Unstated):
-        return raw
-    if raw == UNSTATED or (isinstance(raw, dict) and set(raw) == {UNSTATED}):
-        return Unstated.model_validate(raw)
-    _refuse_non_value(raw)
+    if _not_given(raw):
+        return _absent(raw)
     text = str(raw).strip()
-    if text in DASH:
-        return None  # the source's dash: the stat does not apply
     parse = _PARSERS.get(kind) if isinstance(kind, StatType) else None
     if parse is None:
         raise ValueError(f"unknown stat type {kind}")  # pragma: no cover
@@ -253,14 +265,9 @@ def parse_measured(raw: object, unit: Unit, known: dict[str, Unit] | None = None
     1,5, or 40 cm in that unit: a Distance), a range (2–7, 8+: a Span), `unstated`, or the
     source's dash (None); ValueError saying what would do, for a word ('много') or a value
     in another unit."""
-    if raw is None or isinstance(raw, Unstated):
-        return raw
-    if raw == UNSTATED or (isinstance(raw, dict) and set(raw) == {UNSTATED}):
-        return Unstated.model_validate(raw)
-    _refuse_non_value(raw)
+    if _not_given(raw):
+        return _absent(raw)
     text = str(raw).strip()
-    if text in DASH:
-        return None
     if isinstance(raw, (int, float)) or _NUMBER.match(text):
         return _number(text)
     if _SPAN.match(text) or _SPAN_OPEN.match(text):
