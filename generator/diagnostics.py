@@ -86,6 +86,7 @@ CODES: dict[str, str] = {
     "W041": "text below the minimum size",
     "W042": "heading or caption alone at the bottom of a page or column",
     "W043": "glyph from a font Rulesmith does not ship",
+    "W044": "rulebook laid out in one column: WeasyPrint failed to lay out its columns",
     "W048": "deck or counter sheet of a size the print shop has no product for (left out of its files)",
     "W006": "value reads differently under YAML 1.1",
     "W007": "card quantity above a sane size",
