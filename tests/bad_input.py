@@ -481,11 +481,19 @@ def stylesheet(name: str, extra: str) -> Callable[[Workspace], None]:
     return setup
 
 
+def columns_failing_template() -> str:
+    """A rulebook template (rulebook.html.j2) that WeasyPrint cannot lay out in the book's
+    columns but can in one: the page kept to report upstream (tests/upstream/), its columns
+    those of the book's paper."""
+    html = (Path(__file__).parent / "upstream" / "weasyprint-column-span.html").read_text(encoding="utf-8")
+    return html.replace("section { columns: 2 }", "{{ page_css }}").replace("<section>", '<section class="chapter">')
+
+
 LONE_HEADING = ("# Intro\n\nA first paragraph.\n\n## Lonely\n\n" + "Words that run on. " * 200 + "\n")
 
 
 def _layout_cases() -> list[Case]:
-    """What the layout check finds after WeasyPrint lays a document out (E040–E041, W040–W043)."""
+    """What the layout check finds after WeasyPrint lays a document out (E040–E041, W040–W045)."""
     card = ("data/cards.yaml", "- id: advance")
     return [
         Case("layout-overflow", stylesheet("cards.css", ".card-body p { width: 90mm; }"), "E040", *card,
@@ -503,6 +511,8 @@ def _layout_cases() -> list[Case]:
         Case("layout-font-not-shipped", edit("data/cards.yaml", "    text: One unit moves and then attacks.",
                                              "    text: One unit moves ★ and then attacks."),
              "W043", *card, runner="cards"),
+        Case("layout-columns-fail", write("templates/rulebook.html.j2", columns_failing_template()), "W045", "", None,
+             runner="rulebook"),
     ]
 
 

@@ -151,15 +151,25 @@ def test_a_chapter_asks_for_a_new_page(tmp_path):
 
 
 def test_a_table_spans_the_columns_with_the_block_that_holds_it():
+    """The block leaves the columns: the chapter's section closes before it and goes on after
+    it (WeasyPrint's columns support no column-span)."""
     html = ('<section class="chapter"><p>a</p><div class="rule"><p>b<br></p>'
             '<table data-table="0"><tr><td><table data-table="1"></table></td></tr></table></div><p>c</p></section>')
-    assert spanning(html, "0") == ('<section class="chapter"><p>a</p><div class="span-columns"><div class="rule">'
+    assert spanning(html, "0") == ('<section class="chapter"><p>a</p></section><div class="span-columns"><div class="rule">'
                                     '<p>b<br></p><table data-table="0"><tr><td><table data-table="1"></table></td>'
-                                    '</tr></table></div></div><p>c</p></section>')
-    # a heading right above it spans with it: left in the columns above it, it would stand alone
+                                    '</tr></table></div></div><section class="chapter continued"><p>c</p></section>')
+    # a heading right above it spans with it: left in the columns above it, it would stand alone;
+    # last in its chapter, no empty section is opened after it
     headed = '<section class="chapter"><p>a</p><h2>T</h2><table data-table="0"></table></section>'
-    assert spanning(headed, "0") == ('<section class="chapter"><p>a</p><div class="span-columns"><h2>T</h2>'
-                                     '<table data-table="0"></table></div></section>')
+    assert spanning(headed, "0") == ('<section class="chapter"><p>a</p></section><div class="span-columns"><h2>T</h2>'
+                                     '<table data-table="0"></table></div>')
+    # first in its chapter: the chapter's own section stays before it (its page break, its space
+    # above); the part after it keeps the chapter's source for the layout check
+    first = ('<section class="chapter appendix new-page" data-src="data/t.yaml:1"><h1>T</h1>'
+             '<table data-table="0"></table>\n<p>b</p>\n</section>')
+    assert spanning(first, "0") == ('<section class="chapter appendix new-page" data-src="data/t.yaml:1"></section>'
+                                    '<div class="span-columns"><h1>T</h1><table data-table="0"></table></div>'
+                                    '<section class="chapter continued" data-src="data/t.yaml:1">\n<p>b</p>\n</section>')
 
 
 def test_a_turned_table_goes_where_a_page_ends():

@@ -1,7 +1,12 @@
 """The top-level blocks of the rulebook's chapters (the children of a chapter's <section>,
 which the book lays out in columns): the block that holds a wide table spans the columns, or
 leaves them to be turned on pages of its own — placed, as a book places a float, where a
-page of the text around it ends, so that no page before it is left half empty."""
+page of the text around it ends, so that no page before it is left half empty.
+
+Either way the block leaves its chapter's columns: the section closes before it and goes on
+after it (`continued`). WeasyPrint's multi-column layout does not support `column-span`
+(its documentation says so, and a short chapter with three spanning tables fails its page
+layout: tests/upstream/weasyprint-column-span.html), so nothing spans inside the columns."""
 
 from __future__ import annotations
 
@@ -60,8 +65,7 @@ def spanning(html: str, number: str) -> str:
     if k is None:
         return html
     found = blocks(html)
-    start, end = found[headed(html, k, found)][0], found[k][1]
-    return f'{html[:start]}<div class="span-columns">{html[start:end]}</div>{html[end:]}'
+    return _out_of_columns(html, found[headed(html, k, found)][0], found[k][1], "span-columns")
 
 
 def turning(html: str, number: str, before: int | None = None) -> str:
@@ -74,8 +78,7 @@ def turning(html: str, number: str, before: int | None = None) -> str:
         return html
     found = blocks(html)
     if before is None or not k < before < len(found):  # in place: with the headings above it
-        start, end = found[headed(html, k, found)][0], found[k][1]
-        return f'{html[:start]}{_turned(html[start:end])}{html[end:]}'
+        return _out_of_columns(html, found[headed(html, k, found)][0], found[k][1], "turned")
     # moved as a float: the text, headings and all, stays as it stands
     start, end = found[k]
     block = html[start:end]
@@ -83,11 +86,24 @@ def turning(html: str, number: str, before: int | None = None) -> str:
     opening = html.rfind("<section", 0, at)
     if not html[html.index(">", opening) + 1:at].strip():  # the first block of its chapter: before the chapter
         return f'{html[:start]}{html[end:opening]}<div class="turned">{block}</div>{html[opening:]}'
-    return f"{html[:start]}{html[end:at]}{_turned(block)}{html[at:]}"
+    moved = f"{html[:start]}{html[end:at]}{block}{html[at:]}"
+    return _out_of_columns(moved, at - (end - start), at, "turned")
 
 
-def _turned(block: str) -> str:
-    return f'</section><div class="turned">{block}</div><section class="chapter continued">'
+def _out_of_columns(html: str, start: int, end: int, kind: str) -> str:
+    """`html` with html[start:end] (top-level blocks of one chapter) out of the chapter's
+    columns, in a <div class="KIND">: the chapter's section closes before it and goes on after
+    it as a `continued` section with the same `data-src`. A section left with nothing before
+    the block stays (empty: it carries the chapter's page break and its space above); none is
+    opened for nothing after it."""
+    opening = [m for m in _CHAPTER.finditer(html, 0, start)][-1]
+    tag = html[opening.start():html.index(">", opening.start()) + 1]
+    src = re.search(r'\sdata-src="[^"]*"', tag)
+    rest = html[end:]
+    closing = re.match(r"\s*</section>", rest)
+    reopened = "" if closing else f'<section class="chapter continued"{src.group(0) if src else ""}>'
+    after = rest[closing.end():] if closing else rest
+    return f'{html[:start]}</section><div class="{kind}">{html[start:end]}</div>{reopened}{after}'
 
 
 def numbered(html: str) -> str:

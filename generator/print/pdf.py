@@ -51,13 +51,24 @@ def font_config() -> FontConfiguration:
     return FontConfiguration()
 
 
+class LayoutFailed(Exception):
+    """WeasyPrint's layout itself failed on a document (an assertion or an error inside its
+    layout code, not a fault of the content it reports): the caller may lay the document out
+    another way (the rulebook: in one column)."""
+
+
 def render_document(html: str, base_url: Path, roots: list[Path], keep: bool = False):
     key = (hashlib.sha256(html.encode("utf-8")).hexdigest(), str(base_url))
     if key in _kept:
         return _kept.pop(key)
     fetcher = ConfinedFetcher([*roots, *font_dirs()])
-    document = HTML(string=with_shipped_glyphs(html), base_url=base_url.resolve().as_uri() + "/", url_fetcher=fetcher).render(
-        font_config=font_config())
+    try:
+        document = HTML(string=with_shipped_glyphs(html), base_url=base_url.resolve().as_uri() + "/",
+                        url_fetcher=fetcher).render(font_config=font_config())
+    except (MemoryError, RecursionError, OSError):  # the machine's, not the layout's
+        raise
+    except Exception as error:  # e.g. WeasyPrint 70's `assert not page_is_empty` in columns
+        raise LayoutFailed(f"{type(error).__name__}: {error}".rstrip(": ")) from error
     if keep:
         _kept.clear()
         _kept[key] = (document, fetcher)

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 
 from markupsafe import Markup
 
+from ..model.printing import BookLayout
 from ..text import blocks
 from ..text.editorial import mark_if_editors
 from ..text.legend import legend_for
@@ -83,15 +84,16 @@ def anchors(ctx: BuildContext) -> set[str]:
     return {f"{r.kind}-{r.id}" for section in (*APPENDIX_SECTIONS, "errata") for r in ctx.game.section(section).values()}
 
 
-def rulebook_html(ctx: BuildContext, paper: str = "a4", notes: bool = True) -> str:
+def rulebook_html(ctx: BuildContext, paper: str = "a4", notes: bool = True, layout: BookLayout | None = None) -> str:
     """The book's HTML, fitted to its paper: a table wider than its column spans the page's
     columns, one wider than the page is laid out on a landscape page (turned onto a portrait
     one when the PDF is finished: bookpages.py), and a note on a value the source does not
     give (‡) that a page already prints is not printed on it again (decided by laying the book
     out, remembered while its HTML stays the same: see decisions.py). `notes=False` leaves the
-    rules' notes out (and the headings they alone filled)."""
-    html = book_html(ctx, paper, notes)
-    layout = book_layout(ctx.roots, paper)
+    rules' notes out (and the headings they alone filled). `layout`: the pages' layout, if
+    not the one print.yaml sets for `paper`."""
+    layout = layout or book_layout(ctx.roots, paper)
+    html = book_html(ctx, paper, notes, layout)
     spanning = layout.spanning_table if layout.columns > 1 else 0
     decision = decided(ctx, f"rulebook-{paper}", html, lambda: _fit(ctx, html, spanning),
                        lambda d: strings(d) and all(_DECIDED.fullmatch(item) for item in d))
@@ -190,7 +192,7 @@ def _walk(box, parent):
 _NEW_PAGE = re.compile(r'\s*<h1\b[^>]*\bclass="[^"]*\bnew-page\b')
 
 
-def book_html(ctx: BuildContext, paper: str = "a4", notes: bool = True) -> str:
+def book_html(ctx: BuildContext, paper: str = "a4", notes: bool = True, layout: BookLayout | None = None) -> str:
     link = print_linker(anchors(ctx))
     render_ctx = RenderContext(ctx.game, ctx.tr, "print", link, ctx.examples, notes=notes,
                                anchored=frozenset(printed_by_reference(ctx.game, ctx.chapters)),
@@ -209,7 +211,7 @@ def book_html(ctx: BuildContext, paper: str = "a4", notes: bool = True) -> str:
         new_page=[bool(_NEW_PAGE.match(str(ch.html))) for ch in chapters],
         appendix=blocks_,
         paper=PAPER[paper],
-        page_css=Markup(page_css(book_layout(ctx.roots, paper))),
+        page_css=Markup(page_css(layout or book_layout(ctx.roots, paper))),
         css=Markup(ctx.css("rulebook.css")),
         verified_mark=Markup(verified_mark(ctx.tr.ui("verified"))) if any(ctx.examples.values()) else "",
         editor_legend=legend_for(Markup("").join([mark_if_editors(ctx.game.manifest, "summary", ctx.tr),
