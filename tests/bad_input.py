@@ -136,15 +136,20 @@ def special(rel: str, kind: str) -> Callable[[Workspace], None]:
     def setup(ws: Workspace) -> None:
         path = ws.game / rel
         path.parent.mkdir(parents=True, exist_ok=True)
-        if path.exists() or path.is_symlink():
-            path.unlink()
-        if kind == "fifo":
-            os.mkfifo(path)
-        elif kind == "socket":
-            os.mknod(path, stat.S_IFSOCK | 0o600)
-        else:
-            os.symlink({"zero": "/dev/zero", "self": path.name, "dangling": "nowhere"}[kind], path)
+        place_special(path, kind)
     return setup
+
+
+def place_special(path: Path, kind: str) -> None:
+    """The special file `kind` (see `special`) at `path`, in place of what was there."""
+    if path.exists() or path.is_symlink():
+        path.unlink()
+    if kind == "fifo":
+        os.mkfifo(path)
+    elif kind == "socket":
+        os.mknod(path, stat.S_IFSOCK | 0o600)
+    else:
+        os.symlink({"zero": "/dev/zero", "self": path.name, "dangling": "nowhere"}[kind], path)
 
 
 def folder(rel: str) -> Callable[[Workspace], None]:

@@ -21,6 +21,7 @@ from generator.core.diagnostics import Report
 from generator.project import Project
 
 from . import forked_cli
+from .bad_input import place_special
 from .conftest import REPO
 
 MUTATIONS = 60
@@ -108,17 +109,6 @@ def _lines_of(path: Path, rng: random.Random, action: str) -> bytes:
     return b"".join(lines)
 
 
-def _special(path: Path, kind: str) -> None:
-    if path.exists() or path.is_symlink():
-        path.unlink()
-    if kind == "fifo":
-        os.mkfifo(path)
-    elif kind == "socket":
-        os.mknod(path, stat.S_IFSOCK | 0o600)
-    else:
-        path.symlink_to({"zero": "/dev/zero", "dangling": "nowhere", "self": path.name}[kind])
-
-
 def mutate_game(folder: Path, rng: random.Random) -> str:
     """Break the game in `folder` one way, as a hand, a tool or a bad copy would; what was done."""
     from .test_catalog_syntax import mutate as mutate_catalog
@@ -139,7 +129,7 @@ def mutate_game(folder: Path, rng: random.Random) -> str:
     path = rng.choice(choices.get(kind) or files)
     if kind == "special":
         special = rng.choice(SPECIAL)
-        _special(path, special)
+        place_special(path, special)
         return f"{special} in place of {path.relative_to(folder)}"
     path.write_bytes(_lines_of(path, rng, kind))
     return f"{kind} in {path.relative_to(folder)}"
