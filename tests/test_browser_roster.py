@@ -275,7 +275,7 @@ def test_printing_says_which_game_edition_data_and_size_and_that_a_list_breaks_r
     version = data_version(Project(root).load("battle-rules", Report(), checks=False))
     page = open_builder(browser, folder, hash_="#size=standard-battle&counted=second&u=scouts*2")
     page.emulate_media(media="print")
-    assert page.inner_text("#army-print-head") == (f"Additional Battle Rules · Edition: en · data {version} · "
+    assert page.inner_text("#army-print-head") == (f"Additional Battle Rules · Edition: English · data {version} · "
                                                    "Standard Battle: 16 · The list counts value number 2.")
     assert not page.is_visible("#army-saved") and page.is_visible("#army-counted")  # every chosen value prints
     page.evaluate("location.hash = 'size=standard-battle&counted=second&u=scouts*9'")

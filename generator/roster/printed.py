@@ -8,6 +8,7 @@ from pathlib import Path
 
 from markupsafe import Markup
 
+from ..i18n.plurals import locale_of
 from ..text.keywords import KeywordIndex, parse_use
 from ..print.context import BuildContext, print_linker
 from ..print.pdf import PdfResult, write_pdf
@@ -129,10 +130,21 @@ def data_version(game) -> str:
     return digest(*[x for p in files for x in (p.relative_to(folder).as_posix(), file_hash(p))])[:8]
 
 
+def edition_language(lang: str, reader: str) -> str:
+    """The edition's language by its name in the reader's language (CLDR, through Babel): "English",
+    "русский", "английский" for a Russian reader of the English edition; the code itself where
+    CLDR does not know the language."""
+    locale = locale_of(lang)
+    if locale.language != lang.replace("_", "-").split("-")[0].lower():
+        return lang
+    return locale.get_display_name(locale_of(reader)) or lang
+
+
 def edition_line(ctx: BuildContext) -> str:
-    """Which game, edition and data version a list is for: "Battle Rules · Edition: en · data 1a2b3c4d"."""
+    """Which game, edition and data version a list is for: "Battle Rules · Edition: English · data 1a2b3c4d"."""
     ui, manifest = ctx.env.globals["ui"], ctx.game.manifest
-    edition = ui("army-edition").format(language=ctx.tr.lang) + (f", {manifest.edition}" if manifest.edition else "")
+    language = edition_language(ctx.tr.lang, ctx.tr.lang)
+    edition = ui("army-edition").format(language=language) + (f", {manifest.edition}" if manifest.edition else "")
     return " · ".join([ctx.title, edition, ui("army-data-version").format(version=data_version(ctx.game))])
 
 
