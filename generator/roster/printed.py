@@ -60,8 +60,9 @@ def rules_html(ctx: BuildContext, roster, counted: str | None = None) -> Markup:
             items.append(Markup("<li>{}: +{} {}</li>").format(tr.field(roster, "options", i, "name"),
                                                             format_value(option.cost, tr.lang),
                                                             _quote(ctx, option.source)))
-    for section in roster.sections:
-        items.append(Markup("<li>{}: {} {}</li>").format(section.name, limit_span(ui, section), _quote(ctx, section.source)))
+    for i, section in enumerate(roster.sections):
+        bounds = ", ".join(x for x in (limit_span(ui, section), *scale_words(ctx, roster, section)) if x)
+        items.append(Markup("<li>{}: {} {}</li>").format(section_name(ctx, roster, i), bounds, _quote(ctx, section.source)))
     if roster.reinforcement is not None:
         items.append(Markup("<li>{} {}</li>").format(_stat_name(ctx, roster.reinforcement.stat),
                                                      _quote(ctx, roster.reinforcement.source)))
@@ -99,6 +100,30 @@ def limit_span(ui, limit) -> str:
     if low is not None:
         return ui("army-span-at-least").format(min=low)
     return ui("army-span-at-most").format(max=high) if high is not None else ""
+
+
+def section_name(ctx: BuildContext, roster, index: int) -> str:
+    """A section's name in the edition's language (HQ, Штаб)."""
+    return ctx.tr.field(roster, "sections", index, "name")
+
+
+def scale_words(ctx: BuildContext, roster, section) -> list[str]:
+    """How a section's bounds grow: "up to 2 more for each HQ", in the edition's language."""
+    game, tr, ui = ctx.game, ctx.tr, ctx.env.globals["ui"]
+    ids = [s.id for s in roster.sections]
+    words = []
+    for scale in section.per:
+        if scale.section is not None:
+            name = section_name(ctx, roster, ids.index(scale.section)) if scale.section in ids else scale.section
+        elif scale.unit is not None:
+            name = tr.field(game.units[scale.unit], "name") if scale.unit in game.units else scale.unit
+        else:
+            name = tr.value_name("unit", "type", scale.type)
+        if scale.min is not None:
+            words.append(ui("army-per-min").format(min=scale.min, name=name))
+        if scale.max is not None:
+            words.append(ui("army-per-max").format(max=scale.max, name=name))
+    return words
 
 
 def limit_name(ctx: BuildContext, limit) -> str:
@@ -181,11 +206,11 @@ def sections_html(ctx: BuildContext, checked: Checked) -> Markup:
     """The force organisation: each section, the units the list puts in it, its bounds in the list's size."""
     ui, game, tr = ctx.env.globals["ui"], ctx.game, ctx.tr
     rows = []
-    for filled in checked.tally.sections:
-        names = ", ".join(tr.field(game.units[checked.tally.lines[i].unit], "name") for i in filled.lines)
+    for i, filled in enumerate(checked.tally.sections):
+        names = ", ".join(tr.field(game.units[checked.tally.lines[j].unit], "name") for j in filled.lines)
         bounds = limit_span(ui, filled) if filled.open else ui("army-section-locked-short")
         rows.append(Markup('<tr><th scope="row">{}</th><td>{}</td><td>{}</td><td>{}</td></tr>').format(
-            filled.section.name, filled.taken, bounds, names))
+            section_name(ctx, checked.tally.roster, i), filled.taken, bounds, names))
     if not rows:
         return Markup("")
     head = Markup("").join(Markup('<th scope="col">{}</th>').format(ui(k)) for k in ("name", "army-count", "army-bounds", "units"))

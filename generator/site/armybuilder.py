@@ -13,7 +13,7 @@ from markupsafe import Markup
 
 from ..model.rosters import Roster
 from ..print.context import BuildContext
-from ..roster.printed import edition_line, limit_name, rules_html
+from ..roster.printed import edition_line, limit_name, rules_html, section_name
 from ..roster.tally import cost_values
 from ..values import is_unstated
 
@@ -61,9 +61,11 @@ def builder_data(ctx: BuildContext, roster: Roster) -> dict:
             {"id": o.id, "name": tr.field(roster, "options", i, "name"), "units": list(o.units), "cost": _number(o.cost),
              "max": _number(o.max)}
             for i, o in enumerate(roster.options)],
-        "sections": [{"id": s.id, "name": s.name, "units": list(s.units), "types": list(s.types), "min": s.min,
-                      "max": s.max, "sizes": {b.size: [b.min, b.max] for b in s.sizes},
-                      "unlocked_by": list(s.unlocked_by)} for s in roster.sections],
+        "sections": [{"id": s.id, "name": section_name(ctx, roster, i), "units": list(s.units), "types": list(s.types),
+                      "min": s.min, "max": s.max, "sizes": {b.size: [b.min, b.max] for b in s.sizes},
+                      "unlocked_by": list(s.unlocked_by),
+                      "per": [{"section": p.section, "unit": p.unit, "type": p.type, "min": p.min, "max": p.max}
+                              for p in s.per]} for i, s in enumerate(roster.sections)],
         "words": {w: ui(w) for w in WORDS},
     }
 
