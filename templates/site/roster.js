@@ -522,10 +522,35 @@
     }
   }
 
+  // The page's print shows each chosen unit's datasheet and the keywords it uses, as `roster
+  // print` does: every unit's is on the page, and the print stylesheet shows those marked chosen.
+  function showSheets(list) {
+    const sheets = document.getElementById("army-sheets");
+    if (!sheets) { return; }
+    const chosen = new Set(list.lines.filter((line) => units[line.unit]).map((line) => line.unit));
+    const keywords = new Set();
+    for (const [unit, sheet] of Object.entries(data.sheets)) {
+      const row = document.getElementById(sheet.row);
+      if (!row) { continue; }
+      const details = row.nextElementSibling && row.nextElementSibling.classList.contains("details") ? row.nextElementSibling : null;
+      for (const part of [row, details]) { if (part) { part.toggleAttribute("data-chosen", chosen.has(unit)); } }
+      if (chosen.has(unit)) { sheet.keywords.forEach((k) => keywords.add(k)); }
+    }
+    for (const term of sheets.querySelectorAll(".glossary dt")) {
+      const definition = term.nextElementSibling;
+      term.toggleAttribute("data-chosen", keywords.has(term.id));
+      if (definition && definition.tagName === "DD") { definition.toggleAttribute("data-chosen", keywords.has(term.id)); }
+    }
+    sheets.toggleAttribute("data-chosen", chosen.size > 0);
+    const glossary = sheets.querySelector("h3");
+    if (glossary) { glossary.toggleAttribute("data-chosen", keywords.size > 0); }
+  }
+
   function update() {
     const list = state();
     const result = check(list);
     show(list, result);
+    showSheets(list);
     if (url) { URL.revokeObjectURL(url); }
     url = URL.createObjectURL(new Blob([yaml(list)], { type: "application/yaml" }));
     download.href = url;
