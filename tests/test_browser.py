@@ -122,7 +122,8 @@ def test_search_is_visible_on_a_phone(browser, server):
 
 def test_keyword_tooltip_shows_definition(page, server):
     base, site = server
-    target = next(p for p in sorted((site / "nuclear/ru").glob("*.html")) if 'class="kw"' in p.read_text())
+    target = next(p for p in sorted((site / "nuclear/ru").glob("*.html"))  # the list builder's datasheets print only
+                  if 'class="kw"' in p.read_text() and p.name != "army-list.html")
     page.goto(f"{base}/nuclear/ru/{target.name}")
     link = page.locator("main a.kw").first
     tip = link.locator(".kw-tip")

@@ -144,6 +144,35 @@ def test_printing_the_page_shows_the_chosen_units_and_not_the_buttons(browser, s
     assert not page.is_visible("#army-print") and page.inner_text("#army-total") == "Total: 4 / 16"
 
 
+def test_printing_the_page_shows_each_chosen_units_datasheet_and_its_keywords_as_roster_print_does(browser, site):
+    from generator.print.context import BuildContext
+    from generator.roster.printed import keyword_ids
+
+    root, folder = site
+    game = Project(root).load("battle-rules", Report(), checks=False)
+    page = open_builder(browser, folder, hash_="#size=standard-battle&counted=second&u=scouts*2&u=snipers*1")
+    assert not page.is_visible("#army-sheets")  # on screen the unit table is the list
+    page.emulate_media(media="print")
+    shown = lambda selector: page.eval_on_selector_all(selector, "els => els.filter(e => e.offsetParent !== null)"  # noqa: E731
+                                                       ".map(e => e.id || e.textContent.trim())")
+    assert shown("#army-sheets .roster tbody tr[id]") == ["unit-scouts", "unit-snipers"]  # the chosen, no other
+    # the rulebook's datasheet row, stats as the source writes them (as in the printed list's PDF)
+    assert page.inner_text("#unit-snipers").split() == ["Snipers", "3", "15", "cm", "30", "cm", "1+", "1+", "/", "0†",
+                                                       "R/M", "5+", "P", "-2", "/", "1", "–"]
+    assert page.is_visible("#unit-snipers + tr.details") and "P" in page.inner_text("#unit-snipers + tr.details")
+    used = sorted(f"keyword-{k}" for k in keyword_ids(BuildContext(game, "en", root), ["scouts", "snipers"]))
+    assert used and sorted(shown("#army-sheets .glossary dt")) == used  # each keyword they use, once
+    page.evaluate("location.hash = 'size=standard-battle&counted=second&u=scouts*2'")
+    page.wait_for_function("document.getElementById('army-builder').dataset.total === '4'")
+    assert shown("#army-sheets .roster tbody tr[id]") == ["unit-scouts"] and not page.is_visible("#unit-snipers")
+    assert sorted(shown("#army-sheets .glossary dt")) == sorted(
+        f"keyword-{k}" for k in keyword_ids(BuildContext(game, "en", root), ["scouts"]))
+    page.evaluate("location.hash = 'size=standard-battle'")  # nothing chosen: no datasheets
+    page.wait_for_function("document.getElementById('army-builder').dataset.total === '0'")
+    assert not page.is_visible("#army-sheets")
+    assert page.errors == []
+
+
 def test_a_unit_takes_several_lines_each_with_its_own_options(browser, site, tmp_path):
     root, folder = site
     page = open_builder(browser, folder, game="demo", hash_="#size=skirmish&u=captain*1")
@@ -275,7 +304,7 @@ def test_printing_says_which_game_edition_data_and_size_and_that_a_list_breaks_r
     version = data_version(Project(root).load("battle-rules", Report(), checks=False))
     page = open_builder(browser, folder, hash_="#size=standard-battle&counted=second&u=scouts*2")
     page.emulate_media(media="print")
-    assert page.inner_text("#army-print-head") == (f"Additional Battle Rules · Edition: en · data {version} · "
+    assert page.inner_text("#army-print-head") == (f"Additional Battle Rules · Edition: English · data {version} · "
                                                    "Standard Battle: 16 · The list counts value number 2.")
     assert not page.is_visible("#army-saved") and page.is_visible("#army-counted")  # every chosen value prints
     page.evaluate("location.hash = 'size=standard-battle&counted=second&u=scouts*9'")

@@ -55,6 +55,9 @@ PINNED = {  # list: (total, findings)
     "demo-unknown-names": (None, {("unknown-unit", "scoutz", "error"), ("unknown-option", "long-rifels", "error")}),
     "battle-first-value": (-3 * 2 - 1, {("negative-cost", "scouts", "warning"), ("negative-cost", "medic", "warning")}),
     "battle-free-play": (None, {("no-counted", "", "warning")}),  # says why the total is not computed
+    "sections-scaled-hit": (40 + 8 * 30, set()),  # Troops: a battle's six and two for the captain
+    "sections-scaled-breach": (40 + 5 * 30 + 4 * 50, {("section-max", "troops", "error")}),
+    "sections-scaled-two-hq": (2 * 40 + 10 * 30, {("section-max", "hq", "error")}),
 }
 
 

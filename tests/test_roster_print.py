@@ -49,7 +49,7 @@ def test_printed_list_has_units_datasheets_totals_and_the_rules_it_was_checked_a
 
     version = data_version(Project(REPO).load("battle-rules", Report(), checks=False))
     # which game, edition, data, size (with its limit) and reading the list is for
-    assert text.startswith(f"Recon in force Army list · Additional Battle Rules · Edition: en · data {version} "
+    assert text.startswith(f"Recon in force Army list · Additional Battle Rules · Edition: English · data {version} "
                            "Standard Battle: 16 · The list counts value number 2.")
     for row in ("Scouts 6 2 12", "Snipers 3 1 3", "Sergeant 1 0 0", "Total 15 / 16"):
         assert row in text, row
@@ -106,3 +106,17 @@ def test_a_limit_without_a_bound_is_written_in_words_and_its_type_in_the_edition
     game = Project(REPO).load("deadzone", Report(), checks=False)
     html = str(rules_html(BuildContext(game, "en", REPO), next(iter(game.section("rosters").values()))))
     assert "<li>Leader: at least 1 " in html and "Лидер:" not in html and "?‡" not in html
+
+
+def test_the_edition_is_named_in_the_readers_language_not_by_its_code():
+    from generator.core.diagnostics import Report
+    from generator.print.context import BuildContext
+    from generator.project import Project
+    from generator.roster.printed import edition_language, edition_line
+
+    game = Project(REPO).load("battle-rules", Report(), checks=False)
+    assert "· Edition: English ·" in edition_line(BuildContext(game, "en", REPO))
+    assert "· Издание: русский ·" in edition_line(BuildContext(game, "ru", REPO))
+    assert (edition_language("en", "ru"), edition_language("ru", "en"), edition_language("pl", "pl")) == (
+        "английский", "Russian", "polski")
+    assert edition_language("x-klingon", "en") == "x-klingon"  # a code CLDR does not know prints as written

@@ -40,12 +40,15 @@ SECTIONS = """rosters:
         name: Troops
         types: [infantry]
         min: 1
-        max: 3
+        max: 1
         sizes:
           - size: battle
             min: 2
             max: 6
-        source: "One to three Troops choices; two to six in a battle."
+        per:
+          - section: hq
+            max: 2
+        source: "One Troops choice, and two more for each HQ choice; two to six in a battle, and two more for each."
       - id: support
         name: Support
         units: [banner]
@@ -85,11 +88,50 @@ def test_each_section_is_checked_against_its_bounds_in_the_lists_size_of_game(tm
     battle = verdict(ws, text.replace("SIZE", "battle"))  # a battle takes two Troops at least
     assert [(f["rule"], f["subject"]) for f in battle["findings"]] == [("section-min", "troops")]
     assert battle["sections"][1]["min"] == 2
-    path = army(ws, "game: demo\nsize: skirmish\nunits:\n  - unit: captain\n    count: 2\n  - unit: sharpshooter\n"
+    path = army(ws, "game: demo\nsize: skirmish\nunits:\n  - unit: captain\n  - unit: sharpshooter\n"
+                    "  - unit: scouts\n    count: 3\n  - unit: captain\n")
+    out = ws.run("roster", "check", str(path)).stdout
+    assert f"army.yaml:{line_of(path, 'count: 3') - 1}:5: error[E081]: 4 units in section 'troops': it takes at most 3" \
+        not in out  # the second captain, further down, opens two more Troops slots
+    assert f"army.yaml:{line_of(path, 'count: 3') + 1}:5: error[E081]: 2 units in section 'hq': it takes at most 1" in out
+    path = army(ws, "game: demo\nsize: skirmish\nunits:\n  - unit: captain\n  - unit: sharpshooter\n"
                     "  - unit: scouts\n    count: 3\n")
     out = ws.run("roster", "check", str(path)).stdout
-    assert f"army.yaml:{line_of(path, 'unit: captain')}:5: error[E081]: 2 units in section 'hq': it takes at most 1" in out
     assert f"army.yaml:{line_of(path, 'unit: scouts')}:5: error[E081]: 4 units in section 'troops': it takes at most 3" in out
+
+
+def test_a_sections_bounds_grow_with_each_unit_of_the_section_it_counts(tmp_path):
+    """Troops: one, and two more for each HQ choice (two to six in a battle, and two more for each)."""
+    ws = sectioned(tmp_path)
+    text = "game: demo\nsize: SIZE\nunits:\n  - unit: captain\n    count: HQ\n  - unit: sharpshooter\n    count: TROOPS\n"
+
+    def troops(size: str, hq: int, taken: int) -> tuple:
+        found = verdict(ws, text.replace("SIZE", size).replace("HQ", str(hq)).replace("TROOPS", str(taken)))
+        return found["sections"][1]["min"], found["sections"][1]["max"], [
+            f["rule"] for f in found["findings"] if f["subject"] == "troops"]
+
+    assert troops("skirmish", 1, 3) == (1, 3, [])  # at the scaled limit
+    assert troops("skirmish", 1, 4) == (1, 3, ["section-max"])  # over it
+    assert troops("skirmish", 2, 5) == (1, 5, [])  # a second HQ choice (itself over HQ's one) opens two more
+    assert troops("battle", 1, 8) == (2, 8, [])  # over the battle's own six: the HQ's two slots come on top
+    assert troops("battle", 1, 9) == (2, 8, ["section-max"])
+    # where the section has no maximum of its own, it takes only what the list opens
+    ws.edit("data/rosters.yaml", "        max: 1\n        sizes:", "        sizes:")
+    assert troops("skirmish", 1, 2) == (1, 2, [])
+    assert troops("skirmish", 1, 3) == (1, 2, ["section-max"])
+
+
+def test_a_sections_scaling_is_validated_at_its_line(tmp_path):
+    ws = sectioned(tmp_path)
+    path = ws.edit("data/rosters.yaml", "          - section: hq\n            max: 2\n",
+                   "          - section: hg\n            max: 2\n          - section: troops\n            max: 1\n"
+                   "          - {unit: captain, type: leader}\n")
+    found = {(d.code, d.location.line, d.message) for d in ws.validate().errors}
+    assert ("E007", line_of(path, "section: hg"), "unknown section 'hg'") in found
+    assert ("E080", line_of(path, "section: troops"), "section 'troops' grows with its own units") in found
+    messages = {m for code, line, m in found if line == line_of(path, "{unit: captain")}
+    assert messages == {"a 'per:' entry of section 'troops' names unit and type",
+                        "a 'per:' entry of section 'troops' adds to no bound"}
 
 
 def test_a_section_is_open_only_to_a_list_that_takes_the_unit_that_unlocks_it(tmp_path):
@@ -132,4 +174,5 @@ def test_the_printed_list_shows_the_list_by_section(tmp_path):
     # Support is open: the captain unlocks it
     assert organisation.startswith("Name Count Bounds Units HQ 1 1 Captain Troops 2 1–3 Scouts, Sharpshooter "
                                    "Support 0 at most 1")
-    assert "Troops: 1–3 “One to three Troops choices; two to six in a battle.”" in text  # the rule, quoted
+    assert ("Troops: 1, up to 2 more for each HQ “One Troops choice, and two more for each HQ choice; two to six in a "
+            "battle, and two more for each.”") in text  # the rule, quoted

@@ -107,10 +107,35 @@ def _check_sections(game: Game, roster: Roster, origin: Origin, report: Report) 
             if limit.size not in sizes:
                 report_unknown(report, origin.location(*where, "sizes", j, "size"), "size of game", limit.size, sizes)
             bounds.append((where + ("sizes", j), limit.min, limit.max))
+        for j, scale in enumerate(section.per):
+            bounds.append((where + ("per", j), scale.min, scale.max))
+            _check_scale(game, roster, origin, where + ("per", j), section.id, scale, types, report)
         for place, low, high in bounds:
             if low is not None and high is not None and low > high:
                 report.add("E080", f"minimum {low} is above maximum {high}", origin.location(*place, "min"),
                            "swap them, or check the source")
+
+
+def _check_scale(game: Game, roster: Roster, origin: Origin, where: tuple, own: str, scale, types, report: Report) -> None:
+    """A section's `per:` entry counts one thing the game has (another section, a unit, a type) and
+    adds to a bound."""
+    named = [k for k in ("section", "unit", "type") if getattr(scale, k) is not None]
+    if len(named) != 1:
+        report.add("E080", f"a 'per:' entry of section '{own}' names {' and '.join(named) or 'nothing to count'}",
+                   origin.location(*where), "name one of 'section: ID', 'unit: ID' or 'type: NAME'")
+    if scale.min is None and scale.max is None:
+        report.add("E080", f"a 'per:' entry of section '{own}' adds to no bound", origin.location(*where),
+                   "give 'max: N' (each adds N slots) or 'min: N' (each asks for N more)")
+    sections = [s.id for s in roster.sections]
+    if scale.section == own:
+        report.add("E080", f"section '{own}' grows with its own units", origin.location(*where, "section"),
+                   "count another section, a unit or a type")
+    elif scale.section is not None and scale.section not in sections:
+        report_unknown(report, origin.location(*where, "section"), "section", scale.section, sections)
+    if scale.unit is not None:
+        _units(game, origin, where + ("unit",), (scale.unit,), report)
+    if scale.type is not None and types and scale.type not in types:
+        report_unknown(report, origin.location(*where, "type"), "unit type", scale.type, types)
 
 
 def _units(game: Game, origin: Origin, field: tuple, ids, report: Report) -> None:

@@ -84,11 +84,23 @@ class SectionLimit(Frozen):
     max: int | None = Field(default=None, ge=0, description="the most units the section takes in this size")
 
 
+class SectionScale(Frozen):
+    """Bounds a section gains for each unit the list takes of some kind ("each HQ choice adds two
+    Troops slots"): the units it puts in another section, or of one unit, or of a type."""
+
+    section: str | None = Field(default=None, description="id of another section: each unit the list puts in it")
+    unit: str | None = Field(default=None, description="id of a unit record: each of it the list takes")
+    type: str | None = Field(default=None, description="a unit type: each unit of it the list takes")
+    min: int | None = Field(default=None, ge=0, description="what each adds to the section's minimum")
+    max: int | None = Field(default=None, ge=0, description="what each adds to the section's maximum (a section "
+                            "with no maximum of its own then starts from none: it takes only what the list opens)")
+
+
 class Section(Frozen):
     """A part of the force organisation (a detachment, a slot): which units fill it and how many it takes."""
 
     id: Id
-    name: str = Field(description="the section as the source names it (HQ, Troops)")
+    name: Text = Field(description="the section as the source names it (HQ, Troops; translated like other text)")
     units: tuple[str, ...] = Field(default=(), description="ids of the units that may fill it")
     types: tuple[str, ...] = Field(default=(), description="unit types that may fill it (every unit of the type)")
     min: int | None = Field(default=None, ge=0, description="the fewest units the list takes in it")
@@ -97,6 +109,8 @@ class Section(Frozen):
                                             "over min/max for the sizes named")
     unlocked_by: tuple[str, ...] = Field(default=(), description="ids of units: the section is open only where the "
                                          "list takes one of them")
+    per: tuple[SectionScale, ...] = Field(default=(), description="bounds that grow with what the list takes: "
+                                          "each entry adds its min/max once per unit it counts")
     source: str = Field(description=QUOTE)
 
 

@@ -8,6 +8,7 @@ from pathlib import Path
 
 from markupsafe import Markup
 
+from ..i18n.plurals import locale_of
 from ..text.keywords import KeywordIndex, parse_use
 from ..print.context import BuildContext, print_linker
 from ..print.pdf import PdfResult, write_pdf
@@ -59,8 +60,9 @@ def rules_html(ctx: BuildContext, roster, counted: str | None = None) -> Markup:
             items.append(Markup("<li>{}: +{} {}</li>").format(tr.field(roster, "options", i, "name"),
                                                             format_value(option.cost, tr.lang),
                                                             _quote(ctx, option.source)))
-    for section in roster.sections:
-        items.append(Markup("<li>{}: {} {}</li>").format(section.name, limit_span(ui, section), _quote(ctx, section.source)))
+    for i, section in enumerate(roster.sections):
+        bounds = ", ".join(x for x in (limit_span(ui, section), *scale_words(ctx, roster, section)) if x)
+        items.append(Markup("<li>{}: {} {}</li>").format(section_name(ctx, roster, i), bounds, _quote(ctx, section.source)))
     if roster.reinforcement is not None:
         items.append(Markup("<li>{} {}</li>").format(_stat_name(ctx, roster.reinforcement.stat),
                                                      _quote(ctx, roster.reinforcement.source)))
@@ -100,6 +102,30 @@ def limit_span(ui, limit) -> str:
     return ui("army-span-at-most").format(max=high) if high is not None else ""
 
 
+def section_name(ctx: BuildContext, roster, index: int) -> str:
+    """A section's name in the edition's language (HQ, Штаб)."""
+    return ctx.tr.field(roster, "sections", index, "name")
+
+
+def scale_words(ctx: BuildContext, roster, section) -> list[str]:
+    """How a section's bounds grow: "up to 2 more for each HQ", in the edition's language."""
+    game, tr, ui = ctx.game, ctx.tr, ctx.env.globals["ui"]
+    ids = [s.id for s in roster.sections]
+    words = []
+    for scale in section.per:
+        if scale.section is not None:
+            name = section_name(ctx, roster, ids.index(scale.section)) if scale.section in ids else scale.section
+        elif scale.unit is not None:
+            name = tr.field(game.units[scale.unit], "name") if scale.unit in game.units else scale.unit
+        else:
+            name = tr.value_name("unit", "type", scale.type)
+        if scale.min is not None:
+            words.append(ui("army-per-min").format(min=scale.min, name=name))
+        if scale.max is not None:
+            words.append(ui("army-per-max").format(max=scale.max, name=name))
+    return words
+
+
 def limit_name(ctx: BuildContext, limit) -> str:
     """Whom a limit counts: the unit's name, or the type as the edition's catalog words it."""
     game, tr = ctx.game, ctx.tr
@@ -129,10 +155,21 @@ def data_version(game) -> str:
     return digest(*[x for p in files for x in (p.relative_to(folder).as_posix(), file_hash(p))])[:8]
 
 
+def edition_language(lang: str, reader: str) -> str:
+    """The edition's language by its name in the reader's language (CLDR, through Babel): "English",
+    "русский", "английский" for a Russian reader of the English edition; the code itself where
+    CLDR does not know the language."""
+    locale = locale_of(lang)
+    if locale.language != lang.replace("_", "-").split("-")[0].lower():
+        return lang
+    return locale.get_display_name(locale_of(reader)) or lang
+
+
 def edition_line(ctx: BuildContext) -> str:
-    """Which game, edition and data version a list is for: "Battle Rules · Edition: en · data 1a2b3c4d"."""
+    """Which game, edition and data version a list is for: "Battle Rules · Edition: English · data 1a2b3c4d"."""
     ui, manifest = ctx.env.globals["ui"], ctx.game.manifest
-    edition = ui("army-edition").format(language=ctx.tr.lang) + (f", {manifest.edition}" if manifest.edition else "")
+    language = edition_language(ctx.tr.lang, ctx.tr.lang)
+    edition = ui("army-edition").format(language=language) + (f", {manifest.edition}" if manifest.edition else "")
     return " · ".join([ctx.title, edition, ui("army-data-version").format(version=data_version(ctx.game))])
 
 
@@ -169,11 +206,11 @@ def sections_html(ctx: BuildContext, checked: Checked) -> Markup:
     """The force organisation: each section, the units the list puts in it, its bounds in the list's size."""
     ui, game, tr = ctx.env.globals["ui"], ctx.game, ctx.tr
     rows = []
-    for filled in checked.tally.sections:
-        names = ", ".join(tr.field(game.units[checked.tally.lines[i].unit], "name") for i in filled.lines)
+    for i, filled in enumerate(checked.tally.sections):
+        names = ", ".join(tr.field(game.units[checked.tally.lines[j].unit], "name") for j in filled.lines)
         bounds = limit_span(ui, filled) if filled.open else ui("army-section-locked-short")
         rows.append(Markup('<tr><th scope="row">{}</th><td>{}</td><td>{}</td><td>{}</td></tr>').format(
-            filled.section.name, filled.taken, bounds, names))
+            section_name(ctx, checked.tally.roster, i), filled.taken, bounds, names))
     if not rows:
         return Markup("")
     head = Markup("").join(Markup('<th scope="col">{}</th>').format(ui(k)) for k in ("name", "army-count", "army-bounds", "units"))

@@ -1,13 +1,14 @@
 """Force organisation: which section of the roster each line of a list fills, how many units each
-section takes against its bounds (which may depend on the size of game), and sections a unit's
-choice unlocks. The list builder page mirrors it (templates/site/roster.js, `sectionsOf`)."""
+section takes against its bounds (which may depend on the size of game, and grow with what the
+list takes: "each HQ choice adds two Troops slots"), and sections a unit's choice unlocks. The list
+builder page mirrors it (templates/site/roster.js, `checkSections`)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
 from ..reading.game import Game
-from ..model.rosters import GameSize, Roster, Section
+from ..model.rosters import GameSize, Roster, Section, SectionScale
 
 
 @dataclass
@@ -39,6 +40,25 @@ def bounds(section: Section, size: GameSize | None) -> tuple[int | None, int | N
     return section.min, section.max
 
 
+def counted(game: Game, scale: SectionScale, army, filled: dict[str, Filled]) -> int:
+    """How many units a section's scaling counts: those the list puts in the section it names, or
+    the list's units of the unit or type it names."""
+    if scale.section is not None:
+        return filled[scale.section].taken if scale.section in filled else 0
+    return sum(e.count for e in army.units if e.unit == scale.unit or (
+        scale.type is not None and e.unit in game.units and game.units[e.unit].type == scale.type))
+
+
+def scaled(game: Game, place: Filled, army, filled: dict[str, Filled]) -> None:
+    """The section's bounds grown by what the list takes ("each HQ choice adds two Troops slots")."""
+    for scale in place.section.per:
+        n = counted(game, scale, army, filled)
+        if scale.min is not None:
+            place.min = (place.min or 0) + scale.min * n
+        if scale.max is not None:
+            place.max = (place.max or 0) + scale.max * n
+
+
 def fill(game: Game, roster: Roster, size: GameSize | None, army, check) -> list[Filled]:
     """Each section with the lines that fill it; every finding (unknown or closed section, a unit in
     none, a section over or under its bounds, a locked one) to `check`."""
@@ -49,19 +69,31 @@ def fill(game: Game, roster: Roster, size: GameSize | None, army, check) -> list
         if entry.unit not in game.units:
             continue  # said as an unknown unit
         target = _section_of(game, roster, entry, i, check)
-        if target is None:
-            continue
-        place = filled[target.id]
-        place.lines.append(i)
-        before, place.taken = place.taken, place.taken + entry.count
-        if place.max is not None and place.taken > place.max and before <= place.max:
-            check.add("section-max", target.id, i, ("units", i),
-                      f"{place.taken} units in section '{target.id}': it takes at most {place.max}",
-                      f"move or drop units ({target.source!r})")
+        if target is not None:
+            filled[target.id].lines.append(i)
+            filled[target.id].taken += entry.count
+    for place in filled.values():
+        scaled(game, place, army, filled)
     taken = {e.unit for e in army.units}
     for place in filled.values():
+        _check_max(place, army, check)
         _check_place(place, taken, army, check)
     return list(filled.values())
+
+
+def _check_max(place: Filled, army, check) -> None:
+    """A section over its maximum: said at the line that takes it over."""
+    if place.max is None or place.taken <= place.max:
+        return
+    running = 0
+    for i in place.lines:
+        running += army.units[i].count
+        if running > place.max:
+            section = place.section
+            check.add("section-max", section.id, i, ("units", i),
+                      f"{place.taken} units in section '{section.id}': it takes at most {place.max}",
+                      f"move or drop units ({section.source!r})")
+            return
 
 
 def _section_of(game: Game, roster: Roster, entry, i: int, check) -> Section | None:

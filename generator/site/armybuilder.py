@@ -13,7 +13,9 @@ from markupsafe import Markup
 
 from ..model.rosters import Roster
 from ..print.context import BuildContext
-from ..roster.printed import edition_line, limit_name, rules_html
+from ..roster.printed import edition_line, keyword_ids, limit_name, rules_html, section_name
+from ..text import blocks
+from ..text.blocks import anchor
 from ..roster.tally import cost_values
 from ..values import is_unstated
 
@@ -61,9 +63,11 @@ def builder_data(ctx: BuildContext, roster: Roster) -> dict:
             {"id": o.id, "name": tr.field(roster, "options", i, "name"), "units": list(o.units), "cost": _number(o.cost),
              "max": _number(o.max)}
             for i, o in enumerate(roster.options)],
-        "sections": [{"id": s.id, "name": s.name, "units": list(s.units), "types": list(s.types), "min": s.min,
-                      "max": s.max, "sizes": {b.size: [b.min, b.max] for b in s.sizes},
-                      "unlocked_by": list(s.unlocked_by)} for s in roster.sections],
+        "sections": [{"id": s.id, "name": section_name(ctx, roster, i), "units": list(s.units), "types": list(s.types),
+                      "min": s.min, "max": s.max, "sizes": {b.size: [b.min, b.max] for b in s.sizes},
+                      "unlocked_by": list(s.unlocked_by),
+                      "per": [{"section": p.section, "unit": p.unit, "type": p.type, "min": p.min, "max": p.max}
+                              for p in s.per]} for i, s in enumerate(roster.sections)],
         "words": {w: ui(w) for w in WORDS},
     }
 
@@ -101,10 +105,31 @@ def _unit_rows(ctx: BuildContext, data: dict) -> Markup:
     return Markup('<table class="data-table army-units">{}<tbody>{}</tbody></table>').format(head, Markup("").join(rows))
 
 
-def builder_page(ctx: BuildContext, roster: Roster, root: str) -> Markup:
-    """The page's body; `root`: the site's root from the page (for the script)."""
+def sheets_html(ctx: BuildContext, link) -> tuple[Markup, dict]:
+    """Every unit's datasheet (the rulebook's rendering, as `roster print` prints them) and the
+    keywords they use, for the page's print: the script marks those of the chosen units, and the
+    print stylesheet shows only those. Returns the markup and, per unit, the anchors of its row
+    and of the keywords it uses."""
+    game, tr, ui = ctx.game, ctx.tr, ctx.env.globals["ui"]
+    if not game.units:
+        return Markup(""), {}
+    used = {unit_id: sorted(keyword_ids(ctx, [unit_id])) for unit_id in game.units}
+    every = {k for ids in used.values() for k in ids}
+    glossary = Markup('<h3>{}</h3>{}').format(ui("glossary"), blocks.glossary_html(game, tr, link, only=every)) \
+        if every else Markup("")
+    sheets = {unit_id: {"row": anchor(unit), "keywords": [anchor(game.keywords[k]) for k in used[unit_id]]}
+              for unit_id, unit in game.units.items()}
+    return Markup('<section class="army-sheets" id="army-sheets" aria-labelledby="army-sheets-title" data-pagefind-ignore>'
+                  '<h2 id="army-sheets-title">{}</h2>{}{}</section>').format(
+        ui("units"), blocks.roster_html(game, tr, link), glossary), sheets
+
+
+def builder_page(ctx: BuildContext, roster: Roster, root: str, link=None) -> Markup:
+    """The page's body; `root`: the site's root from the page (for the script); `link`: the site's
+    linker for the datasheets (a unit's page, a keyword's entry)."""
     game, ui = ctx.game, ctx.env.globals["ui"]
     data = builder_data(ctx, roster)
+    sheets, data["sheets"] = sheets_html(ctx, link or (lambda record: None))
     parts = [Markup('<p class="army-print-head" id="army-print-head"></p>'), Markup(
         '<fieldset class="army-saved" id="army-saved"><legend>{}</legend>'
         '<p class="army-field"><label for="army-lists">{}</label> <select id="army-lists"></select></p>'
@@ -141,7 +166,7 @@ def builder_page(ctx: BuildContext, roster: Roster, root: str) -> Markup:
     form = Markup('<form class="army-builder" id="army-builder" action="#">{}'
                   '<script type="application/json" id="army-data">{}</script></form>').format(
         Markup("").join(parts), Markup(json_text))
-    rules = Markup('<h2 id="roster-rules">{}</h2>{}').format(ui("roster-rules"), rules_html(ctx, roster))
+    rules = sheets + Markup('<h2 id="roster-rules">{}</h2>{}').format(ui("roster-rules"), rules_html(ctx, roster))
     script = Markup('<script src="{0}assets/js-yaml.min.js" defer></script>'
                     '<script src="{0}assets/roster.js" defer></script>').format(root)
     return form + rules + script

@@ -337,7 +337,7 @@ def _errata_pages(site: _GameSite) -> list[SitePage]:
 def _army_list_pages(site: _GameSite) -> list[SitePage]:
     """The army builder: a page per game, for its (first) roster."""
     return [SitePage(PAGE, site.ui("army-builder"),
-                     Markup('<div id="roster-{}">{}</div>').format(roster.id, builder_page(site.ctx, roster, "../../")),
+                     Markup('<div id="roster-{}">{}</div>').format(roster.id, builder_page(site.ctx, roster, "../../", site.link(0))),
                      kind="army-list")
             for roster in _built_rosters(site.game)]
 

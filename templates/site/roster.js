@@ -172,7 +172,8 @@
   }
 
   // Force organisation (generator/roster/sections.py): each line fills its named section, or the
-  // first open to its unit; each section against its bounds in the size of game; locked sections.
+  // first open to its unit; each section against its bounds in the size of game, grown by what the
+  // list takes (`per:`); locked sections.
   function admits(section, unitId) {
     const unit = units[unitId];
     return section.units.includes(unitId) || Boolean(unit && section.types.includes(unit.type));
@@ -197,6 +198,37 @@
     return found;
   }
 
+  // How many units a section's scaling counts: those the list puts in the section it names, or the
+  // list's units of the unit or type it names; each adds its min and max ("two Troops per HQ").
+  function countedBy(scale, list, filled) {
+    if (scale.section) {
+      const place = filled.find((f) => f.section.id === scale.section);
+      return place ? place.taken : 0;
+    }
+    return list.lines.reduce((sum, line) => sum + ((line.unit === scale.unit ||
+      (scale.type && units[line.unit] && units[line.unit].type === scale.type)) ? (line.count || 0) : 0), 0);
+  }
+
+  function scaled(place, list, filled) {
+    for (const scale of place.section.per) {
+      const n = countedBy(scale, list, filled);
+      if (scale.min !== null) { place.min = (place.min || 0) + scale.min * n; }
+      if (scale.max !== null) { place.max = (place.max || 0) + scale.max * n; }
+    }
+  }
+
+  function checkMax(place, list, add) {  // said at the line that takes the section over
+    if (place.max === null || place.taken <= place.max) { return; }
+    let running = 0;
+    for (const i of place.lines) {
+      running += list.lines[i].count || 0;
+      if (running > place.max) {
+        add("section-max", place.section.id, i, fill(words["army-section-max"], { name: place.section.name, max: place.max, count: place.taken }));
+        return;
+      }
+    }
+  }
+
   function checkSections(list, sized, add) {
     if (!data.sections.length) { return []; }
     const filled = data.sections.map((section) => {
@@ -208,15 +240,13 @@
       const section = sectionOf(line, i, add);
       if (!section) { return; }
       const place = filled.find((f) => f.section === section);
-      const before = place.taken;
       place.lines.push(i);
       place.taken += line.count || 0;
-      if (place.max !== null && place.taken > place.max && before <= place.max) {
-        add("section-max", section.id, i, fill(words["army-section-max"], { name: section.name, max: place.max, count: "{count}" }));
-      }
     });
+    for (const place of filled) { scaled(place, list, filled); }
     const taken = new Set(list.lines.map((l) => l.unit));
     for (const place of filled) {
+      checkMax(place, list, add);
       const section = place.section;
       if (section.unlocked_by.length && !section.unlocked_by.some((u) => taken.has(u))) {
         place.open = false;
@@ -257,11 +287,6 @@
     checkLimits(list, add);
     checkChoices(list, add);
     const sections = checkSections(list, sized, add);
-    for (const finding of pending) {
-      if (finding.rule === "section-max") {
-        finding.text = fill(finding.text, { count: sections.find((f) => f.section.id === finding.subject).taken });
-      }
-    }
     return { total: total, limit: limit, sized: sized, findings: pending, eaches: eaches, sections: sections };
   }
 
@@ -497,10 +522,35 @@
     }
   }
 
+  // The page's print shows each chosen unit's datasheet and the keywords it uses, as `roster
+  // print` does: every unit's is on the page, and the print stylesheet shows those marked chosen.
+  function showSheets(list) {
+    const sheets = document.getElementById("army-sheets");
+    if (!sheets) { return; }
+    const chosen = new Set(list.lines.filter((line) => units[line.unit]).map((line) => line.unit));
+    const keywords = new Set();
+    for (const [unit, sheet] of Object.entries(data.sheets)) {
+      const row = document.getElementById(sheet.row);
+      if (!row) { continue; }
+      const details = row.nextElementSibling && row.nextElementSibling.classList.contains("details") ? row.nextElementSibling : null;
+      for (const part of [row, details]) { if (part) { part.toggleAttribute("data-chosen", chosen.has(unit)); } }
+      if (chosen.has(unit)) { sheet.keywords.forEach((k) => keywords.add(k)); }
+    }
+    for (const term of sheets.querySelectorAll(".glossary dt")) {
+      const definition = term.nextElementSibling;
+      term.toggleAttribute("data-chosen", keywords.has(term.id));
+      if (definition && definition.tagName === "DD") { definition.toggleAttribute("data-chosen", keywords.has(term.id)); }
+    }
+    sheets.toggleAttribute("data-chosen", chosen.size > 0);
+    const glossary = sheets.querySelector("h3");
+    if (glossary) { glossary.toggleAttribute("data-chosen", keywords.size > 0); }
+  }
+
   function update() {
     const list = state();
     const result = check(list);
     show(list, result);
+    showSheets(list);
     if (url) { URL.revokeObjectURL(url); }
     url = URL.createObjectURL(new Blob([yaml(list)], { type: "application/yaml" }));
     download.href = url;
