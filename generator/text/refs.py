@@ -272,9 +272,37 @@ def reference_words(tr: Any, text: str) -> str:
             return apply_case(tr.field(record, "name") if getattr(record, "name", None) else record.id, case)
         if resolved.ref.kind == "stat":
             return apply_case(tr.manifest("stats", game.manifest.stats.index(resolved.value), "name"), case)
-        return resolved.text(tr.lang, tr.measure_words())
+        cell = _cell_words(tr, resolved)
+        return cell if cell is not None else resolved.text(tr.lang, tr.measure_words())
 
     return REFERENCE.sub(words, text)
+
+
+_CELL = re.compile(r"^rows\.(\d+)\.([a-z0-9_][a-z0-9_-]*)$")
+
+
+def _cell_words(tr: Any, resolved: Resolved) -> str | None:
+    """`{{ table:ID.rows.N.COLUMN }}` as plain words: the cell in tr's language with its own
+    references printed, a coded value by its name, a modifier with its sign; None for a
+    reference to anything else."""
+    record, field, value = resolved.record, resolved.ref.field, resolved.value
+    match = _CELL.match(field) if record is not None and record.kind == "table" and field else None
+    if match is None:
+        return None
+    row, key = int(match.group(1)), match.group(2)
+    column = next((c for c in record.columns if c.id == key), None)
+    if column is not None and column.values and isinstance(value, str) and value != "-":
+        index = record.columns.index(column)
+        names = [tr.field(record, "columns", index, "values", column.values.index(v), "name")
+                 if (v := column.value(part)) is not None else part
+                 for part in (p.strip() for p in value.split(",")) if part]
+        return ", ".join(names)
+    if isinstance(value, str) and key != "roll":
+        return reference_words(tr, tr.field(record, "rows", row, key, refs=False))
+    if column is not None and column.signed and isinstance(value, (int, float)) and not isinstance(value, bool) \
+            and value > 0:
+        return f"+{value}"
+    return None
 
 
 def is_block(resolved: "Resolved") -> bool:
