@@ -249,3 +249,27 @@ def test_a_table_inside_a_sentence_of_a_card_is_still_e052(tmp_path):
     cards = game / "data/refcards.yaml"
     cards.write_text(CARDS.replace("At a ford: {{", "At a ford {{ table:crossing }}: {{"), encoding="utf-8")
     assert [d for d in _diagnostics(tmp_path) if d.code == "E052" and d.location.path.name == "refcards.yaml"]
+
+
+def test_a_cell_referred_to_reads_as_plain_words_in_each_language(tmp_path):
+    from generator.print.context import BuildContext
+
+    make_game(tmp_path)
+    game = Project(tmp_path).load("bridgehead", Report())
+    ref = "{{ table:crossing.rows.0.effect }} ({{ table:crossing.rows.0.modifier }}), {{ table:morale.rows.3.who }}"
+    assert BuildContext(game, "en", tmp_path).tr.references(ref) == "The Field gun stops (+1), Cavalry rallies"
+    assert BuildContext(game, "de", tmp_path).tr.references(ref) == "Das Feldgeschütz hält an (+1), Kavallerie sammelt sich"
+
+
+def test_a_cell_referred_to_in_the_rules_prints_as_its_table_prints_it(tmp_path):
+    from generator.i18n.translate import Translator
+    from generator.text.chapters import load_chapter
+    from generator.text.render import RenderContext, render_chapter
+
+    make_game(tmp_path)
+    game = Project(tmp_path).load("bridgehead", Report())
+    path = tmp_path / "ford.md"
+    path.write_text("# Ford\n\n" + FORD + "\n", encoding="utf-8")
+    html = str(render_chapter(load_chapter(path), RenderContext(game, Translator.load(game, "en"), "site",
+                                                                 lambda record: None)).html)
+    assert "Field gun" in html and "+1" in html and "{{" not in html, html

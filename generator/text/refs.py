@@ -292,17 +292,23 @@ def _cell_words(tr: Any, resolved: Resolved) -> str | None:
     row, key = int(match.group(1)), match.group(2)
     column = next((c for c in record.columns if c.id == key), None)
     if column is not None and column.values and isinstance(value, str) and value != "-":
-        index = record.columns.index(column)
-        names = [tr.field(record, "columns", index, "values", column.values.index(v), "name")
-                 if (v := column.value(part)) is not None else part
-                 for part in (p.strip() for p in value.split(",")) if part]
-        return ", ".join(names)
+        return _coded_words(tr, record, column, value)
     if isinstance(value, str) and key != "roll":
         return reference_words(tr, tr.field(record, "rows", row, key, refs=False))
-    if column is not None and column.signed and isinstance(value, (int, float)) and not isinstance(value, bool) \
-            and value > 0:
-        return f"+{value}"
-    return None
+    signed = column is not None and column.signed and type(value) in (int, float) and value > 0
+    return f"+{value}" if signed else None
+
+
+def _coded_words(tr: Any, table: Any, column: Any, cell: str) -> str:
+    """A coded cell's values by their names in tr's language ('directed, artillery')."""
+    index = table.columns.index(column)
+    names = []
+    for part in (p.strip() for p in cell.split(",")):
+        value = column.value(part) if part else None
+        if part:
+            names.append(tr.field(table, "columns", index, "values", column.values.index(value), "name")
+                         if value is not None else part)
+    return ", ".join(names)
 
 
 def is_block(resolved: "Resolved") -> bool:
