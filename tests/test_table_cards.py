@@ -273,3 +273,16 @@ def test_a_cell_referred_to_in_the_rules_prints_as_its_table_prints_it(tmp_path)
     html = str(render_chapter(load_chapter(path), RenderContext(game, Translator.load(game, "en"), "site",
                                                                  lambda record: None)).html)
     assert "Field gun" in html and "+1" in html and "{{" not in html, html
+
+
+def test_a_card_of_a_deck_named_reference_has_its_own_page_on_the_site(tmp_path):
+    from generator.print.cardfaces import all_faces
+    from generator.print.context import BuildContext
+    from generator.site.datasheet import card_sheet
+
+    make_game(tmp_path)
+    ctx = BuildContext(Project(tmp_path).load("bridgehead", Report()), "de", tmp_path)
+    face = next(f for f in all_faces(ctx) if f.id == "morale-card")
+    html = str(card_sheet(ctx, face, lambda record: None))
+    assert 'class="card-kind"' in html and "Moralergebnisse" in html and "Standhaft Linie 28" not in html
+    assert "Geflohen Linie 28" in html

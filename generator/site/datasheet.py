@@ -37,8 +37,8 @@ def unit_sheet(ctx: BuildContext, unit, link) -> Markup:
 def card_sheet(ctx: BuildContext, face: CardFace, link) -> Markup:
     """A deck card's text as HTML, its back's after it; a unit card shows the unit's datasheet."""
     game, tr = ctx.game, ctx.tr
-    card = game.cards.get(face.id) if face.deck not in ("datasheets", "reference") else None
-    if card is None:
+    card = game.cards.get(face.id)
+    if card is None or card.deck != face.deck:  # a generated card (datasheet, quick reference): its face says it all
         return Markup('<section class="datasheet">{}</section>').format(face.body)
     parts = []
     if face.label:
