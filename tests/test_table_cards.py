@@ -129,6 +129,10 @@ def built(tmp_path_factory) -> Path:
         for lang in ("en", "de"):
             result = run_job(Job(root, "bridgehead", lang, "cards", images=False))
             assert result.error is None, result.error
+            # the layout check finds nothing on the tables' cards: no text cut off, none outside its card
+            assert not [d for d in result.diagnostics if d.location and d.location.path.name in ("refcards.yaml",
+                                                                                                 "tables.yaml")]
+            assert (root / "output/bridgehead" / lang / "cards.pdf").is_file()
     finally:
         outputs.confine_to(None)
     return root / "output/bridgehead"
