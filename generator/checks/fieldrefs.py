@@ -10,6 +10,7 @@ from ..core.diagnostics import Location, Report
 from ..reading.game import Game
 from ..i18n.messages import data_strings
 from ..text.refs import REFERENCE, Ref, RefError, is_block, resolve
+from ..text.tabletext import table_ref
 from ..reading.yamlsource import line_of_offset, read_text
 
 class _Sources:
@@ -48,6 +49,16 @@ def _owner(record, path: tuple) -> str:
     return f"game.yaml {where}" if record is None else f"{record.kind} '{record.id}' {where}"
 
 
+def _table_alone(record, path: tuple, text: str, match) -> bool:
+    """A `{{ table:ID }}` alone on its line of a card's text (its face, a section's, its
+    back's): the card prints the table there (text/tabletext.py)."""
+    if record is None or record.kind != "card" or not path or path[-1] != "text":
+        return False
+    start = text.rfind("\n", 0, match.start()) + 1
+    end = text.find("\n", match.end())
+    return table_ref(text[start:end if end >= 0 else len(text)]) is not None
+
+
 def check(game: Game, report: Report) -> None:
     sources = _Sources()
     for record, path, text, start in data_strings(game):
@@ -66,10 +77,11 @@ def check(game: Game, report: Report) -> None:
                 if not exc.follows:
                     report.add(exc.code, f"{_owner(record, path)}: {exc}", where, exc.hint)
                 continue
-            if is_block(resolved):
+            if is_block(resolved) and not _table_alone(record, path, text, match):
                 report.add("E052", f"{_owner(record, path)}: '{{{{ {match.group(1)} }}}}' prints a whole table or "
                            "list, which cannot stand inside this text", where,
-                           "refer to one record or value here ({{ kind:id }}, {{ kind:id.field }})")
+                           "refer to one record or value here ({{ kind:id }}, {{ kind:id.field }}); a card's text "
+                           "prints a table written alone on its own line")
         if "{{" in text[end:]:
             report.add("E019", f"{_owner(record, path)}: '{{{{' opens a reference that is never closed with '}}}}'",
                        sources.place(start, "{{", text.count("{{", 0, end)),

@@ -70,6 +70,7 @@ def check(game: Game, report: Report) -> None:
         origin = game.origin(card)
         _ref(game, report, origin, ("deck",), "decks", "deck", card.deck)
         _ref(game, report, origin, ("unit",), "units", "unit", card.unit)
+        _ref(game, report, origin, ("table",), "tables", "table", card.table)
     for keyword in game.keywords.values():
         origin = game.origin(keyword)
         for i, alias in enumerate(keyword.aliases):

@@ -103,6 +103,9 @@ class Card(Record):
         default=None, description="this card's own back: a back design's name, or a face of its own "
         "(title, text, stats, image, template); default: the deck's back")
     unit: str | None = Field(default=None, description="id of the unit this card fields")
+    table: str | None = Field(default=None, description="id of a data table the card prints below its text: "
+                              "a table too long for one card continues on as many as it needs, each "
+                              "repeating the table's header row")
     stats: dict[str, StatEntry] = Field(default={}, description="typed values: stats with applies_to: [card]")
     as_written: dict[str, str] = as_written_field()
     icons: OrUnstated[tuple[str, ...]] = Field(

@@ -55,6 +55,11 @@ class PrintConfig(Settings):
     card_safe_mm: Mm | None = Field(default=None, description="how far text on a card keeps inside the cut line")
     counter_safe_mm: Mm | None = Field(default=None, description="how far text on a counter keeps inside the cut line")
     books: dict[BookPaper, BookLayout] | None = Field(default=None, description="the rulebook's pages per paper")
+    reference_deck: bool | None = Field(default=None, description="print the generated quick-reference deck (dice, "
+                                        "actions, tables, distance bands): true, false, or leave out for games "
+                                        "with neither cards nor units")
+    datasheet_deck: bool | None = Field(default=None, description="print a datasheet card for every unit no card "
+                                        "fields: true, false, or leave out for games without cards")
 
 
 class Paper(Settings):

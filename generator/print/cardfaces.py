@@ -16,7 +16,8 @@ from ..model.sizes import parse_size, size_key
 from ..text import blocks
 from ..text.editorial import field_html, mark_if_editors
 from ..text.legend import legend_for
-from .context import BuildContext
+from ..text.tabletext import holds_tables, text_blocks
+from .context import BuildContext, print_config
 
 
 @dataclass(frozen=True)
@@ -137,14 +138,17 @@ def deck_cards(ctx: BuildContext) -> list[CardFace]:
     for card in game.cards.values():
         deck = game.decks[card.deck]
         before = len(tr.missing)
+        parts = card_parts(ctx, card)
         faces.append(CardFace(
             id=card.id, deck=deck.id, deck_name=tr.field(deck, "name"),
             back=card.back_design or ("" if card.back_face else deck.print_back), reverse=back_face(ctx, card),
             size=deck.print_size, corners=deck.corners,
             extra=_side_colours(ctx, next((s for s in (card.side, deck.side) if isinstance(s, str)), None)),
             title=tr.field(card, "name"), title_mark=mark_if_editors(card, "name", tr), label=_label(ctx, card.card_kind),
-            body=card_body(ctx, card), draft=tr.field(card, "incomplete") if card.incomplete else None,
+            body=body_of(parts), draft=tr.field(card, "incomplete") if card.incomplete else None,
             location=_location(ctx, card), copies=card.quantity or 1,
+            # a card holding a table may continue it on more cards: its parts (none for text alone)
+            parts=tuple(parts) if any(isinstance(p, TableRow) for p in parts) else (),
         ))
         faces[-1].fallback = tuple(dict.fromkeys(text for _context, text in tr.missing[before:]))
     return faces
@@ -157,19 +161,59 @@ def _side_colours(ctx: BuildContext, side_id: str | None) -> dict:
 
 
 def card_body(ctx: BuildContext, card: Card) -> Markup:
+    return body_of(card_parts(ctx, card))
+
+
+def card_parts(ctx: BuildContext, card: Card) -> list[Markup | TableRow]:
+    """A deck card's body in parts: its picture, icons, unit, stats, text and sections (a table
+    in them by its rows), then the data table it is made from (`table:`) by its rows."""
     game = ctx.game
-    parts = [_art(ctx, card.image)]
+    parts: list[Markup | TableRow] = [_art(ctx, card.image)]
     if card.icons:
         parts.append(Markup('<p class="icons">{}</p>').format(Markup(" ").join(icon(name) for name in card.icons)))
     if card.unit and card.unit in game.units:
         parts.append(unit_body(ctx, game.units[card.unit], _stats_in_row(ctx)))
     parts.append(stats_body(ctx, card))
     if card.text:
-        parts.append(Markup("<p>{}</p>").format(card_text(ctx, card, "text")))
+        parts += text_parts(ctx, card, "text")
     for i, _section in enumerate(card.sections):
-        parts.append(Markup("<p><strong>{}.</strong> {}</p>").format(
-            field_html(card, ctx.tr, "sections", i, "title"), card_text(ctx, card, "sections", i, "text")))
-    return Markup("").join(parts)
+        parts += section_parts(ctx, card, i)
+    if card.table in game.tables:  # the table the card is made from: the card's title names it
+        html = icons_in(blocks.table_html(game.tables[card.table], ctx.tr, _link, caption=False))
+        parts += table_parts(html) or [html]
+    return [part for part in parts if part]  # no empty parts: a card that continues a table shares out its rows
+
+
+def section_parts(ctx: BuildContext, card: Card, i: int, link=_link) -> list[Markup | TableRow]:
+    """A card's section: its title run into its text's paragraph, or above its text where the
+    text holds tables."""
+    title = field_html(card, ctx.tr, "sections", i, "title")
+    if holds_tables(ctx.tr.field(card, "sections", i, "text", refs=False)):
+        return [Markup("<p><strong>{}.</strong></p>").format(title), *text_parts(ctx, card, "sections", i, "text",
+                                                                               link=link)]
+    return [Markup("<p><strong>{}.</strong> {}</p>").format(title, card_text(ctx, card, "sections", i, "text",
+                                                                            link=link))]
+
+
+def text_parts(ctx: BuildContext, record, *path, link=_link) -> list[Markup | TableRow]:
+    """A text field of a card in parts: one paragraph as card_text prints it; or, where it holds
+    tables (`{{ table:ID }}` alone on its line, a Markdown table), its paragraphs and each
+    table by its rows, the editor's mark after the last."""
+    tr = ctx.tr
+    text = tr.field(record, *path, refs=False)
+    if not holds_tables(text):
+        return [Markup("<p>{}</p>").format(card_text(ctx, record, *path, link=link))]
+    parts: list[Markup | TableRow] = []
+    for block in text_blocks(ctx.game, tr, text, link):
+        block = icons_in(block)
+        parts += (table_parts(block) or [block]) if block.startswith("<table") else [block]
+    mark = mark_if_editors(record, path, tr)
+    return parts + ([Markup("<p>{}</p>").format(mark)] if mark else [])
+
+
+def card_text_html(ctx: BuildContext, record, *path, link=_link) -> Markup:
+    """A text field of a card as HTML blocks: its paragraphs and tables (text_parts)."""
+    return body_of(text_parts(ctx, record, *path, link=link))
 
 
 def back_face(ctx: BuildContext, card: Card) -> BackFace | None:
@@ -179,7 +223,7 @@ def back_face(ctx: BuildContext, card: Card) -> BackFace | None:
         return None
     body = [_art(ctx, back.image), stats_body(ctx, BackOf(card))]
     if back.text:
-        body.append(Markup("<p>{}</p>").format(card_text(ctx, card, "back", "text")))
+        body.append(card_text_html(ctx, card, "back", "text"))
     return BackFace(title=tr.field(card, "back", "title"), title_mark=mark_if_editors(card, "back.title", tr),
                     body=Markup("").join(body), text=tr.field(card, "back", "text"))
 
@@ -277,7 +321,7 @@ def datasheets(ctx: BuildContext) -> list[CardFace]:
     game, tr = ctx.game, ctx.tr
     carded = {c.unit for c in game.cards.values() if c.unit}
     units = [u for u in game.units.values() if u.id not in carded]
-    if not units or game.cards:
+    if not units or not generated(ctx, "datasheet_deck", not game.cards):
         return []
     deck_name = tr.field(next(iter(units)), "name") and _label(ctx, "datasheet")
     return [CardFace(
@@ -287,6 +331,13 @@ def datasheets(ctx: BuildContext) -> list[CardFace]:
         location=_location(ctx, unit), narrow=unit_body(ctx, unit, as_list=True)) for unit in units]
 
 
+def generated(ctx: BuildContext, deck: str, default: bool) -> bool:
+    """Whether a generated deck prints: print.yaml's `reference_deck:` / `datasheet_deck:`
+    (true or false), else `default` (the game's own cards and units decide)."""
+    chosen = print_config(ctx).get(deck)
+    return default if chosen is None else bool(chosen)
+
+
 def _stats_in_row(ctx: BuildContext) -> int:
     from .sheetparts import sheets_config
 
@@ -294,10 +345,10 @@ def _stats_in_row(ctx: BuildContext) -> int:
 
 
 def reference_cards(ctx: BuildContext) -> list[CardFace]:
-    """Quick-reference cards (dice, actions, tables, distance bands) for games without cards
-    or units of their own."""
+    """Quick-reference cards (dice, actions, tables, distance bands): by default for games
+    without cards or units of their own."""
     game, tr = ctx.game, ctx.tr
-    if game.cards or game.units:
+    if not generated(ctx, "reference_deck", not (game.cards or game.units)):
         return []
     label = _label(ctx, "reference")
     faces = []

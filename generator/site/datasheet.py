@@ -5,10 +5,9 @@ from __future__ import annotations
 
 from markupsafe import Markup
 
-from ..print.cardfaces import BackOf, CardFace, card_text
+from ..print.cardfaces import BackOf, CardFace, body_of, card_text_html, section_parts
 from ..print.context import BuildContext
 from ..text import blocks
-from ..text.editorial import field_html
 
 
 def stats_table(ctx: BuildContext, unit, link=None) -> Markup:
@@ -38,8 +37,8 @@ def unit_sheet(ctx: BuildContext, unit, link) -> Markup:
 def card_sheet(ctx: BuildContext, face: CardFace, link) -> Markup:
     """A deck card's text as HTML, its back's after it; a unit card shows the unit's datasheet."""
     game, tr = ctx.game, ctx.tr
-    card = game.cards.get(face.id) if face.deck not in ("datasheets", "reference") else None
-    if card is None:
+    card = game.cards.get(face.id)
+    if card is None or card.deck != face.deck:  # a generated card (datasheet, quick reference): its face says it all
         return Markup('<section class="datasheet">{}</section>').format(face.body)
     parts = []
     if face.label:
@@ -48,10 +47,11 @@ def card_sheet(ctx: BuildContext, face: CardFace, link) -> Markup:
         parts.append(unit_sheet(ctx, game.units[card.unit], link))
     parts.append(stats_table(ctx, card, link))
     if card.text:
-        parts.append(Markup("<p>{}</p>").format(card_text(ctx, card, "text", link=link)))
+        parts.append(card_text_html(ctx, card, "text", link=link))
     for i, _section in enumerate(card.sections):
-        parts.append(Markup("<p><strong>{}.</strong> {}</p>").format(
-            field_html(card, tr, "sections", i, "title"), card_text(ctx, card, "sections", i, "text", link=link)))
+        parts.append(body_of(section_parts(ctx, card, i, link=link)))
+    if card.table in game.tables:
+        parts.append(blocks.table_html(game.tables[card.table], tr, link))
     parts.append(blocks.unstated_notes(game, tr, card))  # what the source does not give, and why
     if face.reverse is not None:
         parts.append(back_sheet(ctx, card, face, link))
@@ -67,7 +67,7 @@ def back_sheet(ctx: BuildContext, card, face: CardFace, link) -> Markup:
             face.reverse.title, face.reverse.title_mark))
     parts.append(stats_table(ctx, BackOf(card), link))
     if back.text:
-        parts.append(Markup("<p>{}</p>").format(card_text(ctx, card, "back", "text", link=link)))
+        parts.append(card_text_html(ctx, card, "back", "text", link=link))
     return Markup('<section class="card-back-sheet">{}</section>').format(Markup("").join(parts))
 
 

@@ -182,12 +182,13 @@ def coded_names(table: Table, index: int, column, cell: str, tr: Translator, mar
     return Markup(", ").join(names) if marked else ", ".join(names)
 
 
-def table_html(table: Table, tr: Translator, link: Linker | None = None) -> Markup:
-    """A data table as HTML: its caption, headings and rows, the notes on values the source
-    does not give, and the table's own note."""
+def table_html(table: Table, tr: Translator, link: Linker | None = None, caption: bool = True) -> Markup:
+    """A data table as HTML: its caption (unless the page's heading names it), headings and rows,
+    the notes on values the source does not give, and the table's own note."""
     columns = _table_columns(table, tr)
     out = [Markup('<table class="data-table" id="{}">').format(anchor(table))]
-    out.append(Markup("<caption>{}{}</caption>").format(field_html(table, tr, "name"), draft_badge(table, tr)))
+    if caption:
+        out.append(Markup("<caption>{}{}</caption>").format(field_html(table, tr, "name"), draft_badge(table, tr)))
     out.append(Markup("<thead><tr>") + Markup("").join(Markup("<th scope=\"col\">{}</th>").format(n) for _, n in columns)
                + Markup("</tr></thead><tbody>"))
     by_id = {c.id: c for c in table.columns}
@@ -225,6 +226,22 @@ def _table_cell(table: Table, tr: Translator, link: Linker, by_id: dict, at: tup
         return inline_refs_html(tr.game, tr, tr.field(table, "rows", row, key, refs=False), link) \
             + mark_if_editors(table, ("rows", row, key), tr)
     return _signed(value) if column is not None and column.signed else _cell(value)
+
+
+_CELL = re.compile(r"^rows\.(\d+)\.([a-z0-9_][a-z0-9_-]*)$")
+
+
+def table_cell_html(tr: Translator, resolved, link: Linker | None = None) -> Markup | None:
+    """`{{ table:ID.rows.N.COLUMN }}`: the cell as its table prints it (in this language, its own
+    references printed, a modifier with its sign, a coded value by its name); None for a
+    reference to anything else."""
+    record, field = resolved.record, resolved.ref.field
+    match = _CELL.match(field) if isinstance(record, Table) and field else None
+    if match is None:
+        return None
+    by_id = {c.id: c for c in record.columns}
+    at = (int(match.group(1)), match.group(2))
+    return escape(_table_cell(record, tr, link or _no_link, by_id, at, resolved.value))
 
 
 def _in_lang(text, lang: str, source: str) -> str:
@@ -280,6 +297,8 @@ def inline_refs_html(game: Game, tr: Translator, text: str, link: Linker) -> Mar
             continue
         if is_block(resolved):
             out.append(Markup('<span class="broken-ref">{}</span>').format(match.group(0)))
+        elif (cell := table_cell_html(tr, resolved, link)) is not None:
+            out.append(cell)
         elif resolved.record is not None and resolved.ref.field is None:
             record = resolved.record
             label = ref_label(game, tr, resolved)

@@ -272,9 +272,43 @@ def reference_words(tr: Any, text: str) -> str:
             return apply_case(tr.field(record, "name") if getattr(record, "name", None) else record.id, case)
         if resolved.ref.kind == "stat":
             return apply_case(tr.manifest("stats", game.manifest.stats.index(resolved.value), "name"), case)
-        return resolved.text(tr.lang, tr.measure_words())
+        cell = _cell_words(tr, resolved)
+        return cell if cell is not None else resolved.text(tr.lang, tr.measure_words())
 
     return REFERENCE.sub(words, text)
+
+
+_CELL = re.compile(r"^rows\.(\d+)\.([a-z0-9_][a-z0-9_-]*)$")
+
+
+def _cell_words(tr: Any, resolved: Resolved) -> str | None:
+    """`{{ table:ID.rows.N.COLUMN }}` as plain words: the cell in tr's language with its own
+    references printed, a coded value by its name, a modifier with its sign; None for a
+    reference to anything else."""
+    record, field, value = resolved.record, resolved.ref.field, resolved.value
+    match = _CELL.match(field) if record is not None and record.kind == "table" and field else None
+    if match is None:
+        return None
+    row, key = int(match.group(1)), match.group(2)
+    column = next((c for c in record.columns if c.id == key), None)
+    if column is not None and column.values and isinstance(value, str) and value != "-":
+        return _coded_words(tr, record, column, value)
+    if isinstance(value, str) and key != "roll":
+        return reference_words(tr, tr.field(record, "rows", row, key, refs=False))
+    signed = column is not None and column.signed and type(value) in (int, float) and value > 0
+    return f"+{value}" if signed else None
+
+
+def _coded_words(tr: Any, table: Any, column: Any, cell: str) -> str:
+    """A coded cell's values by their names in tr's language ('directed, artillery')."""
+    index = table.columns.index(column)
+    names = []
+    for part in (p.strip() for p in cell.split(",")):
+        value = column.value(part) if part else None
+        if part:
+            names.append(tr.field(table, "columns", index, "values", column.values.index(value), "name")
+                         if value is not None else part)
+    return ", ".join(names)
 
 
 def is_block(resolved: "Resolved") -> bool:

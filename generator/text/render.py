@@ -106,7 +106,10 @@ def _field_ref_html(ctx: RenderContext, resolved: Resolved) -> Markup:
     record = resolved.record
     value = resolved.value
     path = tuple(resolved.ref.field.split("."))
-    if isinstance(value, str) and is_translatable_path(record, path):
+    cell = blocks.table_cell_html(ctx.tr, resolved, ctx.link)  # a table's cell, as the table prints it
+    if cell is not None:
+        value = cell
+    elif isinstance(value, str) and is_translatable_path(record, path):
         value = field_html(record, ctx.tr, *path)
     else:
         value = resolved.text(ctx.tr.lang, ctx.tr.measure_words())
