@@ -112,7 +112,7 @@ def since(ctx: BuildContext, ref: str) -> Iterator[Since]:
     """The game as it was at REF (loaded from a temporary folder, gone afterwards) and what
     changed since; ValueError if that version cannot be loaded."""
     with from_git(ctx.project_root, ctx.game.id, ref) as old_root:
-        old = Project(old_root).read(ctx.game.id, Report())
+        old = Project(old_root).load(ctx.game.id, Report(), checks=False)  # its stats parsed, as a build reads them
         if old is None:
             raise ValueError(f"the version of {ctx.game.id} at {ref} cannot be loaded; "
                              f"run 'rulesmith changes {ctx.game.id} --since {ref}' to see why")
@@ -171,6 +171,35 @@ def _text(value: Any, folder: Path, home: Path) -> str:
 
 CHANGED = "data-changed"  # the attribute of a changed block in the book's HTML
 _OPENING = re.compile(r"<(p|li|h[1-6]|tr|dt|dd|figure)\b[^>]*(?<!/)>")
+
+
+def _face_content(face) -> tuple:
+    """What a card face prints (not where it comes from, nor its fitted size)."""
+    return (face.title, face.title_mark, face.label, face.body, face.deck_name, face.size, face.back, face.reverse,
+            face.draft, face.corners, face.extra, face.narrow, face.copies)
+
+
+def changed_cards(ctx: BuildContext, ref: str | None) -> tuple[set, str]:
+    """The (deck, id) of the card faces whose printed content changed since REF in this
+    edition, and the mark they carry; nothing without REF."""
+    if ref is None:
+        return set(), ""
+    from .cardfaces import all_faces
+
+    with since(ctx, ref) as found:
+        return changed_faces(ctx, found, all_faces, lambda f: (f.deck, f.id), _face_content), version_mark(ctx)
+
+
+def changed_counters(ctx: BuildContext, ref: str | None) -> tuple[set, str]:
+    """The ids of the counters whose front or back changed since REF in this edition, and
+    the mark their fronts carry; nothing without REF."""
+    if ref is None:
+        return set(), ""
+    from .counters import pieces, unique_pieces
+
+    with since(ctx, ref) as found:
+        return changed_faces(ctx, found, lambda c: unique_pieces(pieces(c)), lambda p: p.counter.id,
+                             lambda p: (p.sheet.size, p.sheet.template, p.front, p.back)), version_mark(ctx)
 
 
 def marked_html(html: str, sources: Iterable[str], anchors: Iterable[str]) -> str:
