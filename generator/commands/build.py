@@ -157,7 +157,7 @@ def build(project, names, kinds, partial, langs, workers, force, options, strict
         run.verified = verified_examples(project, names, run.manifest, run.inputs)
     jobs, skipped = _planned(run, names, langs, kinds, options)
     _remove_gone(run, _Asked(names, partial, langs, kinds, options), {job for job, _key, _state in jobs} | set(skipped))
-    site = _SiteRequest(names, partial, langs, site_url) if "site" in kinds else None
+    site = _SiteRequest(names, partial, langs, site_url, bool(options.get("changes_since"))) if "site" in kinds else None
     failed = _made(run, jobs, skipped, workers, site)
     run.manifest.save()
     if report.diagnostics and own_report:
@@ -190,6 +190,7 @@ class _SiteRequest:
     partial: bool
     langs: list[str] | None
     site_url: str
+    changes: bool = False  # --changes-since: each game's page of what changed
 
 
 def _prepared_output(project, force: bool) -> Manifest:
@@ -379,7 +380,8 @@ def _build_site(run: _Build, site: _SiteRequest, say: Callable[[str], None]) -> 
     project = run.project
     built = build_site(project, project.game_ids() if site.partial else site.names, run.report,
                        only=set(site.names) if site.partial else None, manifest=run.manifest, inputs=run.inputs,
-                       verified=run.verified, on_page=page_done, langs=site.langs, site_url=site.site_url)
+                       verified=run.verified, on_page=page_done, langs=site.langs, site_url=site.site_url,
+                       changes=site.changes)
     say(f"site: {page_count(built.pages)} ({len(built.rebuilt or [])} folders rebuilt) in {built.seconds:.1f} s"
         f" -> {built.root.relative_to(project.root)}")
 

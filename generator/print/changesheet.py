@@ -52,7 +52,9 @@ def sheet_entries(ctx: BuildContext, ref: str, book: Book | None = None) -> tupl
         changes = found.printed
         where = {id(change): _anchor(ctx, found, change) for change in changes}
         at = rulebook_pages(ctx, found, book or Book(), {w for w in where.values() if w})
-        return [{**_entry(ctx, change, before, after), "page": at.get(where[id(change)])} for change in changes], found
+        return [{**_entry(ctx, change, before, after), "page": at.get(where[id(change)]),
+                 "heading": found.heading(change) if change.kind in TEXT_KINDS else None,
+                 "record": change.record if change.action != REMOVED else None} for change in changes], found
 
 
 def _anchor(ctx: BuildContext, found: Since, change: Change) -> str:
@@ -135,10 +137,15 @@ def _entry(ctx: BuildContext, change: Change, before: Edition, after: Edition) -
             if change.location.path.is_relative_to(ctx.game.folder) else ""}
 
 
-def changes_html(ctx: BuildContext, ref: str, book: Book | None = None) -> str:
-    """The sheet's HTML."""
+def changes_html(ctx: BuildContext, ref: str, book: Book | None = None) -> tuple[str, dict]:
+    """The sheet's HTML, and its entries as data for the site's page of what changed
+    (changes.json: the versions and each entry, its texts as HTML)."""
     entries, found = sheet_entries(ctx, ref, book)
     template = ctx.env.get_template("changes.html.j2")
-    return template.render(title=ctx.title, entries=entries, since=found.old_version,
+    html = template.render(title=ctx.title, entries=entries, since=found.old_version,
                            version=ctx.game.manifest.version or "",
                            authors=ctx.authors, css=Markup(ctx.css("changes.css")))
+    data = {"since": found.old_version, "version": ctx.game.manifest.version,
+            "entries": [{key: str(value) if isinstance(value, Markup) else value for key, value in entry.items()}
+                        for entry in entries]}
+    return html, data

@@ -69,6 +69,13 @@ class Since:
             return _relative(self.game, change.location.path, change.location.line)
         return _headings(self.game).get((change.location.path.name, change.trail), "")
 
+    def heading(self, change: Change) -> tuple[str, int] | None:
+        """Where a change of the rules text stands in this version: (its chapter's file name,
+        the number of the heading above it, or of the heading itself, among the chapter's
+        headings from 0), for a link to that heading; None where that heading is gone."""
+        trail = change.trail + ((change.new,) if change.kind == "heading" and change.new else ())
+        return _heading_numbers(self.game).get((change.location.path.name, trail))
+
     @cached_property
     def records(self) -> set[tuple[str, str]]:
         """(section, id) of each record this version has that changed or was added."""
@@ -104,6 +111,18 @@ def _headings(game: Game) -> dict[tuple[str, tuple[str, ...]], str]:
         for block in blocks(chapter):
             if block.kind == "heading":
                 out.setdefault((chapter.path.name, (*block.trail, block.text)), _relative(game, chapter.path, block.line))
+    return out
+
+
+def _heading_numbers(game: Game) -> dict[tuple[str, tuple[str, ...]], tuple[str, int]]:
+    """(chapter file name, the headings down to one) -> (that file name, the heading's number)."""
+    out = {}
+    for chapter in load_chapters(game.folder):
+        number = 0
+        for block in blocks(chapter):
+            if block.kind == "heading":
+                out.setdefault((chapter.path.name, (*block.trail, block.text)), (chapter.path.name, number))
+                number += 1
     return out
 
 

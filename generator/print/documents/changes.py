@@ -6,6 +6,8 @@ from ..changesheet import Book, changes_html
 from .base import Document
 from .rulebook import since_options
 
+CHANGES_JSON = "changes.json"
+
 
 class ChangeSheet(Document):
     name = "changes"
@@ -18,4 +20,11 @@ class ChangeSheet(Document):
         return {"since": job.changes_since, "book": job.book, "notes": job.notes, **since_options(job)}
 
     def render(self, ctx, job, report, previous):
-        return self.single_pdf(ctx, changes_html(ctx, job.changes_since, Book(job.book, job.notes)), report, previous)
+        from ... import outputs
+
+        html, data = changes_html(ctx, job.changes_since, Book(job.book, job.notes))
+        rendered = self.single_pdf(ctx, html, report, previous)
+        # the entries for the site's page "What changed" (site/changes.py)
+        listed = outputs.write_json(ctx.output_dir() / CHANGES_JSON, data)
+        rendered.files.append(listed)
+        return rendered
