@@ -65,8 +65,6 @@ def body(entries: list[dict], ui, link_of, rulebook: str | None) -> Markup:
                 if rulebook else Markup(' <span class="change-page">{}</span>').format(words)
         out.append(Markup('<section class="change" id="change-{}"><h2>{}{}</h2><dl class="change-texts">{}</dl>'
                           '</section>').format(number, _where(entry, link_of), at, _texts(entry, ui)))
-    if not entries:
-        out.append(Markup("<p>{}</p>").format(ui("no-changes")))
     return Markup("").join(out)
 
 

@@ -324,10 +324,10 @@ def _reference_pages(site: _GameSite) -> list[SitePage]:
 
 def _changes_page(site: _GameSite, chapters) -> SitePage | None:
     """changes.html: what changed since the older version, as the errata sheet lists it, each
-    entry linked to its chapter's section or its record's page; None if the build wrote no
-    entries (changes.json)."""
+    entry linked to its chapter's section or its record's page; None if nothing changed or the
+    build wrote no entries (changes.json)."""
     data = changed.load(site.ctx)
-    if data is None:
+    if data is None or not data["entries"]:  # nothing changed: no page
         return None
     places = {c.chapter.path.name: (site.names[c.chapter.path], [h.id for h in c.headings]) for c in chapters}
     link = site.link(0)
