@@ -71,7 +71,8 @@ def _kinds(value: str | None) -> list[str]:
               "build (files made with other options stay; 'rulesmith clean' removes them).")
 @click.option("--changes-since", "changes_since", metavar="REF", default=None,
               help="Also write changes.pdf, the errata sheet of what changed since REF (a git tag or revision), "
-                   "in each language.")
+                   "in each language; bar the changes in the rulebook's margin, mark the changed cards and "
+                   "counters with the version, and add the site's page of what changed.")
 @click.option("--site-url", envvar="RULESMITH_SITE_URL", default="", metavar="URL",
               help="Where the site is published (https://...): pages get absolute canonical and language links.")
 @click.option("--quiet", "-q", is_flag=True, help="Say only what needs the user: warnings, errors and files removed "
