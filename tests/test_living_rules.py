@@ -200,6 +200,7 @@ def test_the_marked_books_stay_pdf_ua(released):
         assert errors == [], name
 
 
+@pytest.mark.slow  # a second build of the book, the cards and the site
 def test_an_unchanged_game_gives_no_bars_no_marks_and_no_page(released, tmp_path):
     clone = tmp_path / "clone"
     subprocess.run(["git", "clone", "-q", str(released), str(clone)], check=True)
