@@ -236,3 +236,20 @@ def test_a_changed_counter_carries_the_mark_on_its_front(tmp_path):
     assert done.returncode == 0, done.stderr
     out = root / "output" / "hexwar" / "en"
     assert _mark_owners(out / "counters.pdf", out / "counters.json", "v2.0", "counter") == {"b3"}
+
+
+def test_a_redrawn_picture_bars_the_block_that_shows_it(tmp_path):
+    from types import SimpleNamespace
+
+    from generator.print.living import Since
+
+    for name, drawn in (("old", b"first drawing"), ("new", b"second drawing")):
+        (tmp_path / name / "rules").mkdir(parents=True)
+        (tmp_path / name / "pictures").mkdir()
+        (tmp_path / name / "rules" / "01-map.md").write_text(
+            "# Map\n\nText.\n\n![The map](pictures/map.png)\n\n| a | b |\n|---|---|\n| ![x](pictures/same.png) | 2 |\n",
+            encoding="utf-8")
+        (tmp_path / name / "pictures" / "map.png").write_bytes(drawn)
+        (tmp_path / name / "pictures" / "same.png").write_bytes(b"unchanged")
+    found = Since("v1", SimpleNamespace(folder=tmp_path / "old"), SimpleNamespace(folder=tmp_path / "new"), [])
+    assert found.sources == {"rules/01-map.md:5": "changed"}  # the figure's paragraph, not the table's row

@@ -60,7 +60,25 @@ class Since:
         for change in self.printed:
             if change.kind in TEXT_KINDS and change.action != REMOVED:
                 found.setdefault(self.source_of(change), change.action)
+        for source in self.pictures:
+            found.setdefault(source, "changed")
         return found
+
+    @cached_property
+    def pictures(self) -> list[str]:
+        """`data-src` of each block of rules text that shows a picture whose file changed (its
+        text the same): a figure is barred when its picture is redrawn."""
+        out = []
+        for chapter in load_chapters(self.game.folder):
+            opened: Any = None  # the block the picture is printed in: a paragraph, or a table's row
+            for token in chapter.tokens:
+                if token.type in ("paragraph_open", "tr_open") and token.map:
+                    opened = token
+                for child in (token.children or []) if token.type == "inline" else []:
+                    src = child.attrGet("src") if child.type == "image" else None
+                    if src and opened is not None and _picture(self.game.folder, src) != _picture(self.old.folder, src):
+                        out.append(_relative(self.game, chapter.path, opened.map[0] + 1))
+        return out
 
     def source_of(self, change: Change) -> str:
         """Where a change of the rules text is in this version: its block's `data-src`; a
@@ -94,6 +112,17 @@ class Since:
     def renames(self) -> dict[str, str]:
         """Old id -> new id of each record renamed."""
         return {c.old: c.new for c in self.changes if c.action == RENAMED and c.old and c.new}
+
+
+def _picture(folder: Path, src: Any) -> bytes | None:
+    """A picture's bytes, by its address in the rules (relative to the game's folder); None
+    for an address elsewhere or a file that is not there."""
+    if not isinstance(src, str) or ":" in src or src.startswith("/"):
+        return None
+    path = (folder / src).resolve()
+    if not path.is_relative_to(folder.resolve()) or not path.is_file():
+        return None
+    return path.read_bytes()
 
 
 def _relative(game: Game, path: Path, line: int) -> str:
@@ -216,9 +245,14 @@ def changed_counters(ctx: BuildContext, ref: str | None) -> tuple[set, str]:
         return set(), ""
     from .counters import pieces, unique_pieces
 
+    def drawn(c: BuildContext) -> list[tuple[Any, tuple]]:  # each counter with its pictures' bytes
+        return [(p, tuple(_picture(c.game.folder, side.get("image")) for side in (p.front, p.back)))
+                for p in unique_pieces(pieces(c))]
+
     with since(ctx, ref) as found:
-        return changed_faces(ctx, found, lambda c: unique_pieces(pieces(c)), lambda p: p.counter.id,
-                             lambda p: (p.sheet.size, p.sheet.template, p.front, p.back)), version_mark(ctx)
+        return changed_faces(ctx, found, drawn, lambda d: d[0].counter.id,
+                             lambda d: (d[0].sheet.size, d[0].sheet.template, d[0].front, d[0].back, d[1])), \
+            version_mark(ctx)
 
 
 def marked_html(html: str, sources: Iterable[str], anchors: Iterable[str]) -> str:
