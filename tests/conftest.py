@@ -81,7 +81,8 @@ LONGEST = {"test_book_generated.py": 500, "test_browser.py": 50,  # the first: i
            "test_site.py": 31, "test_typography.py": 29, "test_counter_bleed.py": 18, "test_build.py": 15,
            "test_a11y.py": 15, "test_prose_claims.py": 14, "test_faults_state.py": 14, "test_fuzz.py": 14,
            "test_i18n_ui.py": 13, "test_field_references.py": 13, "test_checker_nuclear.py": 13,
-           "test_print_shop.py": 12, "test_pdfua.py": 12, "test_serve.py": 12}
+           "test_print_shop.py": 12, "test_pdfua.py": 12, "test_serve.py": 12,
+           "test_living_rules.py": 90}
 
 
 def pytest_collection_modifyitems(items):

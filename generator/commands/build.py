@@ -71,7 +71,8 @@ def _kinds(value: str | None) -> list[str]:
               "build (files made with other options stay; 'rulesmith clean' removes them).")
 @click.option("--changes-since", "changes_since", metavar="REF", default=None,
               help="Also write changes.pdf, the errata sheet of what changed since REF (a git tag or revision), "
-                   "in each language.")
+                   "in each language; bar the changes in the rulebook's margin, mark the changed cards and "
+                   "counters with the version, and add the site's page of what changed.")
 @click.option("--site-url", envvar="RULESMITH_SITE_URL", default="", metavar="URL",
               help="Where the site is published (https://...): pages get absolute canonical and language links.")
 @click.option("--quiet", "-q", is_flag=True, help="Say only what needs the user: warnings, errors and files removed "
@@ -157,7 +158,7 @@ def build(project, names, kinds, partial, langs, workers, force, options, strict
         run.verified = verified_examples(project, names, run.manifest, run.inputs)
     jobs, skipped = _planned(run, names, langs, kinds, options)
     _remove_gone(run, _Asked(names, partial, langs, kinds, options), {job for job, _key, _state in jobs} | set(skipped))
-    site = _SiteRequest(names, partial, langs, site_url) if "site" in kinds else None
+    site = _SiteRequest(names, partial, langs, site_url, bool(options.get("changes_since"))) if "site" in kinds else None
     failed = _made(run, jobs, skipped, workers, site)
     run.manifest.save()
     if report.diagnostics and own_report:
@@ -190,6 +191,7 @@ class _SiteRequest:
     partial: bool
     langs: list[str] | None
     site_url: str
+    changes: bool = False  # --changes-since: each game's page of what changed
 
 
 def _prepared_output(project, force: bool) -> Manifest:
@@ -379,7 +381,8 @@ def _build_site(run: _Build, site: _SiteRequest, say: Callable[[str], None]) -> 
     project = run.project
     built = build_site(project, project.game_ids() if site.partial else site.names, run.report,
                        only=set(site.names) if site.partial else None, manifest=run.manifest, inputs=run.inputs,
-                       verified=run.verified, on_page=page_done, langs=site.langs, site_url=site.site_url)
+                       verified=run.verified, on_page=page_done, langs=site.langs, site_url=site.site_url,
+                       changes=site.changes)
     say(f"site: {page_count(built.pages)} ({len(built.rebuilt or [])} folders rebuilt) in {built.seconds:.1f} s"
         f" -> {built.root.relative_to(project.root)}")
 

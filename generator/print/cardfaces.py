@@ -107,6 +107,8 @@ class CardFace:
     reverse: BackFace | None = None
     # the card's texts this language's catalog does not translate yet: they print in the source language
     fallback: tuple[str, ...] = ()
+    # the version mark of a card whose face changed since the older version (`build --changes-since`)
+    version_mark: str = ""
 
     @property
     def mm(self) -> tuple[float, float]:

@@ -187,13 +187,16 @@ def cards_html(ctx: BuildContext, faces: list[CardFace], paper: str = "a4", blee
 
 
 def card_sheets(ctx: BuildContext, report: Report, paper: str = "a4", drafts: bool = True,
-                out: Path | None = None):
+                out: Path | None = None, changed: tuple[set, str] = (set(), "")):
     """Fitted faces, sheet HTML, card placements, and None (the sheets are laid out when
     written); without `drafts`, cards marked incomplete are left out. The sheets are laid out
     a chunk at a time to find the long cards that still overflow there; with `out` (where the
     PDF goes), each chunk of the final layout is also checked and written then, for
-    `write_sheets` to join, so that no sheet is laid out twice."""
-    faces = [f for f in all_faces(ctx) if drafts or not f.draft]
+    `write_sheets` to join, so that no sheet is laid out twice. `changed`: the (deck, id) of
+    the faces that changed since an older version, and the mark they carry."""
+    marked, mark = changed
+    faces = [replace(f, version_mark=mark) if (f.deck, f.id) in marked else f
+             for f in all_faces(ctx) if drafts or not f.draft]
     if not faces:
         return [], "", [], None
     from .fitting import fitted_faces, split_face

@@ -1,8 +1,10 @@
 """The errata sheet, `changes.pdf`: every change of a game since an older version as a
 publisher posts it, in one edition's language. Each entry says where (the record, or the
-chapter and headings), then "replace … with …", "added" or "removed". The new text is the
-edition's where its catalog translates it, else the source's marked untranslated (like the
-rulebook, W005); the old text is rendered from the older version with its own catalog."""
+chapter and headings) and on which page of the new rulebook, then "replace … with …",
+"added" or "removed". The new text is the edition's where its catalog translates it, else
+the source's marked untranslated (like the rulebook, W005); the old text is rendered from the
+older version with its own catalog. The page is found by laying the rulebook out as the same
+build prints it and looking up the element each change was printed from (changebars.pages)."""
 
 from __future__ import annotations
 
@@ -11,19 +13,12 @@ from dataclasses import dataclass
 from markupsafe import Markup, escape
 
 from ..changes import ADDED, REMOVED, RENAMED, Change
-from ..changes.compare import compare
-from ..changes.versions import from_git
-from ..core.diagnostics import Report
 from ..i18n.translate import Translator
-from ..project import Project
 from ..reading.game import Game
 from ..text.chapters import RULES_DIR, load_chapter
 from ..text.render import RenderContext, render_chapter
 from .context import BuildContext
-
-# Changes a printed errata sheet leaves out: check blocks and example verdicts do not print.
-NOT_PRINTED = ("check", "example")
-TEXT_KINDS = ("paragraph", "heading", "item", "row")
+from .living import TEXT_KINDS, Since, since as older
 
 
 @dataclass(frozen=True)
@@ -41,17 +36,58 @@ class Edition:
         return render_chapter(chapter, RenderContext(self.game, self.tr, "site", lambda record: None)).html
 
 
-def sheet_entries(ctx: BuildContext, ref: str) -> tuple[list[dict], str]:
-    """The sheet's entries, and the older version's name (its `version:`, else REF)."""
-    with from_git(ctx.project_root, ctx.game.id, ref) as old_root:
-        old = Project(old_root).read(ctx.game.id, Report())
-        if old is None:
-            raise ValueError(f"the version of {ctx.game.id} at {ref} cannot be loaded; "
-                             f"run 'rulesmith changes {ctx.game.id} --since {ref}' to see why")
-        before, after = Edition(old, Translator.load(old, ctx.lang)), Edition(ctx.game, ctx.tr)
-        entries = [_entry(ctx, change, before, after) for change in compare(old, ctx.game, examples=False)
-                   if change.kind not in NOT_PRINTED and not (change.action == RENAMED and not change.note)]
-        return entries, old.manifest.version or ref
+@dataclass(frozen=True)
+class Book:
+    """The rulebook whose pages the sheet names: its size and whether it prints the notes."""
+
+    paper: str = "a4"
+    notes: bool = True
+
+
+def sheet_entries(ctx: BuildContext, ref: str, book: Book | None = None) -> tuple[list[dict], Since]:
+    """The sheet's entries, each with its page in the rulebook (None where the book does not
+    print it), and the older version."""
+    with older(ctx, ref) as found:
+        before, after = Edition(found.old, Translator.load(found.old, ctx.lang)), Edition(ctx.game, ctx.tr)
+        changes = found.printed
+        where = {id(change): _anchor(ctx, found, change) for change in changes}
+        at = rulebook_pages(ctx, found, book or Book(), {w for w in where.values() if w})
+        return [{**_entry(ctx, change, before, after), "page": at.get(where[id(change)]),
+                 "heading": found.heading(change) if change.kind in TEXT_KINDS else None,
+                 "record": change.record if change.action != REMOVED else None} for change in changes], found
+
+
+def _anchor(ctx: BuildContext, found: Since, change: Change) -> str:
+    """What a change is printed from in the rulebook: its block's data-src, or its record's
+    anchor (empty for a record removed)."""
+    if change.kind in TEXT_KINDS:
+        return found.source_of(change)
+    if change.record is not None and change.action != REMOVED:
+        record = ctx.game.section(change.record[0]).get(change.record[1])
+        return f"{record.kind}-{record.id}" if record is not None else ""
+    return ""
+
+
+def rulebook_pages(ctx: BuildContext, found: Since, book: Book, wanted: set[str]) -> dict[str, int]:
+    """The page of each element `wanted` names (data-src or id) in the rulebook as this build
+    prints it (with its change bars' marks; in one column where WeasyPrint cannot lay it out
+    in columns, as the rulebook falls back)."""
+    from .bookpages import book_layout
+    from .changebars import pages
+    from .pdf import LayoutFailed, render_document
+    from .rulebook import rulebook_html
+
+    if not wanted:
+        return {}
+    layout = book_layout(ctx.roots, book.paper)
+    for attempt in (layout, layout.model_copy(update={"columns": 1})):
+        try:
+            html = rulebook_html(ctx, book.paper, notes=book.notes, layout=attempt, since=found)
+            return pages(render_document(html, ctx.game.folder, ctx.roots)[0], wanted)
+        except LayoutFailed:
+            if attempt.columns == 1:
+                raise
+    return {}
 
 
 def _where(ctx: BuildContext, change: Change) -> str:
@@ -101,9 +137,15 @@ def _entry(ctx: BuildContext, change: Change, before: Edition, after: Edition) -
             if change.location.path.is_relative_to(ctx.game.folder) else ""}
 
 
-def changes_html(ctx: BuildContext, ref: str) -> str:
-    """The sheet's HTML."""
-    entries, since = sheet_entries(ctx, ref)
+def changes_html(ctx: BuildContext, ref: str, book: Book | None = None) -> tuple[str, dict]:
+    """The sheet's HTML, and its entries as data for the site's page of what changed
+    (changes.json: the versions and each entry, its texts as HTML)."""
+    entries, found = sheet_entries(ctx, ref, book)
     template = ctx.env.get_template("changes.html.j2")
-    return template.render(title=ctx.title, entries=entries, since=since, version=ctx.game.manifest.version or "",
+    html = template.render(title=ctx.title, entries=entries, since=found.old_version,
+                           version=ctx.game.manifest.version or "",
                            authors=ctx.authors, css=Markup(ctx.css("changes.css")))
+    data = {"since": found.old_version, "version": ctx.game.manifest.version,
+            "entries": [{key: str(value) if isinstance(value, Markup) else value for key, value in entry.items()}
+                        for entry in entries]}
+    return html, data

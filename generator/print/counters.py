@@ -4,7 +4,7 @@ the laid-out counters keep their text legible and inside the counter."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from markupsafe import Markup
@@ -85,6 +85,13 @@ def pieces(ctx: BuildContext) -> list[Piece]:
     return out
 
 
+def marked(found: list[Piece], ids: set, mark: str) -> list[Piece]:
+    """The pieces with `mark` on the front of each counter of `ids`."""
+    if not ids:
+        return found
+    return [replace(p, front={**p.front, "version_mark": mark}) if p.counter.id in ids else p for p in found]
+
+
 def font_pt(config: dict, size: tuple[float, float]) -> float:
     return round(config["counter"]["base_font_pt_per_mm"] * min(size), 2)
 
@@ -111,10 +118,12 @@ def counter_html(ctx: BuildContext, piece_face: dict, sheet: CounterSheet, size,
     safe = config.get("counter_safe", 0.0)
     keep = f";--safe:{safe:g}mm" if safe else ""  # counters.css keeps text and symbol this far inside
     checked = Markup(' data-card data-src="{}"').format(src) if src else Markup("")
+    mark = Markup('<span class="version-mark">{}</span>').format(piece_face["version_mark"]) \
+        if piece_face.get("version_mark") else Markup("")
     return Markup('<div class="counter t-{} corners-{}" data-counter="{}"{} style="background:{};color:{};'
-                  'font-size:{}pt{}">{}{}</div>').format(piece_face["template"], sheet.corners, index, checked,
-                                                         piece_face["colour"], piece_face["text_colour"],
-                                                         font_pt(config, size), keep, band, draw(piece_face))
+                  'font-size:{}pt{}">{}{}{}</div>').format(piece_face["template"], sheet.corners, index, checked,
+                                                           piece_face["colour"], piece_face["text_colour"],
+                                                           font_pt(config, size), keep, band, draw(piece_face), mark)
 
 
 def counters_html(ctx: BuildContext, all_pieces: list[Piece], paper: str = "a4") -> tuple[str, list[dict]]:
@@ -232,9 +241,11 @@ def svg_text_sizes(svg, width_px: float, height_px: float) -> list[tuple[str, fl
     return sizes
 
 
-def counter_document(ctx: BuildContext, report: Report, paper: str = "a4"):
-    """(HTML, placements, laid-out document) of the game's counter sheets; None if it has none."""
-    all_pieces = pieces(ctx)
+def counter_document(ctx: BuildContext, report: Report, paper: str = "a4", changed: tuple[set, str] = (set(), "")):
+    """(HTML, placements, laid-out document) of the game's counter sheets; None if it has none.
+    `changed`: the ids of the counters that changed since an older version, and the mark their
+    fronts carry."""
+    all_pieces = marked(pieces(ctx), *changed)
     if not all_pieces:
         return None
     html, placements = counters_html(ctx, all_pieces, paper)

@@ -95,8 +95,16 @@ def write_tagged(document, path: Path, identifier_: bytes, finish: Callable[[Pat
     finishing(None, path, finish)
 
 
+def _then(first: Callable[[Path], None], then: Callable[[Path], None] | None) -> Callable[[Path], None]:
+    def both(path: Path) -> None:
+        first(path)
+        finishing(None, path, then)
+    return both
+
+
 def write_pdf(html: str, out: Path, base_url: Path, roots: list[Path], document=None,
-              finish: Callable[[Path], None] | None = None, broken: bool = False) -> PdfResult:
+              finish: Callable[[Path], None] | None = None, broken: bool = False,
+              marks: Callable[[object], Callable[[Path], None]] | None = None) -> PdfResult:
     """Render (unless `document` is the layout of `html` already), verify the layout, and
     write atomically: a failed build never leaves a half-written PDF. A document whose
     content overflows or overlaps is not written as if fine: it goes to NAME.layout-errors.pdf
@@ -104,7 +112,9 @@ def write_pdf(html: str, out: Path, base_url: Path, roots: list[Path], document=
     hash of the input, so the same input gives the same bytes. `finish` edits the written
     file before it takes its name (page boxes, font names; the rulebook's turned pages and blank
     pages). `broken`: the document is known to be broken before it is laid out (a card too
-    long for its card, print/fitting.py): written as NAME.layout-errors.pdf whatever the check finds."""
+    long for its card, print/fitting.py): written as NAME.layout-errors.pdf whatever the check finds.
+    `marks(document)`: a step drawn from the laid-out document (the rulebook's change bars,
+    changebars.py), run on the written file before `finish`."""
     refused: list[str] = []
     read: set[Path] = set()
     if document is None:
@@ -115,6 +125,8 @@ def write_pdf(html: str, out: Path, base_url: Path, roots: list[Path], document=
     target = out.with_name(out.stem + ".layout-errors.pdf") if broken else out
     stale = out if broken else out.with_name(out.stem + ".layout-errors.pdf")
     identifier_ = identifier(html)
+    if marks is not None:
+        finish = _then(marks(document), finish)
     outputs.write_with(target, lambda tmp: write_tagged(document, tmp, identifier_, finish))
     outputs.check_inside(stale)
     stale.unlink(missing_ok=True)

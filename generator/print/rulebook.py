@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from markupsafe import Markup
+from markupsafe import Markup, escape
 
 from ..model.printing import BookLayout
 from ..text import blocks
@@ -20,6 +20,7 @@ from .decisions import decided, strings
 from .bookpages import book_layout, page_css
 from .pdf import render_document
 from .context import BuildContext, print_linker, section_mark
+from .living import mark_html, marked_html, version_mark
 
 # Sections a reader looks things up in, in appendix order.
 APPENDIX_SECTIONS = ("keywords", "units", "tables", "dice", "actions", "terrain", "bands", "rules")
@@ -84,16 +85,18 @@ def anchors(ctx: BuildContext) -> set[str]:
     return {f"{r.kind}-{r.id}" for section in (*APPENDIX_SECTIONS, "errata") for r in ctx.game.section(section).values()}
 
 
-def rulebook_html(ctx: BuildContext, paper: str = "a4", notes: bool = True, layout: BookLayout | None = None) -> str:
+def rulebook_html(ctx: BuildContext, paper: str = "a4", notes: bool = True, layout: BookLayout | None = None,
+                  since=None) -> str:
     """The book's HTML, fitted to its paper: a table wider than its column spans the page's
     columns, one wider than the page is laid out on a landscape page (turned onto a portrait
     one when the PDF is finished: bookpages.py), and a note on a value the source does not
     give (‡) that a page already prints is not printed on it again (decided by laying the book
     out, remembered while its HTML stays the same: see decisions.py). `notes=False` leaves the
     rules' notes out (and the headings they alone filled). `layout`: the pages' layout, if
-    not the one print.yaml sets for `paper`."""
+    not the one print.yaml sets for `paper`. `since` (living.Since, `build --changes-since`):
+    what changed is marked for its change bar and the legend says what a bar means."""
     layout = layout or book_layout(ctx.roots, paper)
-    html = book_html(ctx, paper, notes, layout)
+    html = book_html(ctx, paper, notes, layout, since)
     spanning = layout.spanning_table if layout.columns > 1 else 0
     decision = decided(ctx, f"rulebook-{paper}", html, lambda: _fit(ctx, html, spanning),
                        lambda d: strings(d) and all(_DECIDED.fullmatch(item) for item in d))
@@ -192,7 +195,8 @@ def _walk(box, parent):
 _NEW_PAGE = re.compile(r'\s*<h1\b[^>]*\bclass="[^"]*\bnew-page\b')
 
 
-def book_html(ctx: BuildContext, paper: str = "a4", notes: bool = True, layout: BookLayout | None = None) -> str:
+def book_html(ctx: BuildContext, paper: str = "a4", notes: bool = True, layout: BookLayout | None = None,
+              since=None) -> str:
     link = print_linker(anchors(ctx))
     render_ctx = RenderContext(ctx.game, ctx.tr, "print", link, ctx.examples, notes=notes,
                                anchored=frozenset(printed_by_reference(ctx.game, ctx.chapters)),
@@ -216,6 +220,22 @@ def book_html(ctx: BuildContext, paper: str = "a4", notes: bool = True, layout: 
         verified_mark=Markup(verified_mark(ctx.tr.ui("verified"))) if any(ctx.examples.values()) else "",
         editor_legend=legend_for(Markup("").join([mark_if_editors(ctx.game.manifest, "summary", ctx.tr),
                                                   *(ch.html for ch in chapters), *(b.html for b in blocks_)]), ctx.tr),
+        changes_legend=changes_legend(ctx, since) if since is not None else "",
     )
+    if since is not None:
+        html = marked_html(html, since.sources, since.anchors(ctx.game))
     count = iter(range(1_000_000))
     return unstated.numbered(re.sub(r"<table(?=[\s>])", lambda m: f'<table data-table="{next(count)}"', html))
+
+
+def changes_legend(ctx: BuildContext, since) -> Markup:
+    """The legend of a book with change bars: what a bar marks, and the mark a changed card or
+    counter carries."""
+    def line(key: str, **marks: Markup) -> Markup:
+        words = str(escape(ctx.tr.ui(key)))
+        for name, mark in {"version": escape(since.old_version), **marks}.items():
+            words = words.replace("{" + name + "}", str(mark))
+        return Markup('<p class="mark-legend change-legend">{}</p>').format(Markup(words))
+
+    return line("change-bar-legend", bar=Markup('<span class="change-sample"></span>')) + \
+        line("version-mark-legend", mark=mark_html(version_mark(ctx)))

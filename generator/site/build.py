@@ -25,6 +25,7 @@ from ..project.manifest import Manifest, digest, file_hash, load_diagnostics, sa
 from ..print.context import PACKAGE_TEMPLATES, BuildContext, environment, template_text
 from ..project import Project
 from ..project.rebuild import Inputs
+from .changes import DATA as changes_data
 from .components import copy_images
 from .markup import scaled_units
 from .offline import offline_files, write_game_list, write_worker
@@ -82,18 +83,19 @@ def counter_rules(css: str) -> str:
 def build_site(project: Project, games: list[str], report: Report, search: bool = True,
                only: set[str] | None = None, *, manifest: Manifest | None = None, inputs: Inputs | None = None,
                verified: dict[str, dict[str, bool]] | None = None, on_page=None,
-               langs: list[str] | None = None, site_url: str = "") -> SiteResult:
+               langs: list[str] | None = None, site_url: str = "", changes: bool = False) -> SiteResult:
     """Build the site for `games`; with `only`, rebuild just those games and keep the others'
     folders as they are (their content was not validated in this run); with `langs` (build
     --lang), rebuild only those languages and keep the other languages' pages as built.
     `site_url`, the address the site is published at, makes the pages' canonical and language
-    links absolute."""
+    links absolute. `changes` (build --changes-since): each game gets its page of what changed,
+    from the errata sheet's entries."""
     start = time.perf_counter()
     outputs.confine_to(project.output)
     run = _SiteBuild(project, project.output / SITE, report,
                      manifest if manifest is not None else Manifest.load(project.output), inputs or Inputs(project),
                      verified if verified is not None else {}, on_page, langs,
-                     site_url.rstrip("/") + "/" if site_url else "")
+                     site_url.rstrip("/") + "/" if site_url else "", changes=changes)
     count, catalogue = _build_games(run, games, only)
     if only is None:
         _remove_dropped_games(run.final, catalogue)
@@ -118,6 +120,7 @@ class _SiteBuild:
     on_page: Callable[[str, int, float], None] | None  # told of each folder built: label, pages, seconds
     langs: list[str] | None  # only these languages (build --lang)
     site_url: str  # ends with "/", or ""
+    changes: bool = False  # each game's page of what changed (build --changes-since)
     rebuilt: list[str] = field(default_factory=list)  # game/lang folders written this time
 
 
@@ -210,9 +213,13 @@ def _language_state(run: _SiteBuild, name: str, lang: str, langs: list[str]) -> 
     templates, the checker's tables and examples, the PDFs it offers, the game's languages and
     the site's address."""
     downloads = [run.project.output / name / lang / f"{kind}.pdf" for kind in DOWNLOADS]
-    return digest(Inputs.common(), "site", run.inputs.game(name, lang), run.inputs.templates(name, TEMPLATES),
-                  run.inputs.tables(name), sorted((run.verified.get(name) or {}).items()),
-                  [file_hash(p) if p.is_file() else "-" for p in downloads], langs, run.site_url)
+    state = [Inputs.common(), "site", run.inputs.game(name, lang), run.inputs.templates(name, TEMPLATES),
+             run.inputs.tables(name), sorted((run.verified.get(name) or {}).items()),
+             [file_hash(p) if p.is_file() else "-" for p in downloads], langs, run.site_url]
+    if run.changes:  # the page of what changed, from the errata sheet's entries
+        listed = run.project.output / name / lang / changes_data
+        state.append(file_hash(listed) if listed.is_file() else "-")
+    return digest(*state)
 
 
 def _kept_language(run: _SiteBuild, name: str, lang: str, state: str) -> dict | None:
@@ -239,7 +246,7 @@ def _build_language(run: _SiteBuild, name: str, load: Callable, lang: str, langs
     folder = run.final / name / lang
     local = Report()
     ctx = BuildContext(game, lang, run.project.root, examples=_examples(run, name, game))
-    pages = game_pages(ctx, local)
+    pages = game_pages(ctx, local, changes=run.changes)
     files = _write_pages(ctx, pages, langs, folder, run.site_url)
     report_fallbacks(ctx.tr, local, f"{game.id} site ({lang})")
     files += _copy_downloads(ctx, folder)

@@ -23,6 +23,7 @@ from ..i18n.translate import Translator
 from ..text import blocks
 from ..text.render import Heading, RenderContext, render_chapter, slugify
 from ..text.refs import KIND_SECTIONS, printed_by_reference, printed_fields, shown_in, text_references
+from . import changes as changed
 from .armybuilder import PAGE, builder_page
 from .components import map_pages, side_badge
 from .counters import counter_headings, counters_page
@@ -34,7 +35,7 @@ from .markup import for_search, label_marked_blanks, mark_quotations, scale_prev
 
 
 # Page names the site generates itself; a chapter with one of these names gets a prefix.
-RESERVED = {"index", "glossary", "units", "cards", "tables", "reference", "errata", "counters", "army-list"}
+RESERVED = {"index", "glossary", "units", "cards", "tables", "reference", "errata", "counters", "army-list", "changes"}
 
 
 @dataclass
@@ -140,10 +141,11 @@ class _GameSite:
         return scale_preview(card_preview(self.ctx, self.printed.get(face.id, [face]), self.ui("card-preview")))
 
 
-def game_pages(ctx: BuildContext, report: Report) -> list[SitePage]:
+def game_pages(ctx: BuildContext, report: Report, changes: bool = False) -> list[SitePage]:
     """Every page of one game in one language, in the sidebar's order: the chapters, the
     glossary, then a page (or pages) per kind of record (PAGE_KINDS); the landing page first.
-    A card too long to fit even at the minimum text size is reported in `report`."""
+    A card too long to fit even at the minimum text size is reported in `report`. With
+    `changes` (build --changes-since) also the page of what changed, linked from the landing page."""
     site = _GameSite.of(ctx)
     chapters = _rendered_chapters(site)
     pages = [_chapter_page(site, rendered) for rendered in chapters]
@@ -154,7 +156,9 @@ def game_pages(ctx: BuildContext, report: Report) -> list[SitePage]:
     site.faces, site.printed = _card_faces(ctx, report)
     for kind in PAGE_KINDS:
         pages += kind(site)
-    pages.insert(0, landing_page(ctx, chapters, pages))
+    news = _changes_page(site, chapters) if changes else None
+    pages.insert(0, landing_page(ctx, chapters, pages, news))
+    pages += [news] if news else []
     for page in pages:
         page.body = finish(page.body, ctx, site.ui("table"), page.title_mark)
     return pages
@@ -318,6 +322,27 @@ def _reference_pages(site: _GameSite) -> list[SitePage]:
     return [SitePage("reference.html", ui("reference"), Markup("").join(html), heads, kind="reference")]
 
 
+def _changes_page(site: _GameSite, chapters) -> SitePage | None:
+    """changes.html: what changed since the older version, as the errata sheet lists it, each
+    entry linked to its chapter's section or its record's page; None if nothing changed or the
+    build wrote no entries (changes.json)."""
+    data = changed.load(site.ctx)
+    if data is None or not data["entries"]:  # nothing changed: no page
+        return None
+    places = {c.chapter.path.name: (site.names[c.chapter.path], [h.id for h in c.headings]) for c in chapters}
+    link = site.link(0)
+
+    def link_of(entry: dict) -> str | None:
+        if entry.get("record"):
+            section, record_id = entry["record"]
+            record = site.game.section(section).get(record_id)
+            return link(record) if record is not None else None
+        return changed.chapter_link(entry, places)
+
+    body = changed.body(data["entries"], site.ui, link_of, changed.rulebook_download(site.ctx))
+    return SitePage(changed.PAGE, changed.title(site.ui, data), body, nav=False, kind="changes")
+
+
 def _errata_pages(site: _GameSite) -> list[SitePage]:
     """errata.html: each erratum's summary, the source's text and the rules' reading. The source
     is quoted in its language; summary and reading are translated."""
@@ -457,12 +482,14 @@ def _unit_pages_linker(link):
     return inner
 
 
-def landing_page(ctx: BuildContext, chapters, pages: list[SitePage]) -> SitePage:
+def landing_page(ctx: BuildContext, chapters, pages: list[SitePage], news: SitePage | None = None) -> SitePage:
     game, tr, ui = ctx.game, ctx.tr, ctx.env.globals["ui"]
     body = []
     if game.manifest.summary:
         body.append(Markup('<p class="lead">{}{}</p>').format(tr.manifest("summary"),
                                                               mark_if_editors(game.manifest, "summary", tr)))
+    if news is not None:  # build --changes-since: what changed in this version
+        body.append(Markup('<p class="changes-link"><a href="{}">{}</a></p>').format(news.path, news.title))
     items = Markup("").join(Markup('<li><a href="{}">{}</a></li>').format(p.path, p.title)
                             for p in pages if p.nav)
     body.append(Markup('<h2 id="contents">{}</h2><ol class="chapter-list">{}</ol>').format(ui("contents"), items))

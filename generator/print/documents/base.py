@@ -48,16 +48,18 @@ class Document:
         `previous` (and the files are intact), write nothing and say so."""
         raise NotImplementedError
 
-    def single_pdf(self, ctx, html: str, report: Report, previous: Source, finish=None, name: str = "") -> Rendered:
+    def single_pdf(self, ctx, html: str, report: Report, previous: Source, finish=None, name: str = "",
+                   marks=None) -> Rendered:
         """Render a document that is one PDF, `NAME.pdf` (or `name`), from its HTML; skipped
         when the HTML and the files its last layout read hash as `previous`. `finish(path)`
-        edits the written PDF (see write_pdf)."""
+        edits the written PDF, after `marks(document)` (see write_pdf)."""
         from ..pdf import write_pdf
 
         source = made_from(ctx.project_root, previous.reads, html)
         if source == previous.state:
             return Rendered(source=source, reads=previous.reads, unchanged=True)
-        res = write_pdf(html, ctx.output_dir() / (name or f"{self.name}.pdf"), ctx.game.folder, ctx.roots, finish=finish)
+        res = write_pdf(html, ctx.output_dir() / (name or f"{self.name}.pdf"), ctx.game.folder, ctx.roots, finish=finish,
+                        marks=marks)
         report.diagnostics += res.diagnostics
         read = reads(res.read, ctx.project_root)
         # with layout findings the source is not remembered: the next build checks it again

@@ -14,7 +14,9 @@ from ..chunkstore import ChunkStore
 from ..sheets import discard_chunks, write_sheets
 from ..sources import made_from, reads
 from ...outputs.layout import sized
+from ..living import changed_cards
 from .base import Document, Rendered, made_variants
+from .rulebook import since_options
 
 
 class CardSheets(Document):
@@ -24,7 +26,7 @@ class CardSheets(Document):
 
     def options(self, job) -> dict:
         return {"paper": job.paper, "bleed": job.bleed, "print_shops": list(job.print_shops), "images": job.images,
-                "drafts": job.drafts}
+                "drafts": job.drafts, **since_options(job)}
 
     def variants(self, job) -> set[str]:
         return made_variants(job)
@@ -33,7 +35,7 @@ class CardSheets(Document):
         out, root = ctx.output_dir(), ctx.project_root
         sheets, placed = out / sized("cards", job.paper), out / sized("cards", job.paper, ".json")
         faces, html, placements, _ = card_sheets(ctx, report, paper=job.paper, drafts=job.drafts,
-                                                 out=sheets)
+                                                 out=sheets, changed=changed_cards(ctx, job.changes_since))
         if not faces:
             return Rendered(source=made_from(root, (), ""), unchanged=previous.state == made_from(root, (), ""))
         bleed_html = sheets_document(ctx, faces, bleed=True)[0] if job.bleed else None

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
-from ..changesheet import changes_html
+from ..changesheet import Book, changes_html
 from .base import Document
+from .rulebook import since_options
+
+CHANGES_JSON = "changes.json"
 
 
 class ChangeSheet(Document):
@@ -12,11 +15,16 @@ class ChangeSheet(Document):
     templates = ("changes.html.j2", "changes.css")
 
     def options(self, job) -> dict:
-        """The older version, as the commit its REF names now (a tag moved is a new sheet)."""
-        from ...changes.versions import revision
-
-        return {"since": job.changes_since,
-                "commit": revision(job.root, job.game, job.changes_since)[0] if job.changes_since else None}
+        """The older version, as the commit its REF names now (a tag moved is a new sheet), and
+        the rulebook's size, whose pages the sheet names."""
+        return {"since": job.changes_since, "book": job.book, "notes": job.notes, **since_options(job)}
 
     def render(self, ctx, job, report, previous):
-        return self.single_pdf(ctx, changes_html(ctx, job.changes_since), report, previous)
+        from ... import outputs
+
+        html, data = changes_html(ctx, job.changes_since, Book(job.book, job.notes))
+        rendered = self.single_pdf(ctx, html, report, previous)
+        # the entries for the site's page "What changed" (site/changes.py)
+        listed = outputs.write_json(ctx.output_dir() / CHANGES_JSON, data)
+        rendered.files.append(listed)
+        return rendered

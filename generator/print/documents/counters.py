@@ -13,7 +13,9 @@ from ..printshop import preset_state, write_counter_shop
 from ..sheetparts import sheets_config
 from ..sources import made_from
 from ...outputs.layout import sized
+from ..living import changed_counters
 from .base import Document, Rendered, made_variants
+from .rulebook import since_options
 
 
 def pictures(ctx) -> list[bytes]:
@@ -29,13 +31,14 @@ class CounterSheets(Document):
     templates = ("counter.html.j2", "counters.css", "sheets.yaml", "print.yaml", "print-shops.yaml")
 
     def options(self, job) -> dict:
-        return {"paper": job.paper, "images": job.images, "bleed": job.bleed, "print_shops": list(job.print_shops)}
+        return {"paper": job.paper, "images": job.images, "bleed": job.bleed, "print_shops": list(job.print_shops),
+                **since_options(job)}
 
     def variants(self, job) -> set[str]:
         return made_variants(job)
 
     def render(self, ctx, job, report, previous):
-        made = counter_document(ctx, report, paper=job.paper)
+        made = counter_document(ctx, report, paper=job.paper, changed=changed_counters(ctx, job.changes_since))
         if made is None:
             return Rendered(source=made_from(ctx.project_root, (), ""),
                             unchanged=previous.state == made_from(ctx.project_root, (), ""))

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from ...core.diagnostics import Diagnostic, Location, Severity
 from ..booklet import impose
+from ..changebars import bars, draw
+from ..living import maybe_since
 from ..bookpages import book_layout, finish
 from ..pdf import LayoutFailed
 from ..rulebook import rulebook_html
@@ -19,15 +21,19 @@ class Rulebook(Document):
     reads_examples = True
 
     def options(self, job) -> dict:
-        return {"book": job.book, "notes": job.notes, "booklet": job.booklet}
+        return {"book": job.book, "notes": job.notes, "booklet": job.booklet, **since_options(job)}
 
     def variants(self, job) -> set[str]:
         return {f"book:{job.book}", *(["booklet"] if job.booklet else [])}
 
     def render(self, ctx, job, report, previous):
+        with maybe_since(ctx, job.changes_since) as since:
+            return self._laid_out(ctx, job, report, previous, since)
+
+    def _laid_out(self, ctx, job, report, previous, since):
         layout = book_layout(ctx.roots, job.book)
         try:
-            rendered = self._book(ctx, job, report, previous, layout)
+            rendered = self._book(ctx, job, report, previous, layout, since)
         except LayoutFailed as failure:
             if layout.columns == 1:
                 raise
@@ -38,7 +44,7 @@ class Rulebook(Document):
                 f"in {book_layout(ctx.roots, job.book).columns} columns ({failure}); it is laid out in one column",
                 Location(ctx.game.folder), hint="set `columns: 1` for this paper under `books:` in print.yaml to "
                 "choose it; report the failure to Rulesmith with the game's rules", severity=Severity.WARNING))
-            rendered = self._book(ctx, job, report, previous, layout)
+            rendered = self._book(ctx, job, report, previous, layout, since)
         if job.booklet:
             book = ctx.output_dir() / sized("rulebook", job.book)
             out = ctx.output_dir() / "rulebook-booklet.pdf"
@@ -47,6 +53,19 @@ class Rulebook(Document):
             rendered.files.append(out)
         return rendered
 
-    def _book(self, ctx, job, report, previous, layout):
-        return self.single_pdf(ctx, rulebook_html(ctx, job.book, notes=job.notes, layout=layout), report, previous,
-                               finish=lambda path: finish(path, layout), name=sized("rulebook", job.book))
+    def _book(self, ctx, job, report, previous, layout, since=None):
+        """The book; with `since` (--changes-since) its changed blocks barred in the margin."""
+        marks = (lambda document: (lambda path, found=bars(document): draw(path, found))) if since else None
+        return self.single_pdf(ctx, rulebook_html(ctx, job.book, notes=job.notes, layout=layout, since=since), report,
+                               previous, finish=lambda path: finish(path, layout), name=sized("rulebook", job.book),
+                               marks=marks)
+
+
+def since_options(job) -> dict:
+    """The build option of a document that marks what changed: the older version, as the
+    commit its REF names now (a tag moved is a new document); nothing without --changes-since."""
+    if not job.changes_since:
+        return {}
+    from ...changes.versions import revision
+
+    return {"since": job.changes_since, "commit": revision(job.root, job.game, job.changes_since)[0]}
