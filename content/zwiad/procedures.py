@@ -90,7 +90,7 @@ def koszt_patrolu(game, dice, army: Army) -> dict:
                 "lekka": {"pl": "Lekka osłona", "en": "Light cover"},
                 "ciezka": {"pl": "Ciężka osłona", "en": "Heavy cover"}},
        assumes={"pl": "pełny oddział strzela z bliska, jedna kość k10 na człowieka (Seria: więcej)",
-                "en": "a full unit fires at close range, one d10 per man (Seria: more)"})
+                "en": "a full unit fires at close range, one d10 per man (Burst: more)"})
 def szanse_trafienia(game) -> list[dict]:
     """The chance of at least one hit for every unit, in each kind of cover."""
     def chance(unit, cover):
