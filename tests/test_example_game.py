@@ -63,7 +63,7 @@ def test_the_example_game_checks_and_its_polish_number_words_bind():
 
 def test_a_wrong_number_word_fails_the_check(tmp_path: Path):
     shutil.copytree(FOLDER, tmp_path / "content" / GAME, ignore=shutil.ignore_patterns("__pycache__"))
-    chapter = tmp_path / "content" / GAME / "rules" / "03-walka.md"
+    chapter = tmp_path / "content" / GAME / "rules" / "03-ruch-i-walka.md"
     chapter.write_text(chapter.read_text(encoding="utf-8").replace("[czterema]{result=kosci}", "[trzema]{result=kosci}"),
                        encoding="utf-8")
     result = run_cli("--root", str(tmp_path), "check", GAME)

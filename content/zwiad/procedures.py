@@ -17,7 +17,7 @@ from generator.model import Card, Unit
 from generator.values import Target
 
 SIDES = 10
-COVER = {"brak": 0, "lekka": 1, "ciezka": 2}  # rules/03-walka.md, "Osłona"
+COVER = {"brak": 0, "lekka": 1, "ciezka": 2}  # rules/03-ruch-i-walka.md, "Osłona"
 
 
 def _number(game, record, stat: str) -> int:
@@ -78,7 +78,7 @@ def inicjatywa(game, dice, karta_rysi: Card, karta_wilkow: Card, znacznik: Liter
 
 @procedure("koszt-patrolu")
 def koszt_patrolu(game, dice, army: Army) -> dict:
-    """What a patrol costs against the roster (rules/04-patrol.md), and how many of its rules it breaks."""
+    """What a patrol costs against the roster (rules/04-patrol-i-scenariusz.md), and how many of its rules it breaks."""
     over = max(0, army.total - army.limit) if isinstance(army.limit, int) else 0
     return {"koszt": army.total, "limit": army.limit, "ponad_limit": over, "naruszenia": len(army.breaches)}
 
