@@ -34,6 +34,7 @@ from . import forked_cli
 
 REPO = Path(__file__).resolve().parents[1]
 GAMES = ("rock-n-roll", "battle-rules", "nuclear", "frames", "deadzone")  # the games encoded from a seed
+SHIPPED = tuple(sorted(path.parent.name for path in (REPO / "content").glob("*/game.yaml")))  # and the example game
 
 
 def original_game(folder: Path) -> bool:
