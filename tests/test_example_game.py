@@ -102,26 +102,38 @@ def test_the_measure_prints_in_the_form_its_number_takes(built: Path, lang: str)
         assert re.search(rf"(?<![\d,.]){count}{NB}{form}\b", everything), (lang, count, form)
     for count in (1, 2, 5, 22):  # the cards alone: each card stat with its own form
         assert re.search(rf"(?<![\d,.]){count}{NB}{FORMS[lang][count]}\b", documents["cards"]), (lang, count)
-    wrong = {form for form in set(FORMS[lang].values())}
-    for count, form in FORMS[lang].items():
-        for other in wrong - {form}:
+    for count, form in FORMS[lang].items():  # and never another form after these counts
+        for other in set(FORMS[lang].values()) - {form}:
             assert not re.search(rf"(?<![\d,.]){count}{NB}{other}\b", everything), (lang, count, other)
 
 
 def _catalog_words(text: str) -> set[str]:
-    """The words a message prints: its references, bindings' markup and emphasis left out."""
+    """The words a message prints: its references, placeholders and bindings' markup left out."""
     text = re.sub(r"\{\{.*?\}\}", " ", text)
-    text = re.sub(r"\]\{[^}]*\}", " ", text)
+    text = re.sub(r"\]\{[^}]*\}|\{[a-z_]+\}", " ", text)
     return _words(text)
 
 
+def _languages_words(*catalogs: Path) -> tuple[set[str], set[str]]:
+    """The words of the catalogs' sources and of their translations."""
+    sources, translations = set(), set()
+    for path in catalogs:
+        for entry in polib.pofile(str(path)):
+            sources |= _catalog_words(entry.msgid + " " + (entry.msgid_plural or ""))
+            translations |= _catalog_words(entry.msgstr or " ".join(entry.msgstr_plural.values()))
+    return sources, translations
+
+
 def test_no_word_of_one_edition_prints_in_the_other(built: Path):
-    catalog = polib.pofile(str(FOLDER / "locale" / "en.po"))
-    polish, english = set(), set()
-    for entry in catalog:
-        polish |= _catalog_words(entry.msgid + " " + (entry.msgid_plural or ""))
-        english |= _catalog_words(entry.msgstr or " ".join(entry.msgstr_plural.values()))
-    proper = polish & english  # the same in both: Rulesmith, Patrol
+    """The game's texts (its catalog: Polish sources, English translations) and Rulesmith's
+    interface words (the Polish interface catalog: English sources, Polish translations): the
+    English edition prints none of the Polish words, the Polish edition none of the English ones,
+    in its PDFs, army list, site pages and search words. A word both languages write (Rulesmith,
+    Patrol) is no finding; the roster rules' sentences are quoted as written."""
+    polish, english = _languages_words(FOLDER / "locale" / "en.po")
+    english_ui, polish_ui = _languages_words(REPO / "generator" / "locale" / "ui" / "pl.po")
+    polish, english = polish | polish_ui, english | english_ui
+    proper = polish & english
     game = Project(built).load(GAME, Report(), checks=False)
     quotes = [rule.source for roster in game.section("rosters").values()
               for rule in (roster.cost, *roster.sizes, *roster.limits, *roster.options) if rule.source]
@@ -132,4 +144,5 @@ def test_no_word_of_one_edition_prints_in_the_other(built: Path):
             if words:
                 found[str(where)] = words
         assert found == {}, (lang, found)
-    assert (built / "output" / GAME / "en" / "lists" / "patrol.pdf").is_file()
+    for lang in ("pl", "en"):
+        assert (built / "output" / GAME / lang / "lists" / "patrol.pdf").is_file()
