@@ -1,7 +1,8 @@
 """Zwiad (content/zwiad), Rulesmith's example game, does what issue 35 asks of a Polish-source
 game with an English edition: it validates strictly and checks, its Polish number words bind
 to their checks in every case they are written in, the measure `cal` prints in the form its
-number takes in both editions' PDFs (1 cal, 2–4 cale, 5 cali, 22 cale; 1 inch, 2 inches...), and
+number takes in both editions' PDFs (1 cal, 2–4 cale, 5 cali, 22 cale, 2,5 cala; 1 inch, 2 inches,
+2.5 inches), and
 no Polish word of the game prints in the English edition, nor an English word in the Polish one."""
 
 from __future__ import annotations
@@ -102,6 +103,8 @@ def test_the_measure_prints_in_the_form_its_number_takes(built: Path, lang: str)
         assert re.search(rf"(?<![\d,.]){count}{NB}{form}\b", everything), (lang, count, form)
     for count in (1, 2, 5, 22):  # the cards alone: each card stat with its own form
         assert re.search(rf"(?<![\d,.]){count}{NB}{FORMS[lang][count]}\b", documents["cards"]), (lang, count)
+    fraction = {"pl": "2,5", "en": "2.5"}[lang]  # a fraction: the language's decimal sign, CLDR's "other"
+    assert re.search(rf"{re.escape(fraction)}{NB}{ {'pl': 'cala', 'en': 'inches'}[lang] }\b", everything), lang
     for count, form in FORMS[lang].items():  # and never another form after these counts
         for other in set(FORMS[lang].values()) - {form}:
             assert not re.search(rf"(?<![\d,.]){count}{NB}{other}\b", everything), (lang, count, other)
