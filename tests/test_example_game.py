@@ -71,6 +71,19 @@ def test_a_wrong_number_word_fails_the_check(tmp_path: Path):
     assert result.returncode == 1 and "the text says trzema, the rules give 4 (result=kosci)" in result.stdout
 
 
+def test_an_original_games_own_words_carry_no_editors_mark():
+    """The rulebook of a game that is its own source marks nothing as the editor's words: the
+    title of its probability table is the designer's, like the rest."""
+    from generator.print.context import BuildContext
+    from generator.print.rulebook import book_html
+
+    game = Project(REPO).load(GAME, Report())
+    for lang in ("pl", "en"):
+        html = str(book_html(BuildContext(game, lang, REPO)))
+        assert 'class="computed-table"' in html or "computed-table" in html
+        assert 'class="editor-mark' not in html and 'class="editor-legend' not in html, lang
+
+
 @pytest.fixture(scope="module")
 def built(tmp_path_factory) -> Path:
     """A project of the example game, built whole in both editions (no pictures), with an army
