@@ -48,6 +48,16 @@ def test_a_unit_prints_in_the_words_given_else_its_id():
     assert format_value(Distance(3, DistanceUnit.INCH), "de") == "3\u00a0Zoll"
 
 
+def test_a_fraction_prints_with_its_languages_decimal_sign():
+    """CLDR's decimal sign (through Babel): a comma in Polish, German, Russian, a point in English."""
+    assert format_value(Distance(2.5, DistanceUnit.CM), "pl") == "2,5\u00a0cm"
+    assert format_value(Distance(2.5, DistanceUnit.INCH), "de") == "2,5\u00a0Zoll"
+    assert format_value(Distance(2.5, DistanceUnit.CM), "en") == "2.5\u00a0cm"
+    assert format_value(1.5, "ru") == "1,5" and format_value(1.5, "en") == "1.5" and format_value(1.5, "fr") == "1,5"
+    assert format_value(Distance(12, DistanceUnit.CM), "pl") == "12\u00a0cm"  # a whole number has no sign
+    assert format_value(0.5, "pt-BR") == "0,5" and format_value(0.5, "tlh") == "0.5"  # unknown to CLDR: a point
+
+
 def test_the_games_own_unit_prints_in_the_editions_words(game_dir):
     from generator.text.blocks import stat_html
 

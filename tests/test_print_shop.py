@@ -320,18 +320,20 @@ SHIPPED = ["battle-rules", "deadzone", "frames", "nuclear", "rock-n-roll"]
 
 @pytest.fixture(scope="module")
 def games(shipped, tmp_path_factory):
-    """The shipped games and the counters fixture (river-line), each in a project of its own."""
+    """The shipped games (the example game among them) and the counters fixture (river-line), each in
+    a project of its own."""
     from .conftest import REPO
 
     fixture = tmp_path_factory.mktemp("river-line")
     (fixture / "content").mkdir()
     (fixture / "content" / "river-line").symlink_to(REPO / "tests/fixtures/river-line")
-    return {**{name: shipped for name in SHIPPED}, "river-line": fixture}
+    return {**{name: shipped for name in SHIPPED}, "zwiad": shipped, "river-line": fixture}
 
 
 @pytest.mark.slow  # the cards of every shipped game in both editions, built with bleed and preflighted
 @pytest.mark.skipif(shutil.which("pdftotext") is None, reason="needs pdftotext (poppler-utils)")
-@pytest.mark.parametrize("game, lang", [(g, lang) for g in SHIPPED for lang in ("ru", "en")] + [("river-line", "en")])
+@pytest.mark.parametrize("game, lang", [(g, lang) for g in SHIPPED for lang in ("ru", "en")]
+                         + [("zwiad", "pl"), ("zwiad", "en"), ("river-line", "en")])  # and the example game
 def test_a_shipped_game_passes_the_preflight(games, game, lang):
     """A game's cards in each edition with --bleed and --print-shop drivethrucards: the build preflights both
     (page boxes, bleed strips of every face, font names, pictures) and finds nothing; no word

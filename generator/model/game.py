@@ -208,6 +208,10 @@ class GameManifest(Frozen):
         default=None, description="the version of these rules, e.g. '1.3' (quoted: YAML reads 1.10 as the number "
         "1.1); `rulesmith changes` names it, and a release is tagged with it")
     summary: Text | None = None
+    original: bool = Field(
+        default=False, description="true: the game is its designer's own, written here; its rules text is its own "
+        "source, with no earlier text behind it to encode or quote (Rulesmith's example game). False (the default): "
+        "the game encodes a source text, whose inconsistencies ERRATA.md records")
     editor: tuple[str, ...] = Field(
         default=(), description="the manifest's own text fields (summary, authors.N) that are the editor's words, "
         "not the source's; each prints marked as the editor's text")

@@ -256,8 +256,10 @@ def computed_table_html(table: ShownTable, tr: Translator) -> Markup:
     (game.computed.table: text/computed.py)."""
     source = tr.game.manifest.source_language
     out = [Markup('<table class="data-table computed-table" id="table-{}">').format(table.id),
-           # the checker computes the table and the edition titles it: the editor's words
-           Markup("<caption>{}{}</caption>").format(_in_lang(table.title, tr.lang, source), trailing_mark(tr)),
+           # the checker computes the table and the edition titles it: the editor's words (a game of
+           # its designer's own, game.yaml original: true, has no source for them to differ from)
+           Markup("<caption>{}{}</caption>").format(_in_lang(table.title, tr.lang, source),
+                                                    Markup("") if tr.game.manifest.original else trailing_mark(tr)),
            Markup("<thead><tr>")]
     out += [Markup('<th scope="col">{}</th>').format(_in_lang(c["name"], tr.lang, source)) for c in table.columns]
     out.append(Markup("</tr></thead><tbody>"))

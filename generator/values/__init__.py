@@ -7,12 +7,14 @@ does not fit its type raises `ValueError` with a message that says what would.
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 from dataclasses import dataclass
 from enum import Enum
 from typing import Any, Callable
 
+from babel import Locale, UnknownLocaleError, numbers
 from pydantic import BaseModel, ConfigDict, PrivateAttr, model_serializer, model_validator
 
 from ..core.diagnostics import did_you_mean
@@ -445,10 +447,25 @@ def format_value(value: Value, lang: str = "en", words: dict | None = None) -> s
         return UNSTATED_MARK
     if isinstance(value, Distance):
         amount = int(value.amount) if float(value.amount).is_integer() else value.amount
-        return f"{amount}\u00a0{unit_word(value.unit, lang, words, amount)}"
-    if isinstance(value, float) and lang == "ru":
-        return str(value).replace(".", ",")
+        return f"{decimal_text(amount, lang)}\u00a0{unit_word(value.unit, lang, words, amount)}"
+    if isinstance(value, float):
+        return decimal_text(value, lang)
     return str(value)
+
+
+@functools.lru_cache(maxsize=None)
+def decimal_sign(lang: str) -> str:
+    """The sign a language writes between a number's whole and its fraction (CLDR, through Babel):
+    "." in English, "," in Polish, Russian, German, French."""
+    try:
+        return numbers.get_decimal_symbol(Locale.parse(lang, sep="-"))
+    except (ValueError, UnknownLocaleError):
+        return "."
+
+
+def decimal_text(amount: float | int, lang: str = "en") -> str:
+    """A number as `lang` writes it: 2.5 -> "2,5" in Polish; a whole number as it is."""
+    return str(amount).replace(".", decimal_sign(lang)) if isinstance(amount, float) else str(amount)
 
 
 # A stat as the source writes it may join its values with a slash or put one in brackets
