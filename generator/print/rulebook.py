@@ -12,6 +12,7 @@ from ..model.printing import BookLayout
 from ..text import blocks
 from ..text.editorial import mark_if_editors
 from ..text.legend import legend_for
+from ..text.numbering import game_numbering
 from ..text.refs import printed_by_reference, printed_fields, shown_in
 from ..text.render import RenderContext, render_chapter, verified_mark
 from . import bookblocks
@@ -81,7 +82,9 @@ def errata_html(ctx: BuildContext) -> Markup:
 
 
 def anchors(ctx: BuildContext) -> set[str]:
-    return {f"{r.kind}-{r.id}" for section in (*APPENDIX_SECTIONS, "errata") for r in ctx.game.section(section).values()}
+    """The records' anchors the book holds, and its numbered cases' (`case-5.3.1`)."""
+    return ({f"{r.kind}-{r.id}" for section in (*APPENDIX_SECTIONS, "errata") for r in ctx.game.section(section).values()}
+            | {case.anchor for case in game_numbering(ctx.game).cases()})
 
 
 def rulebook_html(ctx: BuildContext, paper: str = "a4", notes: bool = True, layout: BookLayout | None = None) -> str:

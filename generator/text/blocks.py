@@ -288,10 +288,20 @@ def inline_refs_html(game: Game, tr: Translator, text: str, link: Linker) -> Mar
                        else Markup('<span class="ref ref-{}">{}</span>').format(record.kind, label))
         elif resolved.ref.kind == "stat":
             out.append(ref_label(game, tr, resolved))
+        elif resolved.ref.kind == "case":
+            out.append(case_ref_html(resolved.value, link))
         else:
             out.append(escape(resolved.text(tr.lang, tr.measure_words())))
     out.append(escape(text[at:]))
     return Markup("").join(out)
+
+
+def case_ref_html(case, link: Linker) -> Markup:
+    """`{{ case:ID }}`: the case's number, linked to its heading where the document holds it."""
+    href = link(case)
+    if href is None:
+        return Markup('<span class="ref ref-case">{}</span>').format(case.number)
+    return Markup('<a class="ref ref-case" href="{}">{}</a>').format(href, case.number)
 
 
 def keyword_label(game: Game, tr: Translator, record) -> Markup:

@@ -21,6 +21,7 @@ from . import blocks
 from .chapters import Chapter
 from .claims import plain
 from .editorial import field_html, trailing_mark
+from .numbering import NUMBER_ATTR, game_numbering
 from .markdown import EDITOR_CLASS, NOTE_KINDS, build, container_info, parser
 from .refs import TEXT_FIELDS, Ref, RefError, Resolved, is_block, resolve
 
@@ -31,7 +32,8 @@ Target = Literal["site", "print"]
 class Heading:
     level: int
     id: str
-    text: str
+    text: str  # as contents list it: with its case number first where the game numbers them
+    number: str = ""  # its case number (text/numbering.py), "" where none
 
 
 @dataclass
@@ -86,6 +88,8 @@ def _ref_html(ctx: RenderContext, text: str) -> Markup:
             return Markup('<span class="broken-ref">{}</span>').format("{{ " + text + " }}")
     if resolved.ref.kind == "stat":
         return Markup('<span class="stat-name">{}</span>').format(blocks.ref_label(ctx.game, ctx.tr, resolved))
+    if resolved.ref.kind == "case":
+        return blocks.case_ref_html(resolved.value, ctx.link)
     if record is None:  # a parameter
         return Markup('<span class="param">{}</span>').format(resolved.text(ctx.tr.lang, ctx.tr.measure_words()))
     if resolved.ref.field is not None:
@@ -325,21 +329,22 @@ def _autolink_keywords(tokens: list[Token], ctx: RenderContext) -> None:
 
 
 def render_chapter(chapter: Chapter, ctx: RenderContext, id_prefix: str = "") -> RenderedChapter:
-    tokens = [t for t in chapter.tokens]
-    tokens = [_clone(t) for t in tokens]
+    tokens = [_clone(t) for t in chapter.tokens]
+    _attach_cases(tokens, game_numbering(ctx.game).headings.get(chapter.path, []))
     if not ctx.notes:
         tokens = _drop_empty_headings(_drop_notes(tokens))
     headings: list[Heading] = []
     used: set[str] = set()
     for i, token in enumerate(tokens):
         if token.type == "heading_open":
-            slug = base = id_prefix + slugify(plain(tokens[i + 1].content))  # the words, not a number's binding
+            case = token.meta.get("case")
+            slug = base = case.anchor if case else id_prefix + slugify(plain(tokens[i + 1].content))  # not a binding
             n = 2
             while slug in used:
                 slug, n = f"{base}-{n}", n + 1
             used.add(slug)
             token.attrSet("id", slug)
-            headings.append(Heading(int(token.tag[1]), slug, ""))
+            headings.append(Heading(int(token.tag[1]), slug, "", case.number if case else ""))
     if ctx.target == "print":
         _mark_sources(tokens, chapter)
     _number_lists(tokens)
@@ -353,11 +358,33 @@ def render_chapter(chapter: Chapter, ctx: RenderContext, id_prefix: str = "") ->
         if token.type == "heading_open":
             heading = next(h)
             heading.text = _plain(tokens[i + 1], ctx)
+            _number_heading(tokens[i + 1], heading)
             _mark_editors_heading(token, tokens[i + 1], heading.text, ctx)
     env = {"ctx": ctx}
     html = Markup(_renderer().renderer.render(tokens, _renderer().options, env))
     title = headings[0].text if headings and headings[0].level == 1 else chapter.slug
     return RenderedChapter(chapter, title, html, headings)
+
+
+def _attach_cases(tokens: list[Token], cases: list) -> None:
+    """Each heading token carries its case (None: unnumbered) before notes may drop headings:
+    the numbers are the source's, whatever an edition leaves out."""
+    found = iter(cases)
+    for token in tokens:
+        if token.type == "heading_open":
+            token.meta = {**(token.meta or {}), "case": next(found, None)}
+            token.attrs.pop(NUMBER_ATTR, None)
+
+
+def _number_heading(inline: Token, heading: Heading) -> None:
+    """A numbered heading prints its number first ("5.3.1 Attack"; a heading of a number alone,
+    the number); contents, bookmarks and search read it the same way."""
+    if not heading.number:
+        return
+    space = " " if heading.text else ""
+    span = Token("html_inline", "", 0, content=f'<span class="case-number">{escape(heading.number)}</span>{space}')
+    inline.children = [span, *(inline.children or [])]
+    heading.text = f"{heading.number}{space}{heading.text}"
 
 
 def _mark_editors_heading(heading: Token, inline: Token, text: str, ctx: RenderContext) -> None:
