@@ -14,7 +14,7 @@ from ..text.editorial import mark_if_editors
 from ..text.legend import legend_for
 from ..text.numbering import game_numbering
 from ..text.refs import printed_by_reference, printed_fields, shown_in
-from ..text.render import RenderContext, render_chapter, verified_mark
+from ..text.render import RenderContext, render_chapter, titles, verified_mark
 from . import bookblocks
 from . import notes as unstated
 from .decisions import decided, strings
@@ -202,7 +202,7 @@ def book_html(ctx: BuildContext, paper: str = "a4", notes: bool = True, layout: 
                                printed_texts=frozenset(printed_fields(ctx.game, ctx.chapters)))
     chapters = [render_chapter(ch, render_ctx, id_prefix=f"{ch.slug}--") for ch in ctx.chapters]
     chapters = [ch for ch in chapters if ch.headings]  # a chapter that held only notes, without them
-    blocks_ = appendix(ctx, link, {ch.chapter.slug: ch.title for ch in chapters})
+    blocks_ = appendix(ctx, link, titles(chapters))
     template = ctx.env.get_template("rulebook.html.j2")
     html = template.render(
         title=ctx.title,

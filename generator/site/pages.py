@@ -22,7 +22,7 @@ from ..core.diagnostics import Report
 from ..i18n.translate import Translator
 from ..text import blocks
 from ..text.numbering import game_numbering
-from ..text.render import Heading, RenderContext, render_chapter, slugify
+from ..text.render import Heading, RenderContext, render_chapter, slugify, titles
 from ..text.refs import KIND_SECTIONS, printed_by_reference, printed_fields, shown_in, text_references
 from .armybuilder import PAGE, builder_page
 from .components import map_pages, side_badge
@@ -151,7 +151,7 @@ def game_pages(ctx: BuildContext, report: Report) -> list[SitePage]:
     chapters = _rendered_chapters(site)
     pages = [_chapter_page(site, rendered) for rendered in chapters]
     _mark_glossaries(pages)
-    site.printed_at = blocks.pointers(site.game, ctx.chapters, {c.chapter.slug: c.title for c in chapters},
+    site.printed_at = blocks.pointers(site.game, ctx.chapters, titles(chapters),
                                       lambda chapter: site.names[chapter.path], site.by_reference)
     pages += _glossary_pages(site)
     site.faces, site.printed = _card_faces(ctx, report)

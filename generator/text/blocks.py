@@ -663,17 +663,38 @@ def pointers(game: Game, chapters, titles: dict[str, str], page_of: Callable[...
              anchored: frozenset[str] | set[str] = frozenset(), page_word: str = "") -> Printed:
     """(kind, id, field) -> the pointer (printed_at) to the chapter paragraph that prints that
     text of a record by reference, for an appendix or a reference page to show in its place.
-    `titles`: chapter slug -> title as rendered; `page_of`: a chapter's page on the site ("" in
+    `titles`: chapter slug (and a numbered heading's anchor, `case-5.3.1`) -> title as rendered; `page_of`: a chapter's page on the site ("" in
     the book); `anchored`: sections printed whole by reference, whose texts carry the record's
     own anchor."""
+    from .numbering import game_numbering
     from .refs import KIND_SECTIONS, TEXT_FIELDS, printed_fields
 
+    numbering = game_numbering(game)
+    lines = _reference_lines(chapters) if numbering.numbered else {}
     out = {}
     for (kind, record_id, field), chapter in printed_fields(game, chapters).items():
         record = game.section(KIND_SECTIONS[kind])[record_id]
         here = anchor(record) if record.section in anchored and field in TEXT_FIELDS else text_anchor(record, field)
-        out[(kind, record_id, field)] = printed_at(f"{page_of(chapter)}#{here}", titles.get(chapter.slug, chapter.title),
-                                                   page_word)
+        # where the game numbers its cases, the case that prints it ("5.3.4.1 Attack"), else the chapter
+        case = numbering.case_at(chapter.path, lines.get((chapter.path, kind, record_id, field), 0))
+        title = titles.get(case.anchor) if case is not None else None
+        out[(kind, record_id, field)] = printed_at(f"{page_of(chapter)}#{here}",
+                                                   title or titles.get(chapter.slug, chapter.title), page_word)
+    return out
+
+
+def _reference_lines(chapters) -> dict[tuple, int]:
+    """(chapter path, kind, id, field) -> the line of the first reference to that field."""
+    from .refs import Ref, RefError
+
+    out: dict[tuple, int] = {}
+    for chapter in chapters:
+        for text, line in chapter.references():
+            try:
+                ref = Ref.parse(text)
+            except RefError:
+                continue
+            out.setdefault((chapter.path, ref.kind, ref.id, ref.field), line)
     return out
 
 

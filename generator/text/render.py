@@ -63,6 +63,14 @@ class RenderedChapter:
     headings: list[Heading]
 
 
+def titles(chapters: list[RenderedChapter]) -> dict[str, str]:
+    """Each rendered chapter's title by its slug, and each numbered heading's by its anchor
+    (`case-5.3.4.1` -> "5.3.4.1 Attack"): where an appendix entry or a reference page points."""
+    out = {ch.chapter.slug: ch.title for ch in chapters}
+    out.update({h.id: h.text for ch in chapters for h in ch.headings if h.number})
+    return out
+
+
 def slugify(text: str) -> str:
     """A stable anchor from source-language heading text (the same in every language)."""
     text = re.sub(r"\{\{.*?\}\}", "", text).casefold()
