@@ -21,7 +21,7 @@ from . import blocks
 from .chapters import Chapter
 from .claims import plain
 from .editorial import field_html, trailing_mark
-from .numbering import NUMBER_ATTR, game_numbering
+from .numbering import NUMBER_ATTR, UNNUMBERED, game_numbering
 from .markdown import EDITOR_CLASS, NOTE_KINDS, build, container_info, parser
 from .refs import TEXT_FIELDS, Ref, RefError, Resolved, is_block, resolve
 
@@ -382,6 +382,9 @@ def _attach_cases(tokens: list[Token], cases: list) -> None:
         if token.type == "heading_open":
             token.meta = {**(token.meta or {}), "case": next(found, None)}
             token.attrs.pop(NUMBER_ATTR, None)
+            classes = [c for c in str(token.attrs.pop("class", "")).split() if c != UNNUMBERED]
+            if classes:
+                token.attrSet("class", " ".join(classes))
 
 
 def _number_heading(inline: Token, heading: Heading) -> None:
