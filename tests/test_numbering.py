@@ -55,6 +55,7 @@ def test_frames_prints_the_numbers_its_seed_prints(shipped):
         heads[lang] = re.findall(r'<h[1-6] id="case-([\d.]+)"[^>]*><span class="case-number">([\d.]+)</span>', html)
         assert all(anchor == number for anchor, number in heads[lang])
         assert '<a class="ref ref-case" href="#case-5.3.1">5.3.1</a>' in html  # «см. пункт 5.3.1»
+        assert '<a class="ref ref-case" href="#case-5.3.4.1">5.3.4.1</a>' in html  # in Highlight's text: «пункте 5.3.4.1»
     assert heads["ru"] == heads["en"]
     assert {number for number, _ in heads["ru"]} == printed | {"5.3.4.1"}
 

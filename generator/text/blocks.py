@@ -304,6 +304,27 @@ def case_ref_html(case, link: Linker) -> Markup:
     return Markup('<a class="ref ref-case" href="{}">{}</a>').format(href, case.number)
 
 
+_CASE_REF = re.compile(r"\{\{\s*case\s*:[^{}]*\}\}")
+
+
+def cases_linked(record: Record, tr: Translator, path: tuple, link: Linker) -> Markup | None:
+    """A text field holding `{{ case:... }}` references, each printed as its number linked to
+    the case (the other references as words, as field_html prints them); None for a text
+    without one."""
+    from .refs import reference_words
+
+    text = tr.field(record, *path, refs=False)
+    if not _CASE_REF.search(text):
+        return None
+    out, at = [], 0
+    for match in _CASE_REF.finditer(text):
+        out.append(escape(reference_words(tr, text[at:match.start()])))
+        out.append(inline_refs_html(tr.game, tr, match.group(0), link))
+        at = match.end()
+    out.append(escape(reference_words(tr, text[at:])))
+    return Markup("").join(out) + mark_if_editors(record, path, tr)
+
+
 def keyword_label(game: Game, tr: Translator, record) -> Markup:
     name = escape(tr.field(record, "name"))
     if getattr(record, "parameter", None):

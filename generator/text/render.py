@@ -119,7 +119,7 @@ def _field_ref_html(ctx: RenderContext, resolved: Resolved) -> Markup:
     value = resolved.value
     path = tuple(resolved.ref.field.split("."))
     if isinstance(value, str) and is_translatable_path(record, path):
-        value = field_html(record, ctx.tr, *path)
+        value = blocks.cases_linked(record, ctx.tr, path, ctx.link) or field_html(record, ctx.tr, *path)
     else:
         value = resolved.text(ctx.tr.lang, ctx.tr.measure_words())
     value = Markup("{}{}").format(value, blocks.field_marks(ctx.game, ctx.tr, record, resolved.ref.field, ctx.link))
