@@ -60,18 +60,42 @@ def test_frames_prints_the_numbers_its_seed_prints(shipped):
     assert {number for number, _ in heads["ru"]} == printed | {"5.3.4.1"}
 
 
+def test_paragraphs_count_on_with_the_subsections():
+    """`numbering: paragraphs` (SPI): a numbered section's paragraphs, list items and rule boxes'
+    paragraphs take its next numbers, shared with its subsections; notes, examples and a whole
+    table do not."""
+    chapter = load_chapter(Path("/rules/01-a.md"), "# A\n\nOne.\n\n{#two}\nTwo.\n\n- a\n- b\n\n## B\n\n::: rule r\nRuled.\n"
+                                                     ":::\n\n::: note\nAside.\n:::\n\n::: example e\nWorked.\n:::\n\n"
+                                                     "{{ table:t }}\n\n{{ rule:r.text }}\n")
+    numbering = number_chapters([chapter], True, paragraphs=True)
+    assert [c.number for c in numbering.headings[chapter.path]] == ["1", "1.5"]
+    assert [c.number for c in numbering.paragraphs[chapter.path].values()] == ["1.1", "1.2", "1.3", "1.4", "1.5.1",
+                                                                              "1.5.2"]
+    assert numbering.keys["two"].number == "1.2"
+    assert number_chapters([chapter], True).paragraphs == {}  # `numbering: cases` numbers headings only
+
+
+def test_numbered_paragraphs_print_their_numbers_in_both_editions(tmp_path):
+    root = numbered_game(tmp_path, kind="paragraphs")
+    for lang, words in (("en", "Each player fields"), ("ru", "Каждый игрок выставляет")):
+        html = _book(root, lang)
+        assert re.search(rf'<p [^>]*id="case-1\.1"><b class="case-number">1\.1</b> {words}', html)
+        assert re.search(r'<h2 id="case-1\.2"[^>]*><span class="case-number">1\.2</span> ', html)  # after 1.1
+        assert '<a class="ref ref-case" href="#case-1.3">1.3</a>' in html  # Shooting: 1.3 now
+
+
 # A scaffolded game in two languages, numbered, one heading named and referred to.
 REFERENCE = "A shot is resolved as in {{ case:shooting }}."
 
 
-def numbered_game(root: Path, numbered: bool = True, reference: bool = True) -> Path:
+def numbered_game(root: Path, numbered: bool = True, reference: bool = True, kind: str = "cases") -> Path:
     root.mkdir(parents=True, exist_ok=True)
     made = run_cli("--root", str(root), "new", "demo", "--languages", "ru")  # the catalog translated too
     assert made.returncode == 0, made.stdout + made.stderr
     game = root / "content" / "demo"
     manifest = game / "game.yaml"
     text = manifest.read_text(encoding="utf-8")
-    manifest.write_text(text.replace("languages: [ru]", "numbering: cases\nlanguages: [ru]") if numbered else text,
+    manifest.write_text(text.replace("languages: [ru]", f"numbering: {kind}\nlanguages: [ru]") if numbered else text,
                         encoding="utf-8")
     chapter = game / "rules" / "01-basics.md"
     text = chapter.read_text(encoding="utf-8").replace("## Shooting", "{#shooting}\n## Shooting")

@@ -19,8 +19,9 @@ from .base import Frozen, Id, OrUnstated, Scalar, Text
 PROFILE_KINDS = ("unit", "weapon", "terrain", "card", "action")
 LANGUAGE_FIELDS = ("source_language", "languages", "title")
 REPEATED = "language_repeated"
-# `numbering:` kinds: `cases` numbers chapters and their headings (text/numbering.py)
-NUMBERINGS = ("cases",)
+# `numbering:` kinds: `cases` numbers chapters and their headings, `paragraphs` also the paragraphs
+# of each numbered section (text/numbering.py)
+NUMBERINGS = ("cases", "paragraphs")
 NUMBERING_ERROR = "numbering"  # the error type of an unknown `numbering:` kind  # the error type of a language given twice (EN beside en)
 
 
@@ -213,7 +214,7 @@ class GameManifest(Frozen):
         "1.1); `rulesmith changes` names it, and a release is tagged with it")
     numbering: str | None = Field(
         default=None, description="'cases': chapters and their headings are numbered (1, 1.1, 1.1.1), the same "
-        "numbers in every edition; a heading may declare its number ({number=\"5.3\"}) or opt out ({.unnumbered})")
+        "numbers in every edition ('paragraphs': also each paragraph of a numbered section); a heading may declare its number ({number=\"5.3\"}) or opt out ({.unnumbered})")
     summary: Text | None = None
     editor: tuple[str, ...] = Field(
         default=(), description="the manifest's own text fields (summary, authors.N) that are the editor's words, "

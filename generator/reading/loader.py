@@ -119,7 +119,8 @@ def _type_hint(error: dict[str, Any], unstated: bool = True) -> str:
                 f"{' or more' if kind == 'greater_than_equal' else ''}, as the source gives it"
                 + ("; or 'unstated' if it does not give it" if unstated else ""))
     if kind == NUMBERING_ERROR:
-        return f"write numbering: {NUMBERINGS[0]} (chapters and headings numbered 1, 1.1, 1.1.1), or leave it out"
+        return (f"write numbering: {NUMBERINGS[0]} (chapters and headings numbered 1, 1.1, 1.1.1), numbering: "
+                f"{NUMBERINGS[1]} (their paragraphs too), or leave it out")
     if kind == "literal_error":
         return "use one of the values listed" + (", or 'unstated' if the source does not give it" if unstated else "")
     return "check the value's type" + ("; write 'unstated' if the source does not give it" if unstated else "")

@@ -1,4 +1,5 @@
-"""Numbered cases (`numbering: cases` in game.yaml): each chapter and each of its headings gets
+"""Numbered cases (`numbering: cases` in game.yaml; `numbering: paragraphs` also numbers each
+paragraph of a numbered section): each chapter and each of its headings gets
 a number, 1, 1.1, 1.1.1, from the structure of the source chapters, so every edition prints the
 same numbers. A heading may declare its number (`{number="5.3"}` on the line before it: a
 fragment of a longer book starting at 5.3), and the headings after it count on from there; one
@@ -56,11 +57,15 @@ class Numbering:
 
     numbered: bool
     headings: dict[Path, list[Case | None]] = field(default_factory=dict)
+    # `numbering: paragraphs`: chapter -> token index -> the case of a paragraph or list item
+    paragraphs: dict[Path, dict[int, Case]] = field(default_factory=dict)
     keys: dict[str, Case | None] = field(default_factory=dict)  # `{{ case:KEY }}` -> its case
     problems: list[Problem] = field(default_factory=list)
 
     def cases(self) -> list[Case]:
-        return [case for cases in self.headings.values() for case in cases if case is not None]
+        """Every numbered heading, then every numbered paragraph."""
+        return ([case for cases in self.headings.values() for case in cases if case is not None]
+                + [case for cases in self.paragraphs.values() for case in cases.values()])
 
     def case_at(self, chapter: Path, line: int) -> Case | None:
         """The case of the nearest numbered heading at or above `line` of `chapter`."""
@@ -87,22 +92,27 @@ class _Open:
     children: int = 0
 
 
-def number_chapters(chapters: list[Chapter], numbered: bool) -> Numbering:
-    """Number the headings of `chapters` (in file-name order); without `numbered`, only say
-    where a heading asks for a number the game does not print."""
+def number_chapters(chapters: list[Chapter], numbered: bool, paragraphs: bool = False) -> Numbering:
+    """Number the headings of `chapters` (in file-name order), and with `paragraphs` the
+    paragraphs and list items of each numbered section (SPI style: they count on with its
+    subsections, 5.3.1, 5.3.2 ...); without `numbered`, only say where a heading asks for a
+    number the game does not print."""
     out = Numbering(numbered)
     last: list[tuple[int, ...] | None] = [None]  # the last chapter's number: the next counts on
     for chapter in chapters:
-        out.headings[chapter.path] = list(_chapter_cases(chapter, numbered, last, out))
+        blocks: dict[int, Case] | None = {} if paragraphs and numbered else None
+        out.headings[chapter.path] = list(_chapter_cases(chapter, numbered, last, out, blocks))
+        if blocks is not None:
+            out.paragraphs[chapter.path] = blocks
     if numbered:
         _repeated_numbers(out)
     return out
 
 
-def _chapter_cases(chapter: Chapter, numbered: bool, last: list, out: Numbering):
+def _chapter_cases(chapter: Chapter, numbered: bool, last: list, out: Numbering, blocks: dict | None = None):
     tokens = chapter.tokens
     stack: list[_Open] = []
-    for i, token in enumerate(tokens):
+    for i, token in _paragraphs(tokens, stack, chapter, out, blocks):
         if token.type == "paragraph_open" and i + 1 < len(tokens) and _LOOSE_ATTRS.match(tokens[i + 1].content.strip()):
             out.problems.append(Problem(chapter.path, token.map[0] + 1 if token.map else 1,
                                         f"'{tokens[i + 1].content.strip()}' is not read as a heading's attributes",
@@ -133,6 +143,44 @@ def _chapter_cases(chapter: Chapter, numbered: bool, last: list, out: Numbering)
         case = Case(shown(number), chapter.path, line, level) if number is not None else None
         _keyed(out, token, case, chapter, line, top=parent is None)
         yield case
+
+
+def _paragraphs(tokens, stack: list[_Open], chapter: Chapter, out: Numbering, blocks: dict | None):
+    """Each token of the chapter with its index, numbering on the way (into `blocks`) every
+    paragraph and top-level list item of a numbered section, outside notes and examples (a
+    rule box's paragraphs count: it is rules text); a reference alone that prints a whole
+    table or list is no paragraph."""
+    depth, aside = 0, 0  # open rule boxes (transparent), open notes or examples (skipped)
+    for i, token in enumerate(tokens):
+        yield i, token
+        if blocks is None:
+            continue
+        if token.type in ("container_note_open", "container_example_open"):
+            aside += 1
+        elif token.type in ("container_note_close", "container_example_close"):
+            aside -= 1
+        elif token.type == "container_rule_open":
+            depth += 1
+        elif token.type == "container_rule_close":
+            depth -= 1
+        elif not aside and stack and stack[-1].number is not None and _is_paragraph(token, token.level - depth):
+            parent = stack[-1]
+            parent.children += 1
+            case = Case(shown((*parent.number, parent.children)), chapter.path, token.map[0] + 1 if token.map else 1, 0)
+            blocks[i] = case
+            if token.attrs.get("id"):
+                out.keys.setdefault(str(token.attrs["id"]), case)
+
+
+def _is_paragraph(token, level: int) -> bool:
+    if token.type == "paragraph_open":
+        return level == 0
+    if token.type == "list_item_open":
+        return level == 1
+    if token.type == "substitution_block":
+        kind, _, rest = token.content.strip().partition(":")
+        return level == 0 and (kind.strip() not in ("list", "table") or "." in rest)  # a whole table: no
+    return False
 
 
 def _number(parent: _Open | None, declared, last: list, chapter: Chapter, line: int, out: Numbering):
@@ -182,10 +230,10 @@ def game_numbering(game) -> Numbering:
     """The numbering of a loaded game's chapters (numbered or not), recomputed when a chapter
     changes."""
     chapters = load_chapters(game.folder)
-    numbered = getattr(game.manifest, "numbering", None) == "cases"
-    key = (game.folder, numbered, tuple(id(chapter) for chapter in chapters))
+    kind = getattr(game.manifest, "numbering", None)
+    key = (game.folder, kind, tuple(id(chapter) for chapter in chapters))
     if key not in _CACHE:
         if len(_CACHE) > 32:
             _CACHE.clear()
-        _CACHE[key] = number_chapters(chapters, numbered)
+        _CACHE[key] = number_chapters(chapters, kind is not None, paragraphs=kind == "paragraphs")
     return _CACHE[key]

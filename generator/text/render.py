@@ -165,6 +165,9 @@ def _renderer() -> MarkdownIt:
     def substitution_block(self, tokens, idx, options, env):
         html = str(_ref_html(env["ctx"], tokens[idx].content))
         if _prints_inline(env["ctx"], tokens[idx].content):  # a record's text alone: its own paragraph
+            case = (tokens[idx].meta or {}).get("case")  # numbered (numbering: paragraphs)
+            if case is not None:
+                return f'<p id="{escape(case.anchor)}">{_CASE_LABEL.format(escape(case.number))} {html}</p>\n'
             return f"<p>{html}</p>\n"
         return html + "\n"
 
@@ -338,7 +341,8 @@ def _autolink_keywords(tokens: list[Token], ctx: RenderContext) -> None:
 
 def render_chapter(chapter: Chapter, ctx: RenderContext, id_prefix: str = "") -> RenderedChapter:
     tokens = [_clone(t) for t in chapter.tokens]
-    _attach_cases(tokens, game_numbering(ctx.game).headings.get(chapter.path, []))
+    numbering = game_numbering(ctx.game)
+    _attach_cases(tokens, numbering.headings.get(chapter.path, []), numbering.paragraphs.get(chapter.path, {}))
     if not ctx.notes:
         tokens = _drop_empty_headings(_drop_notes(tokens))
     headings: list[Heading] = []
@@ -367,6 +371,8 @@ def render_chapter(chapter: Chapter, ctx: RenderContext, id_prefix: str = "") ->
             heading = next(h)
             heading.text = _plain(tokens[i + 1], ctx)
             _number_heading(tokens[i + 1], heading)
+        elif token.type in ("paragraph_open", "list_item_open") and (token.meta or {}).get("case"):
+            _number_paragraph(tokens, i)
             _mark_editors_heading(token, tokens[i + 1], heading.text, ctx)
     env = {"ctx": ctx}
     html = Markup(_renderer().renderer.render(tokens, _renderer().options, env))
@@ -374,11 +380,14 @@ def render_chapter(chapter: Chapter, ctx: RenderContext, id_prefix: str = "") ->
     return RenderedChapter(chapter, title, html, headings)
 
 
-def _attach_cases(tokens: list[Token], cases: list) -> None:
-    """Each heading token carries its case (None: unnumbered) before notes may drop headings:
-    the numbers are the source's, whatever an edition leaves out."""
+def _attach_cases(tokens: list[Token], cases: list, paragraphs: dict) -> None:
+    """Each heading token carries its case (None: unnumbered), and each numbered paragraph or
+    list item its own, before notes may drop headings: the numbers are the source's, whatever
+    an edition leaves out."""
     found = iter(cases)
-    for token in tokens:
+    for i, token in enumerate(tokens):
+        if i in paragraphs:
+            token.meta = {**(token.meta or {}), "case": paragraphs[i]}
         if token.type == "heading_open":
             token.meta = {**(token.meta or {}), "case": next(found, None)}
             token.attrs.pop(NUMBER_ATTR, None)
@@ -393,9 +402,24 @@ def _number_heading(inline: Token, heading: Heading) -> None:
     if not heading.number:
         return
     space = " " if heading.text else ""
-    span = Token("html_inline", "", 0, content=f'<span class="case-number">{escape(heading.number)}</span>{space}')
+    span = Token("html_inline", "", 0, content=_CASE_SPAN.format(escape(heading.number)) + space)
     inline.children = [span, *(inline.children or [])]
     heading.text = f"{heading.number}{space}{heading.text}"
+
+
+def _number_paragraph(tokens: list[Token], i: int) -> None:
+    """A numbered paragraph or list item (`numbering: paragraphs`) is anchored by its number
+    and prints it first."""
+    case = tokens[i].meta["case"]
+    tokens[i].attrSet("id", case.anchor)
+    inline = next((t for t in tokens[i + 1:] if t.type == "inline"), None)
+    if inline is not None:
+        inline.children = [Token("html_inline", "", 0, content=_CASE_LABEL.format(escape(case.number)) + " "),
+                           *(inline.children or [])]
+
+
+_CASE_SPAN = '<span class="case-number">{}</span>'
+_CASE_LABEL = '<b class="case-number">{}</b>'  # a paragraph's number: set off in bold, as a heading's is by the heading
 
 
 def _mark_editors_heading(heading: Token, inline: Token, text: str, ctx: RenderContext) -> None:
