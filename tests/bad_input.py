@@ -342,6 +342,31 @@ def _markdown_cases() -> list[Case]:
         Case("md-image-missing", write(md, "# Rules\n\nThe map:\n![Map](images/none.png)\n"), "E061", md, 4),
         Case("md-image-protocol-relative", write(md, "# Rules\n\n![key](//example.org/x.png)\n"), "W008", md, 3),
         Case("md-calc-unknown", write(md, "# Rules\n\n{{ calc:nothing(x=1).P(hits >= 1) }}\n"), "E031", md, 3),
+        *_numbering_cases(md),
+    ]
+
+
+NUMBERED = edit("game.yaml", "languages: []", "numbering: cases\nlanguages: []")
+
+
+def _numbering_cases(md: str) -> list[Case]:
+    """Numbered cases (`numbering: cases`): a heading's number that cannot stand, a reference
+    the game cannot number (E082), an unknown numbering (E004)."""
+    return [
+        Case("numbering-unknown", edit("game.yaml", "languages: []", "numbering: casse\nlanguages: []"),
+             "E004", "game.yaml", "numbering: casse"),
+        Case("numbering-malformed", steps(NUMBERED, write(md, '# Rules\n\n{number="5.x"}\n## Moving\n')),
+             "E082", md, 4, cli=True),
+        Case("numbering-not-under-parent", steps(NUMBERED, write(md, '{number="5.3"}\n# Rules\n\n{number="6.1"}\n## Moving\n')),
+             "E082", md, 5),
+        Case("numbering-twice", steps(NUMBERED, write(md, '# Rules\n\n{number="1"}\n# More rules\n')), "E082", md, 4),
+        Case("numbering-unquoted", steps(NUMBERED, write(md, '# Rules\n\n{number=5.3}\n## Moving\n')), "E082", md, 3),
+        Case("numbering-not-numbered", write(md, '# Rules\n\n{number="5.3"}\n## Moving\n'), "E082", md, 4),
+        Case("numbering-reference-unnumbered-game", write(md, "# Rules\n\nSee {{ case:rules }}.\n"), "E082", md, 3),
+        Case("numbering-reference-unnumbered", steps(NUMBERED, write(md, "# Rules\n\n{#aside .unnumbered}\n## Aside\n\n"
+                                                                     "See {{ case:aside }}.\n")), "E082", md, 6),
+        Case("numbering-reference-unknown", steps(NUMBERED, write(md, "# Rules\n\nSee {{ case:movin }}.\n")),
+             "E007", md, 3),
     ]
 
 

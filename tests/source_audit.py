@@ -146,8 +146,8 @@ def _verdict(path: str, text: str, editor, seed: str, seed_bare: str) -> str:
     return "label" if is_label(path, text, seed) else "unmarked"
 
 
-_HEADING = re.compile(r"^(?:\{\.editor\}\n)?#{1,6}\s+(.*)$", re.M)
-_EDITOR_HEADING = re.compile(r"^\{\.editor\}\n#{1,6}\s+(.*)$", re.M)
+_HEADING = re.compile(r"^(?:\{\.editor\}\n)?#{1,6}[ \t]+(.*)$", re.M)
+_EDITOR_HEADING = re.compile(r"^\{[^}\n]*\.editor\b[^}\n]*\}\n#{1,6}[ \t]+(.*)$", re.M)  # `{.editor .unnumbered}` too
 
 
 def audit_headings(game_id: str, root: Path) -> dict[tuple[str, str], str]:

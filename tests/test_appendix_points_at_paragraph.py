@@ -25,14 +25,16 @@ def test_named_nowhere_keeps_the_appendix(frames):
     assert 'id="appendix-rules"' in html and 'id="appendix-actions"' in html
     text = _plain(re.sub(r'<dl class="errata">.*?</dl>', " ", html, flags=re.S))  # errata quote the source
     for record in [*ctx.game.rules.values(), *ctx.game.actions.values()]:
-        assert text.count(" ".join(record.text.split())) == 1, f"{record.kind} {record.id}"
+        printed = ctx.tr.field(record, "text")  # its references as words: {{ case:attack }} is 5.3.4.1
+        assert text.count(" ".join(printed.split())) == 1, f"{record.kind} {record.id}"
         assert ctx.tr.field(record, "name") in text
 
 
 def test_the_entry_points_at_the_paragraph(frames):
     _ctx, html = frames
     entry = re.search(r'<dt id="rule-bpd">.*?</dd>', html, re.S).group(0)
-    assert 'href="#rule-bpd--text"' in entry and "Ход Фрейма" in entry and 'data-page="с."' in entry
+    # Frames numbers its cases: the entry names the case that prints the paragraph
+    assert 'href="#rule-bpd--text"' in entry and "→ 5.3.4.1 Атака" in entry and 'data-page="с."' in entry
     assert html.count('id="rule-bpd--text"') == 1
     ids = re.findall(r'id="([^"]+)"', html)
     assert len(ids) == len(set(ids))

@@ -91,6 +91,17 @@ def test_search_finds_this_games_entry_first(page, server, lang, query, entry):
     assert page.console_errors == []
 
 
+def test_search_finds_a_case_by_its_number(page, server):
+    """Frames numbers its cases (numbering: cases): a case's number finds its section."""
+    base, _ = server
+    page.goto(f"{base}/frames/en/index.html")
+    page.locator(".search-input").fill("5.3.4.1")
+    page.locator(".search-result").first.wait_for(timeout=15000)
+    first = page.locator(".search-result").first.get_attribute("href")
+    assert first.startswith("frame-turn.html") or "/frames/en/frame-turn.html" in first, first
+    assert first.endswith("#case-5.3.4.1"), first
+
+
 def test_search_all_games_switch(page, server):
     base, _ = server
     scoped = search(page, base, "battle-rules/en/index.html", "damage")

@@ -217,7 +217,8 @@ def test_a_heading_the_edition_wrote_is_marked_and_the_audit_sees_it(ws: Workspa
     shutil.copytree(REPO / "content" / "frames", tmp_path / "content" / "frames")
     footnotes = tmp_path / "content" / "frames" / "rules" / "04-footnotes.md"
     assert audit_headings("frames", tmp_path)[("04-footnotes.md", "Сноски")] == "editor"
-    footnotes.write_text(footnotes.read_text(encoding="utf-8").replace("{.editor}\n", "", 1), encoding="utf-8")
+    footnotes.write_text(footnotes.read_text(encoding="utf-8").replace("{.editor .unnumbered}\n", "{.unnumbered}\n", 1),
+                         encoding="utf-8")
     assert audit_headings("frames", tmp_path)[("04-footnotes.md", "Сноски")] == "unmarked"
 
 

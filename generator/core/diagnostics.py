@@ -79,6 +79,7 @@ CODES: dict[str, str] = {
     "E072": "unit of measure neither built in nor declared under measures:, or declared twice",
     "E080": "roster rule that contradicts itself (a limit twice, a minimum above its maximum)",
     "E081": "army list that breaks its roster rules or names what its game does not have",
+    "E082": "case numbering: a heading's number that cannot stand (malformed, repeated, not under its parent), or a case reference the game cannot number",
     "W001": "erratum not referenced by any record",
     "W002": "translation does not use the term list's term",
     "W003": "card text does not fit at the minimum size (site; on card sheets E040)",

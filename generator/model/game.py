@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import difflib
 import math
 import re
 from typing import Annotated, ClassVar, Union
@@ -17,7 +18,11 @@ from .base import Frozen, Id, OrUnstated, Scalar, Text
 # Record kinds that carry typed stats (a `stats:` mapping checked against game.yaml's stats).
 PROFILE_KINDS = ("unit", "weapon", "terrain", "card", "action")
 LANGUAGE_FIELDS = ("source_language", "languages", "title")
-REPEATED = "language_repeated"  # the error type of a language given twice (EN beside en)
+REPEATED = "language_repeated"
+# `numbering:` kinds: `cases` numbers chapters and their headings, `paragraphs` also the paragraphs
+# of each numbered section (text/numbering.py)
+NUMBERINGS = ("cases", "paragraphs")
+NUMBERING_ERROR = "numbering"  # the error type of an unknown `numbering:` kind  # the error type of a language given twice (EN beside en)
 
 
 class Component(Frozen):
@@ -207,6 +212,9 @@ class GameManifest(Frozen):
     version: str | None = Field(
         default=None, description="the version of these rules, e.g. '1.3' (quoted: YAML reads 1.10 as the number "
         "1.1); `rulesmith changes` names it, and a release is tagged with it")
+    numbering: str | None = Field(
+        default=None, description="'cases': chapters and their headings are numbered (1, 1.1, 1.1.1), the same "
+        "numbers in every edition ('paragraphs': also each paragraph of a numbered section); a heading may declare its number ({number=\"5.3\"}) or opt out ({.unnumbered})")
     summary: Text | None = None
     original: bool = Field(
         default=False, description="true: the game is its designer's own, written here; its rules text is its own "
@@ -260,6 +268,15 @@ class GameManifest(Frozen):
             raise ValueError("write the version in quotes, e.g. version: '1.3': YAML reads an unquoted "
                              "version as a number, 1.10 as 1.1")
         return value
+
+    @field_validator("numbering", mode="before")
+    @classmethod
+    def _numbering(cls, value: object) -> object:
+        if value is None or value in NUMBERINGS:
+            return value
+        near = difflib.get_close_matches(value.strip().lower(), NUMBERINGS, n=1) if isinstance(value, str) else []
+        raise PydanticCustomError(NUMBERING_ERROR, "unknown numbering '{value}'" + (
+            f" (did you mean '{near[0]}'?)" if near else ""), {"value": value})
 
     @field_validator("source_language", mode="before")
     @classmethod

@@ -12,8 +12,9 @@ from ..model.printing import BookLayout
 from ..text import blocks
 from ..text.editorial import mark_if_editors
 from ..text.legend import legend_for
+from ..text.numbering import game_numbering
 from ..text.refs import printed_by_reference, printed_fields, shown_in
-from ..text.render import RenderContext, render_chapter, verified_mark
+from ..text.render import RenderContext, render_chapter, titles, verified_mark
 from . import bookblocks
 from . import notes as unstated
 from .decisions import decided, strings
@@ -82,7 +83,9 @@ def errata_html(ctx: BuildContext) -> Markup:
 
 
 def anchors(ctx: BuildContext) -> set[str]:
-    return {f"{r.kind}-{r.id}" for section in (*APPENDIX_SECTIONS, "errata") for r in ctx.game.section(section).values()}
+    """The records' anchors the book holds, and its numbered cases' (`case-5.3.1`)."""
+    return ({f"{r.kind}-{r.id}" for section in (*APPENDIX_SECTIONS, "errata") for r in ctx.game.section(section).values()}
+            | {case.anchor for case in game_numbering(ctx.game).cases()})
 
 
 def rulebook_html(ctx: BuildContext, paper: str = "a4", notes: bool = True, layout: BookLayout | None = None,
@@ -203,7 +206,7 @@ def book_html(ctx: BuildContext, paper: str = "a4", notes: bool = True, layout: 
                                printed_texts=frozenset(printed_fields(ctx.game, ctx.chapters)))
     chapters = [render_chapter(ch, render_ctx, id_prefix=f"{ch.slug}--") for ch in ctx.chapters]
     chapters = [ch for ch in chapters if ch.headings]  # a chapter that held only notes, without them
-    blocks_ = appendix(ctx, link, {ch.chapter.slug: ch.title for ch in chapters})
+    blocks_ = appendix(ctx, link, titles(chapters))
     template = ctx.env.get_template("rulebook.html.j2")
     html = template.render(
         title=ctx.title,

@@ -18,7 +18,7 @@ from .game import Game, Origin
 from ..model import SECTIONS, GameManifest, Record
 from ..model.base import unstated_in
 from ..core.languages import HINT as LANGUAGE_HINT, is_language_code, repeated
-from ..model.game import LANGUAGE_FIELDS, REPEATED
+from ..model.game import LANGUAGE_FIELDS, NUMBERING_ERROR, NUMBERINGS, REPEATED
 from ..safety.outside import outside_links
 from ..outputs.layout import RESERVED, reserved_hint
 from .yamlsource import YamlDocument, load_yaml
@@ -118,6 +118,9 @@ def _type_hint(error: dict[str, Any], unstated: bool = True) -> str:
         return (f"write a number {'of' if kind == 'greater_than_equal' else 'above'} {bound}"
                 f"{' or more' if kind == 'greater_than_equal' else ''}, as the source gives it"
                 + ("; or 'unstated' if it does not give it" if unstated else ""))
+    if kind == NUMBERING_ERROR:
+        return (f"write numbering: {NUMBERINGS[0]} (chapters and headings numbered 1, 1.1, 1.1.1), numbering: "
+                f"{NUMBERINGS[1]} (their paragraphs too), or leave it out")
     if kind == "literal_error":
         return "use one of the values listed" + (", or 'unstated' if the source does not give it" if unstated else "")
     return "check the value's type" + ("; write 'unstated' if the source does not give it" if unstated else "")

@@ -21,7 +21,8 @@ from ..print.reference import probability_tables
 from ..core.diagnostics import Report
 from ..i18n.translate import Translator
 from ..text import blocks
-from ..text.render import Heading, RenderContext, render_chapter, slugify
+from ..text.numbering import game_numbering
+from ..text.render import Heading, RenderContext, render_chapter, slugify, titles
 from ..text.refs import KIND_SECTIONS, printed_by_reference, printed_fields, shown_in, text_references
 from . import changes as changed
 from .armybuilder import PAGE, builder_page
@@ -115,6 +116,8 @@ class _GameSite:
                           for (kind, rid), chapter in text_references(ctx.chapters).items()
                           if KIND_SECTIONS.get(kind) in by_reference})
         overrides.update({f"roster:{roster.id}": PAGE for roster in _built_rosters(ctx.game)})
+        overrides.update({f"case:{case.id}": names[case.chapter] for case in game_numbering(ctx.game).cases()
+                          if case.chapter in names})
         return cls(ctx, overrides, by_reference, glossary_chapter, probability_tables(ctx), names=names)
 
     @property
@@ -150,7 +153,7 @@ def game_pages(ctx: BuildContext, report: Report, changes: bool = False) -> list
     chapters = _rendered_chapters(site)
     pages = [_chapter_page(site, rendered) for rendered in chapters]
     _mark_glossaries(pages)
-    site.printed_at = blocks.pointers(site.game, ctx.chapters, {c.chapter.slug: c.title for c in chapters},
+    site.printed_at = blocks.pointers(site.game, ctx.chapters, titles(chapters),
                                       lambda chapter: site.names[chapter.path], site.by_reference)
     pages += _glossary_pages(site)
     site.faces, site.printed = _card_faces(ctx, report)
@@ -408,6 +411,9 @@ def finish(body: Markup, ctx: BuildContext, label: str, title_mark: Markup = Mar
 _BARE_NUMBER = re.compile(r"^[\d.]+$")
 
 
+_VERIFIED = re.compile(r'<span class="verified".*?</svg></span>', re.S)
+
+
 def _named(heading: Heading, html: str) -> Heading:
     """A heading that is only a section number ("5.3.1") is listed in the contents with the
     opening words of its section, so the list says what each section is about."""
@@ -416,6 +422,7 @@ def _named(heading: Heading, html: str) -> Heading:
     start = html.find(f'id="{heading.id}"')
     following = html[start:start + 2000].split("</h", 1)[-1]
     following = re.sub(r"<p class=\"example-label\">.*?</p>", " ", following, flags=re.S)
+    following = _VERIFIED.sub(" ", following)  # the checker's tick says "Verified…" to a screen reader only
     words = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", following.split(">", 1)[-1])).split()
     words = [w for w in words if not w.startswith("&")][:7]
     if not words:

@@ -309,10 +309,41 @@ def inline_refs_html(game: Game, tr: Translator, text: str, link: Linker) -> Mar
                        else Markup('<span class="ref ref-{}">{}</span>').format(record.kind, label))
         elif resolved.ref.kind == "stat":
             out.append(ref_label(game, tr, resolved))
+        elif resolved.ref.kind == "case":
+            out.append(case_ref_html(resolved.value, link))
         else:
             out.append(escape(resolved.text(tr.lang, tr.measure_words())))
     out.append(escape(text[at:]))
     return Markup("").join(out)
+
+
+def case_ref_html(case, link: Linker) -> Markup:
+    """`{{ case:ID }}`: the case's number, linked to its heading where the document holds it."""
+    href = link(case)
+    if href is None:
+        return Markup('<span class="ref ref-case">{}</span>').format(case.number)
+    return Markup('<a class="ref ref-case" href="{}">{}</a>').format(href, case.number)
+
+
+_CASE_REF = re.compile(r"\{\{\s*case\s*:[^{}]*\}\}")
+
+
+def cases_linked(record: Record, tr: Translator, path: tuple, link: Linker) -> Markup | None:
+    """A text field holding `{{ case:... }}` references, each printed as its number linked to
+    the case (the other references as words, as field_html prints them); None for a text
+    without one."""
+    from .refs import reference_words
+
+    text = tr.field(record, *path, refs=False)
+    if not _CASE_REF.search(text):
+        return None
+    out, at = [], 0
+    for match in _CASE_REF.finditer(text):
+        out.append(escape(reference_words(tr, text[at:match.start()])))
+        out.append(inline_refs_html(tr.game, tr, match.group(0), link))
+        at = match.end()
+    out.append(escape(reference_words(tr, text[at:])))
+    return Markup("").join(out) + mark_if_editors(record, path, tr)
 
 
 def keyword_label(game: Game, tr: Translator, record) -> Markup:
@@ -674,17 +705,38 @@ def pointers(game: Game, chapters, titles: dict[str, str], page_of: Callable[...
              anchored: frozenset[str] | set[str] = frozenset(), page_word: str = "") -> Printed:
     """(kind, id, field) -> the pointer (printed_at) to the chapter paragraph that prints that
     text of a record by reference, for an appendix or a reference page to show in its place.
-    `titles`: chapter slug -> title as rendered; `page_of`: a chapter's page on the site ("" in
+    `titles`: chapter slug (and a numbered heading's anchor, `case-5.3.1`) -> title as rendered; `page_of`: a chapter's page on the site ("" in
     the book); `anchored`: sections printed whole by reference, whose texts carry the record's
     own anchor."""
+    from .numbering import game_numbering
     from .refs import KIND_SECTIONS, TEXT_FIELDS, printed_fields
 
+    numbering = game_numbering(game)
+    lines = _reference_lines(chapters) if numbering.numbered else {}
     out = {}
     for (kind, record_id, field), chapter in printed_fields(game, chapters).items():
         record = game.section(KIND_SECTIONS[kind])[record_id]
         here = anchor(record) if record.section in anchored and field in TEXT_FIELDS else text_anchor(record, field)
-        out[(kind, record_id, field)] = printed_at(f"{page_of(chapter)}#{here}", titles.get(chapter.slug, chapter.title),
-                                                   page_word)
+        # where the game numbers its cases, the case that prints it ("5.3.4.1 Attack"), else the chapter
+        case = numbering.case_at(chapter.path, lines.get((chapter.path, kind, record_id, field), 0))
+        title = titles.get(case.anchor) if case is not None else None
+        out[(kind, record_id, field)] = printed_at(f"{page_of(chapter)}#{here}",
+                                                   title or titles.get(chapter.slug, chapter.title), page_word)
+    return out
+
+
+def _reference_lines(chapters) -> dict[tuple, int]:
+    """(chapter path, kind, id, field) -> the line of the first reference to that field."""
+    from .refs import Ref, RefError
+
+    out: dict[tuple, int] = {}
+    for chapter in chapters:
+        for text, line in chapter.references():
+            try:
+                ref = Ref.parse(text)
+            except RefError:
+                continue
+            out.setdefault((chapter.path, ref.kind, ref.id, ref.field), line)
     return out
 
 

@@ -17,8 +17,9 @@ from .cases import FORMS, apply_case, split_case
 
 KIND_SECTIONS: dict[str, str] = {model.kind: section for section, model in SECTIONS.items()}
 # kinds whose reference prints a record's name (a table's prints the whole table)
-# calc: a number computed by the rules checker (CalcRef; text/computed.py); stat: a stat's name (game.yaml stats)
-SPECIAL = ("param", "list", "calc", "stat")
+# calc: a number computed by the rules checker (CalcRef; text/computed.py); stat: a stat's name (game.yaml stats);
+# case: a numbered chapter's or heading's number (text/numbering.py)
+SPECIAL = ("param", "list", "calc", "stat", "case")
 NAMED = tuple(kind for kind in KIND_SECTIONS if kind != "table")
 _REF = re.compile(r"^(?P<kind>[a-z]+)(?::(?P<id>[a-z0-9][a-z0-9-]*)(?:\.(?P<field>[a-z0-9_][a-z0-9_.-]*))?)?$")
 
@@ -155,8 +156,8 @@ class Resolved:
         """The plain text a reader sees in place of the reference (`words`: the game's own unit words)."""
         if self.section is not None:
             return ""
-        if self.ref.kind == "calc":
-            return self.value.text(lang)
+        if self.ref.kind in ("calc", "case"):
+            return self.value.number if self.ref.kind == "case" else self.value.text(lang)
         if self.ref.label is not None:
             return apply_case(self.ref.label, self.ref.case)
         if self.ref.kind == "stat":
@@ -226,7 +227,29 @@ def _list_ref(game: Game, ref: Ref) -> Resolved:
     return Resolved(ref, section=ref.id)
 
 
-_SPECIAL_KINDS = {"calc": _calc_ref, "param": _param_ref, "stat": _stat_ref, "list": _list_ref}
+def _case_ref(game: Game, ref: Ref) -> Resolved:
+    """`{{ case:ID }}`: the number of a chapter (by its slug or `{#ID}`) or a heading (by its `{#ID}`)."""
+    from .numbering import game_numbering
+
+    numbering = game_numbering(game)
+    if not numbering.numbered:
+        raise RefError(f"'{{{{ case:{ref.id} }}}}': the game does not number its cases",
+                       "add 'numbering: cases' to game.yaml", "E082")
+    if ref.field is not None:
+        raise RefError(f"'{{{{ case:{ref.id}.{ref.field} }}}}': a case reference prints the case's number",
+                       f"write {{{{ case:{ref.id} }}}}", "E019")
+    if ref.id not in numbering.keys:
+        raise RefError(f"no chapter or heading '{ref.id}'", did_you_mean(ref.id, numbering.keys) or
+                       "name a chapter by its file's name without the number (03-turn.md: turn), or give the heading "
+                       "an id on the line before it: {#ID}")
+    case = numbering.keys[ref.id]
+    if case is None:
+        raise RefError(f"'{{{{ case:{ref.id} }}}}' names an unnumbered heading",
+                       "number it (leave out {.unnumbered}), or name the case it belongs to", "E082")
+    return Resolved(ref, value=case)
+
+
+_SPECIAL_KINDS = {"calc": _calc_ref, "param": _param_ref, "stat": _stat_ref, "list": _list_ref, "case": _case_ref}
 
 
 def _record_ref(game: Game, ref: Ref) -> Resolved:

@@ -21,6 +21,7 @@ from . import blocks
 from .chapters import Chapter
 from .claims import plain
 from .editorial import field_html, trailing_mark
+from .numbering import NUMBER_ATTR, UNNUMBERED, game_numbering
 from .markdown import EDITOR_CLASS, NOTE_KINDS, build, container_info, parser
 from .refs import TEXT_FIELDS, Ref, RefError, Resolved, is_block, resolve
 
@@ -31,7 +32,8 @@ Target = Literal["site", "print"]
 class Heading:
     level: int
     id: str
-    text: str
+    text: str  # as contents list it: with its case number first where the game numbers them
+    number: str = ""  # its case number (text/numbering.py), "" where none
 
 
 @dataclass
@@ -61,6 +63,14 @@ class RenderedChapter:
     headings: list[Heading]
 
 
+def titles(chapters: list[RenderedChapter]) -> dict[str, str]:
+    """Each rendered chapter's title by its slug, and each numbered heading's by its anchor
+    (`case-5.3.4.1` -> "5.3.4.1 Attack"): where an appendix entry or a reference page points."""
+    out = {ch.chapter.slug: ch.title for ch in chapters}
+    out.update({h.id: h.text for ch in chapters for h in ch.headings if h.number})
+    return out
+
+
 def slugify(text: str) -> str:
     """A stable anchor from source-language heading text (the same in every language)."""
     text = re.sub(r"\{\{.*?\}\}", "", text).casefold()
@@ -86,6 +96,8 @@ def _ref_html(ctx: RenderContext, text: str) -> Markup:
             return Markup('<span class="broken-ref">{}</span>').format("{{ " + text + " }}")
     if resolved.ref.kind == "stat":
         return Markup('<span class="stat-name">{}</span>').format(blocks.ref_label(ctx.game, ctx.tr, resolved))
+    if resolved.ref.kind == "case":
+        return blocks.case_ref_html(resolved.value, ctx.link)
     if record is None:  # a parameter
         return Markup('<span class="param">{}</span>').format(resolved.text(ctx.tr.lang, ctx.tr.measure_words()))
     if resolved.ref.field is not None:
@@ -110,7 +122,7 @@ def _field_ref_html(ctx: RenderContext, resolved: Resolved) -> Markup:
     if cell is not None:
         value = cell
     elif isinstance(value, str) and is_translatable_path(record, path):
-        value = field_html(record, ctx.tr, *path)
+        value = blocks.cases_linked(record, ctx.tr, path, ctx.link) or field_html(record, ctx.tr, *path)
     else:
         value = resolved.text(ctx.tr.lang, ctx.tr.measure_words())
     value = Markup("{}{}").format(value, blocks.field_marks(ctx.game, ctx.tr, record, resolved.ref.field, ctx.link))
@@ -156,6 +168,9 @@ def _renderer() -> MarkdownIt:
     def substitution_block(self, tokens, idx, options, env):
         html = str(_ref_html(env["ctx"], tokens[idx].content))
         if _prints_inline(env["ctx"], tokens[idx].content):  # a record's text alone: its own paragraph
+            case = (tokens[idx].meta or {}).get("case")  # numbered (numbering: paragraphs)
+            if case is not None:
+                return f'<p id="{escape(case.anchor)}">{_CASE_LABEL.format(escape(case.number))} {html}</p>\n'
             return f"<p>{html}</p>\n"
         return html + "\n"
 
@@ -328,21 +343,23 @@ def _autolink_keywords(tokens: list[Token], ctx: RenderContext) -> None:
 
 
 def render_chapter(chapter: Chapter, ctx: RenderContext, id_prefix: str = "") -> RenderedChapter:
-    tokens = [t for t in chapter.tokens]
-    tokens = [_clone(t) for t in tokens]
+    tokens = [_clone(t) for t in chapter.tokens]
+    numbering = game_numbering(ctx.game)
+    _attach_cases(tokens, numbering.headings.get(chapter.path, []), numbering.paragraphs.get(chapter.path, {}))
     if not ctx.notes:
         tokens = _drop_empty_headings(_drop_notes(tokens))
     headings: list[Heading] = []
     used: set[str] = set()
     for i, token in enumerate(tokens):
         if token.type == "heading_open":
-            slug = base = id_prefix + slugify(plain(tokens[i + 1].content))  # the words, not a number's binding
+            case = token.meta.get("case")
+            slug = base = case.anchor if case else id_prefix + slugify(plain(tokens[i + 1].content))  # not a binding
             n = 2
             while slug in used:
                 slug, n = f"{base}-{n}", n + 1
             used.add(slug)
             token.attrSet("id", slug)
-            headings.append(Heading(int(token.tag[1]), slug, ""))
+            headings.append(Heading(int(token.tag[1]), slug, "", case.number if case else ""))
     if ctx.target == "print":
         _mark_sources(tokens, chapter)
     _number_lists(tokens)
@@ -356,11 +373,56 @@ def render_chapter(chapter: Chapter, ctx: RenderContext, id_prefix: str = "") ->
         if token.type == "heading_open":
             heading = next(h)
             heading.text = _plain(tokens[i + 1], ctx)
+            _number_heading(tokens[i + 1], heading)
+        elif token.type in ("paragraph_open", "list_item_open") and (token.meta or {}).get("case"):
+            _number_paragraph(tokens, i)
             _mark_editors_heading(token, tokens[i + 1], heading.text, ctx)
     env = {"ctx": ctx}
     html = Markup(_renderer().renderer.render(tokens, _renderer().options, env))
     title = headings[0].text if headings and headings[0].level == 1 else chapter.slug
     return RenderedChapter(chapter, title, html, headings)
+
+
+def _attach_cases(tokens: list[Token], cases: list, paragraphs: dict) -> None:
+    """Each heading token carries its case (None: unnumbered), and each numbered paragraph or
+    list item its own, before notes may drop headings: the numbers are the source's, whatever
+    an edition leaves out."""
+    found = iter(cases)
+    for i, token in enumerate(tokens):
+        if i in paragraphs:
+            token.meta = {**(token.meta or {}), "case": paragraphs[i]}
+        if token.type == "heading_open":
+            token.meta = {**(token.meta or {}), "case": next(found, None)}
+            token.attrs.pop(NUMBER_ATTR, None)
+            classes = [c for c in str(token.attrs.pop("class", "")).split() if c != UNNUMBERED]
+            if classes:
+                token.attrSet("class", " ".join(classes))
+
+
+def _number_heading(inline: Token, heading: Heading) -> None:
+    """A numbered heading prints its number first ("5.3.1 Attack"; a heading of a number alone,
+    the number); contents, bookmarks and search read it the same way."""
+    if not heading.number:
+        return
+    space = " " if heading.text else ""
+    span = Token("html_inline", "", 0, content=_CASE_SPAN.format(escape(heading.number)) + space)
+    inline.children = [span, *(inline.children or [])]
+    heading.text = f"{heading.number}{space}{heading.text}"
+
+
+def _number_paragraph(tokens: list[Token], i: int) -> None:
+    """A numbered paragraph or list item (`numbering: paragraphs`) is anchored by its number
+    and prints it first."""
+    case = tokens[i].meta["case"]
+    tokens[i].attrSet("id", case.anchor)
+    inline = next((t for t in tokens[i + 1:] if t.type == "inline"), None)
+    if inline is not None:
+        inline.children = [Token("html_inline", "", 0, content=_CASE_LABEL.format(escape(case.number)) + " "),
+                           *(inline.children or [])]
+
+
+_CASE_SPAN = '<span class="case-number">{}</span>'
+_CASE_LABEL = '<b class="case-number">{}</b>'  # a paragraph's number: set off in bold, as a heading's is by the heading
 
 
 def _mark_editors_heading(heading: Token, inline: Token, text: str, ctx: RenderContext) -> None:
