@@ -193,3 +193,15 @@ def test_new_example_writes_the_example_game_under_the_designers_id(tmp_path: Pa
     assert again.returncode == 2 and "already exists" in again.stderr
     mixed = run_cli("new", "other", "--example", "--languages", "de", cwd=tmp_path)
     assert mixed.returncode == 2 and "--languages" in mixed.stderr and not (tmp_path / "content" / "other").exists()
+
+
+def test_new_example_without_the_example_says_so(tmp_path: Path, monkeypatch):
+    """An installation that lost the example's package data gets a message, not a traceback."""
+    import click
+
+    from generator.commands import example
+
+    monkeypatch.setattr(example, "example_folder", lambda: tmp_path / "nowhere")
+    with pytest.raises(click.ClickException, match="no example game"):
+        example.write_example(tmp_path / "content" / "recon", "recon")
+    assert not (tmp_path / "content").exists()

@@ -12,6 +12,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import click
+
 from .. import outputs
 from ..system import folders
 
@@ -46,8 +48,9 @@ def renamed(relative: str, text: str, game_id: str) -> str:
 def write_example(target: Path, game_id: str) -> list[Path]:
     """Write the example game into `target` as `game_id`; the files written."""
     source = example_folder()
-    if not (source / "game.yaml").is_file():
-        raise FileNotFoundError(f"this Rulesmith has no example game (looked in {source})")
+    if not (source / "game.yaml").is_file():  # an installation that lost its package data
+        raise click.ClickException(f"this Rulesmith has no example game (looked in {source}); reinstall it "
+                                   f"(pip install --force-reinstall rulesmith) or start from 'rulesmith new GAME'")
     written = []
     for path in folders.files(source, {"__pycache__"}):
         relative = path.relative_to(source).as_posix()
