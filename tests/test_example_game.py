@@ -162,3 +162,46 @@ def test_no_word_of_one_edition_prints_in_the_other(built: Path):
         assert found == {}, (lang, found)
     for lang in ("pl", "en"):
         assert (built / "output" / GAME / lang / "lists" / "patrol.pdf").is_file()
+
+
+# --- `rulesmith new GAME --example`: the example written into a designer's project -------------
+
+def test_new_example_writes_the_example_game_under_the_designers_id(tmp_path: Path):
+    """The command copies content/zwiad itself (every file, no hand-kept second copy), renames the
+    game where its files name it by id, and the copy validates strictly and checks."""
+    result = run_cli("new", "recon", "--example", cwd=tmp_path)
+    assert result.returncode == 0, result.stdout + result.stderr
+    target = tmp_path / "content" / "recon"
+    source_files = {p.relative_to(FOLDER).as_posix() for p in FOLDER.rglob("*")
+                    if p.is_file() and "__pycache__" not in p.parts}
+    assert {p.relative_to(target).as_posix() for p in target.rglob("*") if p.is_file()} == source_files
+    manifest = (target / "game.yaml").read_text(encoding="utf-8")
+    assert re.search(r"^id: recon$", manifest, re.MULTILINE) and "id: zwiad" not in manifest
+    for name in ("rules/03-ruch-i-walka.md", "data/units.yaml"):  # the game's own words are kept
+        assert (target / name).read_text(encoding="utf-8") == (FOLDER / name).read_text(encoding="utf-8")
+    catalog = polib.pofile(str(target / "locale" / "en.po"))
+    assert catalog.metadata["Project-Id-Version"] == "recon"
+    assert {e.msgid: e.msgstr for e in catalog} == {e.msgid: e.msgstr for e in polib.pofile(str(FOLDER / "locale" / "en.po"))}
+    assert "rulesmith check recon" in (target / "procedures.py").read_text(encoding="utf-8")
+
+    strict = run_cli("validate", "--strict", "recon", cwd=tmp_path)
+    assert strict.returncode == 0, strict.stdout + strict.stderr
+    checked = run_cli("check", "recon", cwd=tmp_path)
+    assert checked.returncode == 0 and "7 passed, 0 failed, 0 unchecked" in checked.stderr, checked.stdout + checked.stderr
+
+    again = run_cli("new", "recon", "--example", cwd=tmp_path)
+    assert again.returncode == 2 and "already exists" in again.stderr
+    mixed = run_cli("new", "other", "--example", "--languages", "de", cwd=tmp_path)
+    assert mixed.returncode == 2 and "--languages" in mixed.stderr and not (tmp_path / "content" / "other").exists()
+
+
+def test_new_example_without_the_example_says_so(tmp_path: Path, monkeypatch):
+    """An installation that lost the example's package data gets a message, not a traceback."""
+    import click
+
+    from generator.commands import example
+
+    monkeypatch.setattr(example, "example_folder", lambda: tmp_path / "nowhere")
+    with pytest.raises(click.ClickException, match="no example game"):
+        example.write_example(tmp_path / "content" / "recon", "recon")
+    assert not (tmp_path / "content").exists()

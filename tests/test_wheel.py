@@ -5,7 +5,7 @@ scaffold file and doc of the source tree. The slow test builds the sdist and the
 (pypa/build, as a publisher would), installs the wheel into a fresh virtual environment (not
 editable, its dependencies from the package index), and runs every command from a folder outside
 the checkout: an installed Rulesmith has no checkout's templates/, docs/ or content/ to fall back
-on."""
+on. `rulesmith new GAME --example` writes the example game from the wheel's own copy of it."""
 
 from __future__ import annotations
 
@@ -24,10 +24,11 @@ from pathlib import Path
 import pytest
 
 REPO = Path(__file__).resolve().parents[1]
-# What the wheel is built from (tests/ and content/ are not part of it).
-SOURCE = ["generator", "templates", "docs", "pyproject.toml", "setup.py", "README.md"]
+# What the wheel is built from (tests/ and content/ are not part of it, but for the example game).
+SOURCE = ["generator", "templates", "docs", "content/zwiad", "pyproject.toml", "setup.py", "README.md"]
 # Source folder -> where its files sit inside the installed package.
-SHIPPED = {"generator": "generator", "templates": "generator/templates", "docs": "generator/docs"}
+SHIPPED = {"generator": "generator", "templates": "generator/templates", "docs": "generator/docs",
+           "content/zwiad": "generator/examples/zwiad"}
 
 
 def _copy_source(target: Path) -> Path:
@@ -73,6 +74,9 @@ def test_the_wheel_holds_every_module_template_catalog_and_doc(tmp_path: Path):
     assert not missing, f"{len(missing)} files of the source tree are not in the wheel: {missing[:20]}"
     # the regression that shipped: a package left out of a hand-kept list
     assert "generator/roster/armylist.py" in files and "generator/locale/ui/ru.po" in files
+    # the example game `rulesmith new GAME --example` writes, its rules, catalog and procedures among it
+    assert {"generator/examples/zwiad/game.yaml", "generator/examples/zwiad/locale/en.po",
+            "generator/examples/zwiad/procedures.py", "generator/examples/zwiad/rules/02-tura.md"} <= files
 
 
 def test_a_package_the_wheel_misses_is_found(tmp_path: Path):
@@ -123,8 +127,8 @@ def test_the_installed_wheel_runs_every_command_outside_the_checkout(tmp_path: P
     project.mkdir()
     rulesmith = str(venv / "bin" / "rulesmith")
 
-    def run(*args: str, ok: bool = True, timeout: float = 900) -> subprocess.CompletedProcess:
-        result = subprocess.run([rulesmith, *args], cwd=project, env=env, capture_output=True, text=True,
+    def run(*args: str, ok: bool = True, timeout: float = 900, cwd: Path = project) -> subprocess.CompletedProcess:
+        result = subprocess.run([rulesmith, *args], cwd=cwd, env=env, capture_output=True, text=True,
                                 timeout=timeout)
         assert "Traceback" not in result.stderr, (args, result.stderr[-3000:])
         if ok:
@@ -143,6 +147,18 @@ def test_the_installed_wheel_runs_every_command_outside_the_checkout(tmp_path: P
     topics = run("docs").stdout
     assert "checker" in topics and "content-format" in topics
     assert "procedure" in run("docs", "checker").stdout
+
+    # the example game, from the wheel's copy: written under the designer's id, strict, checked, built
+    example = tmp_path / "from-example"
+    example.mkdir()
+    run("new", "recon", "--example", cwd=example)
+    assert (example / "content" / "recon" / "locale" / "en.po").is_file()
+    run("validate", "--strict", "recon", cwd=example)
+    assert "0 failed" in run("check", "recon", cwd=example).stderr
+    run("build", "--game", "recon", cwd=example)
+    for lang in ("pl", "en"):
+        assert (example / "output" / "recon" / lang / "rulebook.pdf").stat().st_size > 1000, lang
+        assert (example / "output" / "recon" / lang / "cards.pdf").stat().st_size > 1000, lang
 
     run("new", "skirmish", "--languages", "ru")
     run("new", "hexes", "--kind", "counters", "--languages", "ru")

@@ -24,6 +24,7 @@ from ..core.diagnostics import Report, render
 from ..core.languages import language_code
 from ..outputs.layout import RESERVED, reserved_hint
 from . import LANGUAGE
+from .example import write_example
 
 _ID = re.compile(r"^[a-z0-9][a-z0-9-]*$")
 
@@ -183,6 +184,16 @@ def _spaced(text: str) -> str:
     return " ".join(text.split())
 
 
+def _example_alone() -> None:
+    """--example writes the example as it is: an option that shapes a new game's scaffold
+    (its title, languages, kind) is a usage error beside it."""
+    given = [f"--{name.replace('_', '-')}" for name in ("title", "source_language", "languages", "kind")
+             if click.get_current_context().get_parameter_source(name) != click.core.ParameterSource.DEFAULT]
+    if given:
+        raise click.UsageError(f"--example writes the example game as it is (Polish, with an English edition); "
+                               f"leave out {', '.join(given)} and change its game.yaml afterwards")
+
+
 def _languages(_ctx, _param, value: str | None) -> tuple[str, ...]:
     """--languages: comma-separated codes, each checked and normalised like game.yaml's."""
     try:
@@ -201,9 +212,14 @@ def _languages(_ctx, _param, value: str | None) -> tuple[str, ...]:
               help="Comma-separated languages to translate into, e.g. ru,de.")
 @click.option("--kind", type=click.Choice(list(KINDS)), default="skirmish", show_default=True,
               help="skirmish: units, cards and tables; counters: sides, counters, a hex map and a results table.")
+@click.option("--example", is_flag=True,
+              help="Write Rulesmith's example game Zwiad (Polish with an English edition: order cards with backs, "
+                   "markers, its own unit of measure, checked d10 examples, roster rules) as GAME, to copy from.")
 @click.pass_obj
-def command(ctx, game: str, title: str | None, source_language: str, languages: tuple[str, ...], kind: str) -> None:
-    """Create content/GAME: a small complete game (data, rules, a checked example, translations)."""
+def command(ctx, game: str, title: str | None, source_language: str, languages: tuple[str, ...], kind: str,
+            example: bool) -> None:
+    """Create content/GAME: a small complete game (data, rules, a checked example, translations);
+    with --example, Rulesmith's example game under that id."""
     if not _ID.match(game):
         raise click.BadParameter("a game id is lowercase Latin letters, digits and hyphens, e.g. my-game",
                                  param_hint="GAME")
@@ -215,6 +231,8 @@ def command(ctx, game: str, title: str | None, source_language: str, languages: 
                                  f"'{source_language}'; start in the closest of them and translate the texts, or "
                                  f"write the game in one of them with --languages {source_language}",
                                  param_hint="--source-language")
+    if example:
+        _example_alone()
     langs = tuple(lang for lang in languages if lang != source_language)
     project = ctx.project
     target = project.content / game
@@ -222,9 +240,12 @@ def command(ctx, game: str, title: str | None, source_language: str, languages: 
         click.echo(f"error: {target} already exists; choose another id or remove it", err=True)
         sys.exit(2)
     try:
-        written = scaffold(target, game, title or game.replace("-", " ").title(), source_language, langs,
-                           complete=True, kind=kind)
-        written += write_catalogs(project, game, langs)
+        if example:
+            written = write_example(target, game)
+        else:
+            written = scaffold(target, game, title or game.replace("-", " ").title(), source_language, langs,
+                               complete=True, kind=kind)
+            written += write_catalogs(project, game, langs)
     except BaseException:  # a full disk, Ctrl+C: no half-made game is left behind
         shutil.rmtree(target, ignore_errors=True)
         raise
@@ -237,6 +258,13 @@ def command(ctx, game: str, title: str | None, source_language: str, languages: 
     for path in written:
         click.echo(f"created {path.relative_to(project.root)}")
     where = target.relative_to(project.root)
+    if example:
+        click.echo(f"\n{game} is Rulesmith's example game Zwiad (Polish, with an English edition in "
+                   f"{where}/locale/en.po); it validates. Run 'rulesmith check {game}' and "
+                   f"'rulesmith build --game {game}', then make it your own: {where}/game.yaml, {where}/rules/, "
+                   f"{where}/data/.")
+        click.echo("The documentation: 'rulesmith docs'.")
+        return
     click.echo(f"\n{game} validates. Next: edit {where}/game.yaml and {where}/rules/, then run "
                f"'rulesmith validate {game}', 'rulesmith check {game}' and 'rulesmith build --game {game}'.")
     if langs:
