@@ -183,3 +183,52 @@ def test_text_without_contrast_on_its_background_is_reported(tmp_path, body, exp
 ])
 def test_text_with_enough_contrast_is_quiet(tmp_path, body):
     assert [d for d in findings(tmp_path, body) if d.code == "W044"] == []
+
+
+# A paragraph whose second line holds three words: a no-break run too wide for the rest of it
+# pushes the words after them to the next line (W046); the same words free to break fill it.
+SHORT_LINE = ("<p data-src='rules/a.md:{line}' lang='en' style='text-align: justify; width: 60mm'>So the totals are "
+              "<span style='white-space: {space}'>equal at 13 and more words here than fit</span> and more words "
+              "follow here to end it.</p>")
+
+
+def test_a_line_far_shorter_than_its_measure_is_reported(tmp_path):
+    found = [d for d in findings(tmp_path, SHORT_LINE.format(line=7, space="nowrap")) if d.code == "W046"]
+    assert len(found) == 1 and "So the totals are" in found[0].message, found
+    assert found[0].location.path == tmp_path / "rules/a.md" and found[0].location.line == 7
+
+
+@pytest.mark.parametrize("body", [
+    SHORT_LINE.format(line=7, space="normal"),
+    # a forced break, the paragraph's last line, a heading, a measure narrower than 40 mm
+    "<p lang='en' style='width: 60mm'>Short<br>then a line that runs on and on past the measure of it</p>",
+    "<p lang='en' style='width: 60mm'>A line that runs on and on past the measure of the paragraph. End.</p>",
+    "<h2 lang='en' style='width: 60mm'>So the <span style='white-space: nowrap'>totals are equal at 13 and more</span></h2>",
+    "<p lang='en' style='width: 30mm'>So <span style='white-space: nowrap'>totals are equal at 13</span></p>",
+])
+def test_lines_that_may_be_short_are_quiet(tmp_path, body):
+    assert [d for d in findings(tmp_path, body) if d.code == "W046"] == []
+
+
+# A short label in ragged text: the second word fits whole on the next line, so a hyphen is
+# not needed there (W047); set with hyphens: manual, it goes down whole.
+LABEL = ("<div data-src='data/counters.yaml:{line}' lang='pl' style='width: 26mm; text-align: center; font-weight: bold; "
+         "hyphens: {hyphens}; hyphenate-character: \"-\"'><p>{text}</p></div>")
+
+
+def test_a_word_hyphenated_although_it_fits_below_is_reported(tmp_path):
+    found = [d for d in findings(tmp_path, LABEL.format(line=4, hyphens="auto", text="Jest Przygwożdżony"))
+             if d.code == "W047"]
+    assert len(found) == 1 and "Przygwożdżony" in found[0].message, found
+    assert found[0].location.path == tmp_path / "data/counters.yaml" and found[0].location.line == 4
+
+
+@pytest.mark.parametrize("hyphens, text, css", [
+    ("manual", "Jest Przygwożdżony", ""),
+    ("auto", "Jest dwu-ręczny oddział", ""),                   # a hyphen the word is written with
+    ("auto", "Jest Przygwoż\u00addżony", ""),                 # a soft hyphen: the text asks for it
+    ("auto", "Jest Przygwożdżony", "div { text-align: justify !important; }"),  # justified text hyphenates to fill
+])
+def test_hyphens_that_are_needed_or_asked_for_are_quiet(tmp_path, hyphens, text, css):
+    assert [d for d in findings(tmp_path, LABEL.format(line=4, hyphens=hyphens, text=text), css)
+            if d.code == "W047"] == []
