@@ -232,3 +232,25 @@ def test_a_word_hyphenated_although_it_fits_below_is_reported(tmp_path):
 def test_hyphens_that_are_needed_or_asked_for_are_quiet(tmp_path, hyphens, text, css):
     assert [d for d in findings(tmp_path, LABEL.format(line=4, hyphens=hyphens, text=text), css)
             if d.code == "W047"] == []
+
+
+class _Words:
+    """Interface words for the editor's mark outside a game."""
+
+    def ui(self, key: str) -> str:
+        return {"editor-mark": "ed.", "editor-mark-label": "Editor's text"}.get(key, key)
+
+
+def test_the_editors_mark_after_a_name_leaves_no_word_alone_on_a_line(tmp_path):
+    """A name that fits its cell but not with its mark: the mark goes down with the name's last
+    word. Its no-break space inside the mark (editorial.trailing_mark) is what keeps WeasyPrint
+    from breaking after the first word ("Distance / from a Deployment Zone ... Points ed."),
+    which the same text with the space outside the mark shows, as W046."""
+    from generator.text.editorial import mark, trailing_mark
+
+    name = "Distance from a Deployment Zone within which there are no Key Points"
+    cell = "<p data-src='game.yaml:35' lang='en' style='width: 292px; font-size: 7pt'>{}</p>"
+    css = ".editor-mark { font-size: 6.5pt; white-space: nowrap; }"
+    assert [d for d in findings(tmp_path, cell.format(name + trailing_mark(_Words())), css) if d.code == "W046"] == []
+    apart = [d for d in findings(tmp_path, cell.format(name + "\u00a0" + mark(_Words())), css) if d.code == "W046"]
+    assert len(apart) == 1 and "“Distance”" in apart[0].message and apart[0].location.line == 35
