@@ -254,3 +254,22 @@ def test_the_editors_mark_after_a_name_leaves_no_word_alone_on_a_line(tmp_path):
     assert [d for d in findings(tmp_path, cell.format(name + trailing_mark(_Words())), css) if d.code == "W046"] == []
     apart = [d for d in findings(tmp_path, cell.format(name + "\u00a0" + mark(_Words())), css) if d.code == "W046"]
     assert len(apart) == 1 and "“Distance”" in apart[0].message and apart[0].location.line == 35
+
+
+def test_a_text_that_overflows_by_its_trailing_space_before_an_element_breaks_at_its_last_break(tmp_path):
+    """WeasyPrint broke a text that overflows its line by less than its trailing space, before
+    an inline element, at its first break ("пор," alone on a line: deadzone's rule
+    exploding-eight); corrected (linebreak.py), the line ends at "отличен" and nothing is short."""
+    body = ("<p data-src='rules/03-tests.md:95' lang='ru' style='width: 315.6px; font: 10.5pt \"PT Serif\"; "
+            "text-align: justify'>пор, пока выпавший результат будет отличен от <span>8</span>.</p>")
+    assert [d for d in findings(tmp_path, body) if d.code == "W046"] == []
+    document, _ = render_document(page(body), tmp_path, [tmp_path])
+    from weasyprint.formatting_structure import boxes
+
+    def texts(box):
+        if isinstance(box, boxes.TextBox):
+            yield box.text
+        for child in getattr(box, "children", ()) or ():
+            yield from texts(child)
+
+    assert next(texts(document.pages[0]._page_box)) == "пор, пока выпавший результат будет отличен"

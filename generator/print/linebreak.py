@@ -1,0 +1,39 @@
+"""A correction to WeasyPrint's line breaking, applied before any document is laid out.
+
+A text that ends in a space before an inline element (a parameter's or keyword's span) and
+overflows its line by less than that space is broken by WeasyPrint's split_first_line at its
+*first* break, not its last: "… и так до тех пор, пока выпавший результат будет отличен от
+<span>8</span>." set "пор," alone on a line and the rest on the next (the layout check's W046).
+The same text without its trailing space breaks where it should, so the correction asks for
+that split too and keeps the longer first line; where the text fits but for its trailing
+space, it is kept whole (a space at a line's end hangs, CSS Text 3)."""
+
+from __future__ import annotations
+
+_COLLAPSING = ("normal", "nowrap", "pre-line")
+
+
+def _corrected(original):
+    def split_first_line(text, style, context, max_width, justification_spacing, is_line_start=True,
+                         minimum=False):
+        found = original(text, style, context, max_width, justification_spacing, is_line_start, minimum)
+        if found[2] is None or max_width is None or minimum or style["white_space"] not in _COLLAPSING:
+            return found
+        bare = text.rstrip(" ")
+        if not bare or bare == text or found[1] >= len(bare.encode()):
+            return found
+        retry = original(bare, style, context, max_width, justification_spacing, is_line_start, minimum)
+        if retry[2] is None:  # it fits but for its trailing space
+            return original(text, style, context, None, justification_spacing, is_line_start, minimum)
+        return retry if retry[1] > found[1] else found
+
+    split_first_line.corrected = True
+    return split_first_line
+
+
+def apply() -> None:
+    """Put the correction where WeasyPrint's inline layout calls split_first_line (once)."""
+    from weasyprint.layout import inline
+
+    if not getattr(inline.split_first_line, "corrected", False):
+        inline.split_first_line = _corrected(inline.split_first_line)
