@@ -273,3 +273,14 @@ def test_a_text_that_overflows_by_its_trailing_space_before_an_element_breaks_at
             yield from texts(child)
 
     assert next(texts(document.pages[0]._page_box)) == "пор, пока выпавший результат будет отличен"
+
+
+def test_an_element_whose_first_line_is_a_rounding_too_wide_starts_on_its_line(tmp_path):
+    """Pango split the reading a fraction of a pixel wider than the room after its label, and
+    WeasyPrint moved it whole to the next line ("Прочтение:" alone, frames' errata); corrected
+    (linebreak.py), the reading starts beside its label and nothing is short."""
+    body = ("<p data-src='data/errata.yaml:3' lang='ru' style='width: 296.7px; font: 10.5pt/1.42 \"PT Serif\"; "
+            "hyphens: auto; hyphenate-limit-zone: 100%'><span style='font: bold 8.5pt \"PT Sans\"'>Прочтение:</span> "
+            "<span>5 повреждает защищающий Фрейм, 6 — цель; 4 и меньше — промах (кости меньше нужного результата "
+            "отбрасываются первыми).</span> Ещё одна строка текста, чтобы абзац не кончался сразу.</p>")
+    assert [d for d in findings(tmp_path, body) if d.code == "W046"] == []

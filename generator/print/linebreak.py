@@ -6,11 +6,16 @@ overflows its line by less than that space is broken by WeasyPrint's split_first
 <span>8</span>." set "пор," alone on a line and the rest on the next (the layout check's W046).
 The same text without its trailing space breaks where it should, so the correction asks for
 that split too and keeps the longer first line; where the text fits but for its trailing
-space, it is kept whole (a space at a line's end hangs, CSS Text 3)."""
+space, it is kept whole (a space at a line's end hangs, CSS Text 3).
+
+A first line Pango returns a fraction of a pixel wider than its room (a rounding) made
+WeasyPrint move the whole element to the next line ("Прочтение:" alone above the reading of
+frames' erratum); it is split again a pixel narrower, which breaks it one word earlier."""
 
 from __future__ import annotations
 
 _COLLAPSING = ("normal", "nowrap", "pre-line")
+OVER = 1.0  # px: how much wider than its room Pango's rounding may make a first line
 
 
 def _corrected(original):
@@ -19,6 +24,10 @@ def _corrected(original):
         found = original(text, style, context, max_width, justification_spacing, is_line_start, minimum)
         if found[2] is None or max_width is None or minimum or style["white_space"] not in _COLLAPSING:
             return found
+        if 0 < found[3] - max_width < OVER:  # a first line wider than its room by a rounding
+            tighter = original(text, style, context, max_width - OVER, justification_spacing, is_line_start, minimum)
+            if 0 < tighter[1] < found[1] and tighter[3] <= max_width:
+                return tighter
         bare = text.rstrip(" ")
         if not bare or bare == text or found[1] >= len(bare.encode()):
             return found
