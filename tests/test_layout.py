@@ -284,3 +284,23 @@ def test_an_element_whose_first_line_is_a_rounding_too_wide_starts_on_its_line(t
             "<span>5 повреждает защищающий Фрейм, 6 — цель; 4 и меньше — промах (кости меньше нужного результата "
             "отбрасываются первыми).</span> Ещё одна строка текста, чтобы абзац не кончался сразу.</p>")
     assert [d for d in findings(tmp_path, body) if d.code == "W046"] == []
+
+
+def test_an_element_inside_a_line_of_ragged_text_goes_down_whole_rather_than_hyphenate(tmp_path):
+    """A keyword that starts inside a line of ragged text (hyphenate-limit-zone: 100%) and does
+    not fit the rest of it goes down whole; WeasyPrint hyphenated it ("Взрыв-ное", nuclear's
+    cards), which the layout check reports as W047."""
+    body = ("<p data-src='data/units.yaml:77' lang='ru' style='width: 20mm; font: 8pt \"PT Sans\"; hyphens: auto; "
+            "hyphenate-limit-zone: 100%; hyphenate-character: \"-\"'>ББ (1), <span>Взрывное (3)</span></p>")
+    assert [d for d in findings(tmp_path, body) if d.code == "W047"] == []
+    document, _ = render_document(page(body), tmp_path, [tmp_path])
+    assert "Взрывное (3)" in [box.text for box in _text_boxes(document.pages[0]._page_box)]
+
+
+def _text_boxes(box):
+    from weasyprint.formatting_structure import boxes
+
+    if isinstance(box, boxes.TextBox):
+        yield box
+    for child in getattr(box, "children", ()) or ():
+        yield from _text_boxes(child)

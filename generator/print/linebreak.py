@@ -10,7 +10,12 @@ space, it is kept whole (a space at a line's end hangs, CSS Text 3).
 
 A first line Pango returns a fraction of a pixel wider than its room (a rounding) made
 WeasyPrint move the whole element to the next line ("Прочтение:" alone above the reading of
-frames' erratum); it is split again a pixel narrower, which breaks it one word earlier."""
+frames' erratum); it is split again a pixel narrower, which breaks it one word earlier.
+
+An element that starts inside a line hyphenated its first word when the word did not fit the
+rest of the line, whatever its hyphenate-limit-zone says: in ragged text (a zone of 100%) a
+keyword "Взрыв-ное" broke in a card's cell although it fits on the next line (W047). Where
+the rest of the line is within the zone, the word is kept whole, and the element goes down."""
 
 from __future__ import annotations
 
@@ -24,6 +29,12 @@ def _corrected(original):
         found = original(text, style, context, max_width, justification_spacing, is_line_start, minimum)
         if found[2] is None or max_width is None or minimum or style["white_space"] not in _COLLAPSING:
             return found
+        if not is_line_start and _broke_first_word(text, found[1]) and max_width <= _zone(style, max_width):
+            manual = style.copy()
+            manual["hyphens"] = "manual"
+            whole = original(text, manual, context, max_width, justification_spacing, is_line_start, minimum)
+            if whole[1] > found[1]:
+                return whole  # wider than its room: the caller breaks before the element
         if 0 < found[3] - max_width < OVER:  # a first line wider than its room by a rounding
             tighter = original(text, style, context, max_width - OVER, justification_spacing, is_line_start, minimum)
             if 0 < tighter[1] < found[1] and tighter[3] <= max_width:
@@ -38,6 +49,20 @@ def _corrected(original):
 
     split_first_line.corrected = True
     return split_first_line
+
+
+def _broke_first_word(text: str, length: int) -> bool:
+    """Whether a split `length` bytes into `text` falls inside its first word (a hyphen)."""
+    head = text.encode()[:length].decode(errors="ignore")
+    words = text.split()
+    return bool(words) and " " not in head.strip() and len(head.strip()) < len(words[0])
+
+
+def _zone(style, room: float) -> float:
+    """The hyphenation limit zone in px, of `room` where it is a percentage."""
+    from weasyprint.layout.percent import percentage
+
+    return percentage(style["hyphenate_limit_zone"], style, room)
 
 
 def apply() -> None:

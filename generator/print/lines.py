@@ -67,9 +67,10 @@ def needless_hyphens(block) -> list[tuple[str, Line]]:
         word = _hyphenated_word(line, below, _source_text(block))
         if word is None:
             continue
-        head = word[0]
-        if below.natural + _width(head, line.last.style) <= width + 0.5:
-            found.append((head + word[1], line))
+        head, tail = word
+        style = line.last.style
+        if below.natural - _width(tail, style) + _width(head + tail, style) <= width + 0.5:
+            found.append((head + tail, line))
     return found
 
 
