@@ -69,7 +69,7 @@ def needless_hyphens(block) -> list[tuple[str, Line]]:
             continue
         head, tail = word
         style = line.last.style
-        if below.natural - _width(tail, style) + _width(head + tail, style) <= width + 0.5:
+        if below.natural - _width(tail, style) + _width(head + tail, style) <= width:
             found.append((head + tail, line))
     return found
 
