@@ -261,3 +261,29 @@ def test_a_dark_side_gets_light_text_and_no_contrast_finding(tmp_path):
     result = run_job(Job(root, "river-line", "en", "counters"))
     assert result.error is None, result.error
     assert not [d for d in result.diagnostics if d.code == "W044"], result.diagnostics
+
+
+def test_a_marker_word_too_wide_for_its_counter_shrinks_before_it_hyphenates(tmp_path):
+    """A marker's one long word on a one-inch counter ("Counterattacking", "Przygwożdżony") is set
+    smaller until it fits whole, instead of breaking in two at the counter's text size; the
+    layout check finds no needless hyphen (W047) and the counter stays legible (W030)."""
+    from generator.print.context import BuildContext
+    from generator.print.counters import TEXT_EM, layout_config, text_em
+    from generator.print.fonts import text_width
+
+    root = make_project(tmp_path)
+    path = root / "content/river-line/data/counters.yaml"
+    path.write_text(path.read_text().replace("size: counter-5/8, template: marker", "size: counter-1, template: marker")
+                    .replace("text: Disrupted,", "text: Counterattacking,"))
+    result = run_job(Job(root, "river-line", "en", "counters", images=False))
+    assert result.error is None, result.error
+    assert not [d for d in result.diagnostics if d.code in ("W030", "W047", "E040")], result.diagnostics
+    pdf = pdfium.PdfDocument(str(result.files[0]))
+    text = " ".join(pdf[i].get_textpage().get_text_range() for i in range(len(pdf)))
+    assert "Counterattacking" in text and "Counter-" not in text, text
+    game = Project(root).load("river-line", Report(), checks=False)
+    size, base = (25.4, 25.4), 0.6 * 25.4
+    config = layout_config(BuildContext(game, "en", root))
+    em = text_em("Counterattacking", size, config)
+    assert em < TEXT_EM and text_width("Counterattacking", base * em, bold=True) <= (25.4 - 2 * 1.0) * 72 / 25.4
+    assert text_em("Turn", size, config) == TEXT_EM

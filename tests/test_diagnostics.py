@@ -192,6 +192,10 @@ LAYOUT = {
              "<p style='break-inside: avoid'>" + "Words. " * 60 + "</p>", "h2 { break-after: auto; }"),
     "W043": ("<p data-src='rules/a.md:2'>Rated \u2605</p>", ""),
     "W044": ("<p data-src='rules/a.md:3' style='color: #999999'>Pale words</p>", ""),
+    "W046": ("<p lang='en' style='text-align: justify; width: 60mm'>So the totals are <span style='white-space: "
+             "nowrap'>equal at 13 and more words here than fit</span> and more words follow here to end it.</p>", ""),
+    "W047": ("<p lang='pl' style='width: 26mm; text-align: center; font-weight: bold; hyphens: auto'>"
+             "Jest Przygwożdżony</p>", ""),
 }
 
 

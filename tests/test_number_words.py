@@ -40,6 +40,9 @@ FORMS = {
     "de": {1: "eins einen", 2: "zwei zweien zweier beide zweimal", 21: "einundzwanzig", 100: "einhundert"},
     "fr": {2: "deux", 3: "trois", 16: "seize", 20: "vingt"},
     "es": {1: "uno una", 2: "dos ambos ambas", 3: "tres", 16: "dieciséis", 21: "veintiuno veintiuna veintiún"},
+    # Ukrainian, with each apostrophe it is written with (' ’ ʼ): the word is one word
+    "uk": {1: "один одна одного однієї одному одній одну одним однією", 2: "два дві двох двом двома",
+           5: "п'ять п’ять пʼять п'яти п'ятьма", 9: "дев'ять дев’ятьма дев'яти", 19: "дев'ятнадцять", 90: "дев’яносто"},
 }
 CASES = [(lang, n, form) for lang, table in FORMS.items() for n, forms in table.items() for form in forms.split()]
 
@@ -183,9 +186,11 @@ def roll(game, dice, shots: int = 1) -> dict:
 '''
 SAID = {"en": "The scout scores two hits.", "de": "Der Späher erzielt zwei Treffer.",
         "fr": "L'éclaireur obtient deux touches.", "es": "El explorador logra dos impactos.",
-        "ru": "Разведчик получает двумя кубиками два попадания.", "pl": "Zwiadowca ma dwa trafienia."}
+        "ru": "Разведчик получает двумя кубиками два попадания.", "pl": "Zwiadowca ma dwa trafienia.",
+        "uk": "Розвідник кидає дві кості, п’ять і шість: два влучання."}
 
-UNBOUND = {"en": {"two"}, "de": {"zwei"}, "fr": {"deux"}, "es": {"dos"}, "ru": {"двумя", "два"}, "pl": {"dwa"}}
+UNBOUND = {"en": {"two"}, "de": {"zwei"}, "fr": {"deux"}, "es": {"dos"}, "ru": {"двумя", "два"}, "pl": {"dwa"},
+           "uk": {"дві", "п’ять", "шість", "два"}}
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
@@ -201,3 +206,36 @@ def test_an_unbound_number_word_in_an_example_is_w031_in_every_language(tmp_path
     found = [d for d in ws.validate().diagnostics if d.code == "W031"]
     assert [(d.location.path.name, d.location.line) for d in found] == [("01-rules.md", 4)] * len(found) and found
     assert {d.message.split("'")[1] for d in found} == UNBOUND[lang]
+
+
+@pytest.mark.parametrize("apostrophe", ["'", "\u2019", "\u02bc"])
+def test_a_ukrainian_number_word_with_an_apostrophe_binds_and_is_checked(tmp_path, apostrophe):
+    """`[п'ять]{result=hits}` is one word, five, in a Ukrainian-source game, however the
+    apostrophe is written; a wrong one fails the check, naming the word."""
+    from .conftest import Workspace
+
+    ws = Workspace(tmp_path)
+    ws.edit("game.yaml", "source_language: en", "source_language: uk")
+    ws.edit("game.yaml", "  en: Demo", "  uk: Demo")
+    ws.write("procedures.py", ROLL)
+    five, nine = f"п{apostrophe}ять", f"дев{apostrophe}ять"
+    example = ("# Правила\n\n::: example first\nРозвідник стріляє [{shots}]{{input=shots}} разів і має "
+               "[{hits}]{{result=hits}} влучань.\n```check\nprocedure: roll\ninputs: {{shots: 5}}\n"
+               "dice: [5, 6, 4, 4, 6]\nexpect: {{hits: 5}}\n```\n:::\n")
+    ws.write("rules/01-rules.md", example.format(shots=five, hits=five))
+    report = ws.validate()
+    assert [d for d in report.diagnostics if d.code in ("E038", "W031")] == [], report.diagnostics
+    checked = ws.run("check", "demo")
+    assert checked.returncode == 0, checked.stdout + checked.stderr
+    assert "2 bound, 0 free, 0 unbound" in checked.stderr
+    ws.write("rules/01-rules.md", example.format(shots=five, hits=nine))
+    wrong = ws.run("check", "demo")
+    assert wrong.returncode != 0 and f"the text says {nine}, the rules give 5 (result=hits)" in wrong.stdout
+
+
+def test_an_elided_french_article_still_reads_its_number():
+    """The word qu'un is one word for the tokeniser; the number after the elision is still read."""
+    from generator.text.numbers import numerals
+
+    assert [(n.text, n.value, n.article) for n in numerals("Il ne reste qu'un dé et l’une des deux.", "fr")] == \
+        [("un", 1, True), ("une", 1, True), ("deux", 2, False)]

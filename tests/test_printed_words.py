@@ -106,10 +106,12 @@ def test_roster_option_and_type_limit_print_in_the_editions_language(tmp_path: P
     assert "Long rifles" not in str(rules_html(BuildContext(game, "pl", ws.root), roster))
 
 
-def dice_game(tmp_path: Path, letter: str | None = None):
+def dice_game(tmp_path: Path, letter: str | None = None, notation: str | None = None):
     """The polish_edition game with a dice stat on the rifle (2D6), and optionally the game's
-    own letter for Polish dice notation (locale/ui.pl.po)."""
+    own letter for Polish dice notation (locale/ui.pl.po) and its game.yaml dice_notation."""
     ws = polish_edition(tmp_path)
+    if notation is not None:
+        ws.edit("game.yaml", "languages: [pl]", f"languages: [pl]\ndice_notation: {notation}")
     ws.edit("game.yaml", "    applies_to: [weapon]\n", "    applies_to: [weapon]\n"
             "  - {id: damage, name: Damage, type: dice, applies_to: [weapon]}\n")
     ws.edit("data/weapons.yaml", "attacks: 1}", "attacks: 1, damage: 2D6}")
@@ -146,6 +148,35 @@ def test_dice_notation_is_the_editions_and_the_game_may_override_it(tmp_path: Pa
     polish = Translator.load(game, "pl")
     assert str(stat_html(game, polish, game.weapons["rifle"], "damage")) == "2K6"
     assert "Rzut (K6)" in str(table_html(game.tables["weather"], polish))
+
+
+def test_game_yaml_sets_the_dice_letter_of_each_language_source_included(tmp_path: Path):
+    """dice_notation: in game.yaml wins over the interface word and a game's ui.LANG.po, and
+    sets the source edition's letter too (its data may write any)."""
+    from generator.text.blocks import stat_html, table_html
+
+    game = dice_game(tmp_path, letter="K", notation="{PL: c, en: d}")
+    assert game.manifest.dice_notation == {"pl": "c", "en": "d"}
+    polish, english = Translator.load(game, "pl"), Translator.load(game, "en")
+    assert str(stat_html(game, polish, game.weapons["rifle"], "damage")) == "2c6"
+    assert str(stat_html(game, english, game.weapons["rifle"], "damage")) == "2d6"  # written 2D6
+    assert "Rzut (c6)" in str(table_html(game.tables["weather"], polish))
+
+
+@pytest.mark.parametrize("notation, found", [
+    ("{de: W}", "'de', which is not a language of the game"),
+    ("{pl: '2k'}", "'2k' is no dice letter"),
+    ("{pl: k, PL: k}", "are the same language"),
+    ("{'p l': k}", "dice_notation"),
+])
+def test_a_dice_notation_that_cannot_print_is_e017_at_its_line(tmp_path: Path, notation, found):
+    ws = polish_edition(tmp_path)
+    ws.edit("game.yaml", "languages: [pl]", f"languages: [pl]\ndice_notation: {notation}")
+    line = ws.game.joinpath("game.yaml").read_text(encoding="utf-8").splitlines().index(f"dice_notation: {notation}") + 1
+    report = Report()
+    Project(ws.root).load("demo", report)
+    (error,) = [d for d in report.errors if d.code == "E017"]
+    assert found in error.message and error.location.line == line, error
 
 
 # --- one game, two editions: no word of one language in the other ---------------------------

@@ -3,12 +3,13 @@ trial.py runs them, with the rules checker's examples, where the game's procedur
 
 from ..core.diagnostics import Report
 from ..reading.game import Game
-from . import (as_written, components, dicetables, editor, enums, errata, examples, fieldrefs, links, locale, measures,
-               names, numbering, pictures, printing, quantities, ranges, readings, references, rosters, stats, text)
+from . import (as_written, components, dicenotation, dicetables, editor, enums, errata, examples, fieldrefs, links,
+               locale, measures, names, numbering, pictures, printing, quantities, ranges, readings, references, rosters,
+               stats, text)
 
 CHECKS = (names.check, references.check, stats.check, measures.check, ranges.check, enums.check, dicetables.check,
-          errata.check, text.check, fieldrefs.check, examples.check, readings.check, locale.check, quantities.check,
-          components.check, as_written.check, editor.check, pictures.check, links.check, printing.check,
+          dicenotation.check, errata.check, text.check, fieldrefs.check, examples.check, readings.check, locale.check,
+          quantities.check, components.check, as_written.check, editor.check, pictures.check, links.check, printing.check,
           rosters.check, numbering.check)
 
 

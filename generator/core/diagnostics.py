@@ -91,6 +91,8 @@ CODES: dict[str, str] = {
     "W043": "glyph from a font Rulesmith does not ship",
     "W044": "text without enough contrast on its background (WCAG 2.2: 4.5:1, large text 3:1)",
     "W045": "rulebook laid out in one column: WeasyPrint failed to lay out its columns",
+    "W046": "line far shorter than its measure inside a paragraph",
+    "W047": "word hyphenated in ragged text although it fits whole on the next line",
     "W048": "deck or counter sheet of a size the print shop has no product for (left out of its files)",
     "W006": "value reads differently under YAML 1.1",
     "W007": "card quantity above a sane size",

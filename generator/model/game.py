@@ -17,12 +17,12 @@ from .base import Frozen, Id, OrUnstated, Scalar, Text
 
 # Record kinds that carry typed stats (a `stats:` mapping checked against game.yaml's stats).
 PROFILE_KINDS = ("unit", "weapon", "terrain", "card", "action")
-LANGUAGE_FIELDS = ("source_language", "languages", "title")
-REPEATED = "language_repeated"
+LANGUAGE_FIELDS = ("source_language", "languages", "title", "dice_notation")
+REPEATED = "language_repeated"  # the error type of a language given twice (EN beside en)
 # `numbering:` kinds: `cases` numbers chapters and their headings, `paragraphs` also the paragraphs
 # of each numbered section (text/numbering.py)
 NUMBERINGS = ("cases", "paragraphs")
-NUMBERING_ERROR = "numbering"  # the error type of an unknown `numbering:` kind  # the error type of a language given twice (EN beside en)
+NUMBERING_ERROR = "numbering"  # the error type of an unknown `numbering:` kind
 
 
 class Component(Frozen):
@@ -206,6 +206,10 @@ class GameManifest(Frozen):
         "(about 12 letters); without it, the title")
     source_language: str = "ru"
     languages: tuple[str, ...] = Field(default=("en",), description="target languages, translated through locale/LANG.po")
+    dice_notation: dict[str, str] = Field(
+        default={}, description="the letter of dice notation in each language, keyed by language code, as the game "
+        "writes it (pl: k for 2k6, de: W for 2W6, ru: Д for 2Д6); a language not given prints a translation with "
+        "its interface word (dice-letter) and the source as its data writes it")
     authors: tuple[Text, ...] = Field(default=(), description="as the book credits them; translated like "
                                       "other text, e.g. a role in brackets")
     edition: str | None = None
@@ -246,6 +250,19 @@ class GameManifest(Frozen):
                 return data  # source_language's own error says why
             data = {**data, "languages": () if source == "en" else ("en",)}
         return data
+
+    @field_validator("dice_notation", mode="before")
+    @classmethod
+    def _notation_languages(cls, value: object) -> object:
+        """Each language once, by its code (its letter is checked in checks/dicenotation.py)."""
+        if not isinstance(value, dict):
+            return value  # the type check says what is wrong
+        keys = list(value)
+        twice = repeated(keys)
+        if twice is not None:
+            raise PydanticCustomError(REPEATED, f"'{keys[twice[0]]}' and '{keys[twice[1]]}' are the same language; "
+                                      f"give its dice letter once")
+        return {language_code(lang): letter for lang, letter in value.items()}
 
     @field_validator("title", mode="before")
     @classmethod

@@ -4,6 +4,7 @@ the laid-out counters keep their text legible and inside the counter."""
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -14,7 +15,8 @@ from ..core.diagnostics import Location, Report
 from ..model import Counter, CounterSheet
 from ..model.sizes import parse_size
 from .sheetparts import marks, sheets_config, slot
-from .context import BuildContext
+from .context import BuildContext, source_mark
+from .fonts import text_width
 from .layout import sheet_spec, shelves
 from .pdf import render_document
 from .verify import LayoutRules
@@ -22,6 +24,9 @@ from .svg_symbols import unit_symbol
 from ..values.colours import readable_on
 
 PX_PER_PT = 96 / 72
+PT_PER_MM = 72 / 25.4
+TEXT_EM, TEXT_INSET = 0.8, 0.03  # a marker's text: its size and side inset (counters.css .t-marker .c-text)
+FIT_SLACK = 0.97  # room kept for what shaping adds to the font's advance widths (kerning aside)
 PAPER_COLOUR, INK = "#f4efe2", "#161616"
 
 
@@ -96,6 +101,20 @@ def font_pt(config: dict, size: tuple[float, float]) -> float:
     return round(config["counter"]["base_font_pt_per_mm"] * min(size), 2)
 
 
+def text_em(text: str, size: tuple[float, float], config: dict) -> float:
+    """The size of a marker's text, in em of its counter's font: TEXT_EM, or smaller so that
+    its longest word fits the counter's width whole, down to the least legible size (only a
+    word too long even then is hyphenated). Fitting by size first keeps a short marker word
+    ("Przygwożdżony") from breaking in two on a small counter."""
+    base = font_pt(config, size)
+    inset = max(size[0] * TEXT_INSET, config.get("counter_safe", 0.0))
+    room = (size[0] - 2 * inset) * PT_PER_MM * FIT_SLACK
+    longest = max((text_width(word, base * TEXT_EM, bold=True) for word in text.split()), default=0.0)
+    em = TEXT_EM if longest <= room else TEXT_EM * room / longest
+    least = config["counter"]["min_font_pt"] / base if base else TEXT_EM
+    return math.floor(max(em, min(least, TEXT_EM)) * 1000) / 1000
+
+
 def unique_pieces(pieces: list[Piece]) -> list[Piece]:
     """Each counter once, however many copies the sheets print, in order of first appearance."""
     return list({p.counter.id: p for p in pieces}.values())
@@ -108,16 +127,19 @@ def layout_config(ctx: BuildContext) -> dict:
 
 
 def counter_html(ctx: BuildContext, piece_face: dict, sheet: CounterSheet, size, config: dict, index: int,
-                 src: str | None = None) -> Markup:
+                 src: str | None = None, cite: str | None = None) -> Markup:
     """One counter face. Its text keeps the safe margin (config's counter_safe, mm, as the
     CSS variable --safe that counters.css places text with; its colour and band run to the
     edge); with `src` (the record, as path:line), the layout check reports text inside that
-    margin (W040 there)."""
+    margin (W040 there); with `cite` alone, it only reports its other findings there."""
     draw = ctx.macro("counter.html.j2", piece_face["template"])  # the game's own, else the built-in
+    if piece_face.get("text"):
+        piece_face = {**piece_face, "text_em": text_em(piece_face["text"], size, config)}
     band = Markup('<div class="band"></div>') if piece_face["band"] else Markup("")
     safe = config.get("counter_safe", 0.0)
     keep = f";--safe:{safe:g}mm" if safe else ""  # counters.css keeps text and symbol this far inside
-    checked = Markup(' data-card data-src="{}"').format(src) if src else Markup("")
+    checked = Markup(' data-card data-src="{}"').format(src) if src else \
+        Markup(' data-src="{}"').format(cite) if cite else Markup("")
     mark = Markup('<span class="version-mark">{}</span>').format(piece_face["version_mark"]) \
         if piece_face.get("version_mark") else Markup("")
     return Markup('<div class="counter t-{} corners-{}" data-counter="{}"{} style="background:{};color:{};'
@@ -147,11 +169,12 @@ def counters_html(ctx: BuildContext, all_pieces: list[Piece], paper: str = "a4")
             for k, (index, piece) in enumerate(group[first:first + count]):
                 fx, fy = spec.front_slot(k)
                 bx, by = spec.back_slot(k)
+                cite = source_mark(ctx.game, piece.location) or None
                 fronts.append(slot(fx, fy, spec.card_w, spec.card_h,
-                                    counter_html(ctx, piece.front, sheet, size, config, index)))
+                                    counter_html(ctx, piece.front, sheet, size, config, index, cite=cite)))
                 if sheet.backs:
                     backs.append(slot(bx, by, spec.card_w, spec.card_h,
-                                       counter_html(ctx, piece.back, sheet, size, config, index)))
+                                       counter_html(ctx, piece.back, sheet, size, config, index, cite=cite)))
                 placements.append({"counter": piece.counter.id, "countersheet": sheet.id, "sheet": number,
                                    "front": [round(fx, 3), round(fy, 3)],
                                    "back": [round(bx, 3), round(by, 3)] if sheet.backs else None,

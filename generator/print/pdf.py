@@ -17,6 +17,7 @@ from .. import outputs
 from ..core.diagnostics import Diagnostic, Severity
 from .fetcher import ConfinedFetcher
 from .fonts import font_dirs, with_shipped_glyphs
+from .linebreak import apply as correct_line_breaking
 from .tagging import honest, variant
 from .verify import LayoutRules, verify_layout
 
@@ -62,6 +63,7 @@ def render_document(html: str, base_url: Path, roots: list[Path], keep: bool = F
     if key in _kept:
         return _kept.pop(key)
     fetcher = ConfinedFetcher([*roots, *font_dirs()])
+    correct_line_breaking()
     try:
         document = HTML(string=with_shipped_glyphs(html), base_url=base_url.resolve().as_uri() + "/",
                         url_fetcher=fetcher).render(font_config=font_config())

@@ -20,6 +20,7 @@ from ..reading.loader import read_settings
 from ..model.printing import PrintConfig
 from ..values.colours import contrast, required_ratio
 from .fonts import shipped_font_files
+from .lines import measure, needless_hyphens, short_lines
 
 PX_PER_MM = 96 / 25.4
 PX_PER_PT = 96 / 72
@@ -128,6 +129,8 @@ class LayoutCheck:
         if isinstance(box, boxes.BlockContainerBox):
             if not placed:
                 self._block(box, where, overflow)
+            if not where.heading and where.area_kind != "margin":
+                self._lines(box, where)
             where = _holding(box, where)
         self._walk_children(box, where, overflow)
 
@@ -197,6 +200,22 @@ class LayoutCheck:
                       f"a reader needs, on page {self._page} (“{_snippet(box.text)}”)",
                       "darken the text or lighten what is behind it (a side whose text_colour is left out "
                       "gets black or white, whichever reads better)", key=(round(ratio, 1), _hex(ink)))
+
+    def _lines(self, box, where: _Where) -> None:
+        """A paragraph's lines as a reader sees them (lines.py): a line far shorter than its
+        measure in the middle of the paragraph, and in ragged text a word hyphenated although
+        it fits whole on the next line."""
+        if not any(isinstance(child, boxes.LineBox) for child in box.children):
+            return
+        for line in short_lines(box):
+            self._add("W046", where, f"line filled only to {line.natural / measure(box):.0%} of its measure inside a "
+                      f"paragraph on page {self._page} (“{_snippet(line.text)}”)",
+                      "let the words around it break: an unbreakable piece (a bound number, a no-break "
+                      "space, a nowrap span) too wide for the rest of the line pushes it down",
+                      key=(self._page, _snippet(line.text)))
+        for word, line in needless_hyphens(box):
+            self._add("W047", where, f"“{word}” hyphenated on page {self._page} although it fits whole on the "
+                      "next line", "set the text with hyphens: manual, or fit it by its size", key=word)
 
     def _safe_margin(self, card) -> tuple[str, float]:
         """What the piece is (a card, or a counter: `data-counter`) and its safe margin, mm."""
@@ -334,7 +353,7 @@ def lonely_sections(document) -> set[str]:
 
 def verify_layout(document, source_root: Path, rules: LayoutRules | None = None,
                   fallback: Location | None = None, label: str = "", first_page: int = 1) -> list[Diagnostic]:
-    """Every layout finding of a rendered document (see CODES E040–E041, W040–W043); pages
+    """Every layout finding of a rendered document (see CODES E040–E041, W040–W047); pages
     are numbered from `first_page` (a chunk of a larger document)."""
     check = LayoutCheck(source_root, fallback or Location(source_root / "game.yaml"), rules or LayoutRules(), label,
                         first_page=first_page)

@@ -100,12 +100,21 @@ def field_label(tr: Translator, name: str) -> str:
 _DICE_NOTATION = re.compile(r"(?<!\w)(\d*)[dDдДkKwW](\d+)(?!\w)")
 
 
+def dice_letter(tr: Translator) -> str | None:
+    """The letter of dice notation in an edition: the game's own for its language (game.yaml
+    dice_notation:), else in a translation its language's (the interface word dice-letter);
+    None where the source prints its data as written."""
+    given = tr.game.manifest.dice_notation.get(tr.lang)
+    if given:
+        return given
+    return None if tr.is_source else tr.ui("dice-letter")
+
+
 def dice_notation(text: str, tr: Translator) -> str:
-    """Dice notation as the edition writes it: the source's edition as written, a translation
-    with its language's letter (the interface word dice-letter: 2D6, 2k6, 2W6, 2Д6)."""
-    if tr.is_source:
+    """Dice notation as the edition writes it (see dice_letter): 2D6, 2k6, 2W6, 2Д6."""
+    letter = dice_letter(tr)
+    if letter is None:
         return text
-    letter = tr.ui("dice-letter")
     return _DICE_NOTATION.sub(lambda m: f"{m.group(1)}{letter}{m.group(2)}", text)
 
 
@@ -447,7 +456,7 @@ def stat_html(game: Game, tr: Translator, record: Record, stat_id: str, link: Li
     then a mark that links to the erratum."""
     shown = _stat_shown(game, tr, record, stat_id, link)
     stat = game.stat_def(stat_id)
-    if stat is None or stat.type != StatType.DICE or tr.is_source:
+    if stat is None or stat.type != StatType.DICE or dice_letter(tr) is None:
         return shown
     return Markup(dice_notation(str(shown), tr)) if "<" not in str(shown) else shown
 

@@ -32,12 +32,12 @@ def is_editors(record: Any, *path: Any) -> bool:
     return bool(listed) and ".".join(map(str, path)) in listed
 
 
-def mark(tr: Any) -> Markup:
-    """The mark itself: the short word, with what it means as tooltip and accessible label;
-    never indexed for search (it is not the text's own word)."""
+def mark(tr: Any, before: str = "") -> Markup:
+    """The mark itself: the short word (after `before`), with what it means as tooltip and
+    accessible label; never indexed for search (it is not the text's own word)."""
     label = tr.ui("editor-mark-label")
-    return Markup('<span class="{}" role="note" title="{}" aria-label="{}" data-pagefind-ignore>{}</span>').format(
-        MARK_CLASS, label, label, tr.ui("editor-mark"))
+    return Markup('<span class="{}" role="note" title="{}" aria-label="{}" data-pagefind-ignore>{}{}</span>').format(
+        MARK_CLASS, label, label, before, tr.ui("editor-mark"))
 
 
 def mark_if_editors(record: Any, path: tuple | str, tr: Any) -> Markup:
@@ -48,8 +48,10 @@ def mark_if_editors(record: Any, path: tuple | str, tr: Any) -> Markup:
 
 def trailing_mark(tr: Any) -> Markup:
     """The mark as it follows a text (a no-break space, then the mark): for a heading of
-    the rules the edition wrote (`{.editor}` before it in the chapter)."""
-    return Markup("\u00a0") + mark(tr)
+    the rules the edition wrote (`{.editor}` before it in the chapter). The space is inside
+    the mark's element: a text that ends in a no-break space before an element makes
+    WeasyPrint break its line at the first space it can, leaving one word on a line."""
+    return mark(tr, before="\u00a0")
 
 
 def field_html(record: Any, tr: Any, *path: Any, case: str | None = None) -> Markup:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from .numbers import fold
+from .numbers import WORD, fold
 
 _WORDS: dict[str, str] = {
     "ru": "не нет ни нельзя никто ничто ничего ничем никого никому никакой никакая никакое никакие "
@@ -17,7 +17,6 @@ _WORDS: dict[str, str] = {
     "de": "nicht kein keine keinen keinem keiner keines nie niemals nichts niemand weder ohne",
 }
 _CONTRACTION = re.compile(r"n[’']t\b", re.IGNORECASE)  # can't, doesn't, isn't
-_WORD = re.compile(r"[^\W\d_]+", re.UNICODE)
 
 
 def languages() -> set[str]:
@@ -31,7 +30,7 @@ def negations(text: str, lang: str) -> list[str]:
     if table is None:
         return []
     known = set(table.split())
-    found = [m.group(0) for m in _WORD.finditer(text) if fold(m.group(0)) in known]
+    found = [m.group(0) for m in WORD.finditer(text) if fold(m.group(0)) in known]
     if lang.split("-")[0].lower() == "en":
         found += [m.group(0) for m in _CONTRACTION.finditer(text)]
     return found

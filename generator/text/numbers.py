@@ -7,7 +7,7 @@ only when the language's table holds it: "первым" (first) or "once" are wo
 
 The cardinals come from num2words (0 to 100, where the language writes the number as one
 word): English, German, French, Spanish in their one form, Russian in every case, gender and
-animacy num2words inflects. Polish numerals in every case, gender and collective form
+animacy num2words inflects, Ukrainian in every case and gender. Polish numerals in every case, gender and collective form
 ("dwa dwóch dwoma dwiema dwoje", "trzy trzech trzem trzema") come from the SGJP dictionary
 through Morfeusz 2 (generator/locale/numbers/pl.tsv, written by tools/number_words.py). A few
 words no such source lists are kept below, each with what it is: the words for "both" and
@@ -32,11 +32,16 @@ from typing import Iterator
 from num2words import num2words
 
 # The languages whose number words the checker reads, and what num2words is asked for in each.
-LANGUAGES = ("en", "de", "fr", "es", "ru", "pl")
+LANGUAGES = ("en", "de", "fr", "es", "ru", "pl", "uk")
 SPELLED = range(0, 101)
 _RU_FORMS = [{"case": case, "gender": gender, "animate": animate, "plural": plural}
              for case in ("nominative", "genitive", "dative", "accusative", "instrumental", "prepositional")
              for gender in ("m", "f", "n") for animate in (True, False) for plural in (False, True)]
+_UK_FORMS = [{"case": case, "gender": gender}
+             for case in ("nominative", "genitive", "dative", "accusative", "instrumental", "locative")
+             for gender in ("masculine", "feminine")]
+_FORMS = {"ru": _RU_FORMS, "uk": _UK_FORMS}  # the forms num2words inflects a language's numerals in
+_APOSTROPHES = re.compile("[\u2019\u02bc]")
 _TABLES = Path(__file__).resolve().parent.parent / "locale" / "numbers"
 
 # Spelling variants of Russian numerals num2words does not give (Zaliznyak's Grammatical
@@ -85,12 +90,13 @@ _ARTICLES = {"de": "ein eine einen einem einer eines", "fr": "un une neuf", "es"
 
 
 def _cardinals(lang: str) -> dict[str, int]:
-    """num2words' one-word cardinals of a language, 0 to 100 (Russian: in every form it inflects)."""
+    """num2words' one-word cardinals of a language, 0 to 100 (Russian, Ukrainian: in every form it
+    inflects)."""
     out: dict[str, int] = {}
     for n in SPELLED:
         if " " in num2words(n, lang=lang) or "-" in num2words(n, lang=lang):
             continue  # written in two words (twenty-one, dwadzieścia jeden): each word is read alone
-        for options in (_RU_FORMS if lang == "ru" else [{}]):
+        for options in _FORMS.get(lang, [{}]):
             word = num2words(n, lang=lang, **options)
             if " " not in word and "-" not in word:
                 out.setdefault(word, n)
@@ -127,8 +133,9 @@ def _table(lang: str) -> dict[str, int]:
 
 
 def fold(word: str) -> str:
-    """A word as the table looks it up: lower case, ё read as е (both spellings are common)."""
-    return word.lower().replace("ё", "е")
+    """A word as the table looks it up: lower case, ё read as е (both spellings are common), and
+    every apostrophe inside a word (' ’ ʼ: Ukrainian п'ять, п’ять, пʼять) read as one."""
+    return _APOSTROPHES.sub("'", word.lower().replace("ё", "е"))
 
 
 ARTICLES: dict[str, frozenset[str]] = {lang: frozenset(fold(w) for w in forms.split())
@@ -164,7 +171,9 @@ class Numeral:
 
 
 _DIGITS = r"\d+(?:[.,]\d+)?"
-_WORD = re.compile(r"[^\W\d_]+", re.UNICODE)
+# a word: letters, with an apostrophe between letters (п'ять, дев’ять, l'un, don't)
+APOSTROPHE = "'\u2019\u02bc"
+WORD = re.compile(rf"[^\W\d_]+(?:[{APOSTROPHE}][^\W\d_]+)*", re.UNICODE)
 
 
 def value_of(text: str, lang: str) -> Fraction | None:
@@ -181,13 +190,21 @@ def numerals(text: str, lang: str) -> Iterator[Numeral]:
     whole words the language's table holds (an article among them flagged)."""
     found = [Numeral(m.start(), m.end(), m.group(0), Fraction(m.group(0).replace(",", ".")))
              for m in re.finditer(_DIGITS, text)]
-    table = words(lang)
-    if table:
-        for m in _WORD.finditer(text):
-            value = value_of(m.group(0), lang)
-            if value is not None:
-                found.append(Numeral(m.start(), m.end(), m.group(0), value, is_article(m.group(0), lang)))
+    if words(lang):
+        found += [numeral for m in WORD.finditer(text) if (numeral := _word_numeral(m, lang)) is not None]
     yield from sorted(found, key=lambda n: n.start)
 
 
-__all__ = ["ARTICLES", "LANGUAGES", "Numeral", "is_article", "numerals", "value_of", "words"]
+def _word_numeral(match: re.Match, lang: str) -> Numeral | None:
+    """The number a word of a text is, if any: the whole word with its apostrophes (п'ять), else
+    what follows an elided article or particle (French qu'un, l'une; Italian un'altra is the
+    whole word's first part, no number)."""
+    word, start = match.group(0), match.start()
+    value = value_of(word, lang)
+    if value is None and (cut := max(word.rfind(a) for a in APOSTROPHE)) > 0:
+        word, start = word[cut + 1:], start + cut + 1
+        value = value_of(word, lang)
+    return None if value is None else Numeral(start, start + len(word), word, value, is_article(word, lang))
+
+
+__all__ = ["APOSTROPHE", "ARTICLES", "LANGUAGES", "WORD", "Numeral", "is_article", "numerals", "value_of", "words"]
