@@ -304,3 +304,19 @@ def _text_boxes(box):
         yield box
     for child in getattr(box, "children", ()) or ():
         yield from _text_boxes(child)
+
+
+def test_the_line_breaking_correction_stays_out_of_a_weasyprint_whose_function_differs(monkeypatch):
+    """The correction wraps WeasyPrint's internal split_first_line; a WeasyPrint whose function
+    takes other parameters is left with its own line breaking instead of being called wrongly."""
+    from weasyprint.layout import inline
+
+    from generator.print import linebreak
+
+    assert linebreak.apply() and inline.split_first_line.corrected  # this WeasyPrint: corrected
+
+    def other(text, style, context, max_width, justification_spacing, is_line_start=True, minimum=False, more=0):
+        return None
+
+    monkeypatch.setattr(inline, "split_first_line", other)
+    assert linebreak.apply() is False and inline.split_first_line is other

@@ -19,6 +19,8 @@ the rest of the line is within the zone, the word is kept whole, and the element
 
 from __future__ import annotations
 
+import inspect
+
 _COLLAPSING = ("normal", "nowrap", "pre-line")
 OVER = 1.0  # px: how much wider than its room Pango's rounding may make a first line
 
@@ -65,9 +67,27 @@ def _zone(style, room: float) -> float:
     return percentage(style["hyphenate_limit_zone"], style, room)
 
 
-def apply() -> None:
-    """Put the correction where WeasyPrint's inline layout calls split_first_line (once)."""
+# split_first_line's parameters as the correction calls it (WeasyPrint 62 to 70); it is an
+# internal function, so a WeasyPrint whose function differs is left uncorrected.
+PARAMETERS = ("text", "style", "context", "max_width", "justification_spacing", "is_line_start", "minimum")
+
+
+def fits(function) -> bool:
+    """Whether `function` takes the parameters the correction passes, in that order."""
+    try:
+        return tuple(inspect.signature(function).parameters) == PARAMETERS
+    except (TypeError, ValueError):
+        return False
+
+
+def apply() -> bool:
+    """Put the correction where WeasyPrint's inline layout calls split_first_line (once);
+    whether it is in place."""
     from weasyprint.layout import inline
 
-    if not getattr(inline.split_first_line, "corrected", False):
-        inline.split_first_line = _corrected(inline.split_first_line)
+    if getattr(inline.split_first_line, "corrected", False):
+        return True
+    if not fits(inline.split_first_line):
+        return False  # another WeasyPrint: its own line breaking, the layout check still reports
+    inline.split_first_line = _corrected(inline.split_first_line)
+    return True
