@@ -1,117 +1,138 @@
-"""Benchmark the print build.
+"""Benchmark whole builds against the floor (bench/limit.py: every document's final HTML laid
+out once with WeasyPrint).
 
-1. Overhead: for every document, the time Rulesmith takes (load, validate, render HTML, fit
-   card text, write the PDF) against bare WeasyPrint writing a PDF from the same HTML.
-   Target: at most 20% overhead.
-2. Parallelism: all PDFs built with one worker, then with every core. Target: wall time at
-   most 0.6x the serial time on 2 cores.
+For the five shipped games and for a generated large game (1,000 cards and a rulebook of
+about 200 pages, written into a temporary folder), each in a temporary project:
 
-Run: python bench/build.py [--repeat N] [--game G ...]
-Prints medians; timings on a shared machine are noisy, so compare ratios, not seconds.
+- clean: `rulesmith build` with no output/ (validation, the rules checker, every document, the site);
+- no-op: the same build again, nothing changed;
+- one edit: one card's text changed, built again;
+
+each as `rulesmith build` in a child process with the default workers, its wall time, CPU
+time (user + system of the build and its workers) and peak memory (the largest resident set
+of the build process and its workers), and each as a ratio to the floor (its CPU and wall
+time with the same workers), the no-op and one-edit builds also as a ratio to the clean one.
+
+The machine may be shared: compare ratios, and CPU rather than wall time. Each figure is the
+median of --repeat runs.
+
+Run: python bench/build.py [--repeat N] [--skip games,large] [--pages 200] [--cards 1000]
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import random
+import shutil
 import statistics
 import sys
 import tempfile
-import time
 from pathlib import Path
 
-from weasyprint import HTML
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from generator.print.cards import card_sheets  # noqa: E402
-from generator.print.context import BuildContext  # noqa: E402
-from generator.print.jobs import Job, plan, run_job, run_jobs  # noqa: E402
-from generator.print.reference import reference_html  # noqa: E402
-from generator.print.rulebook import rulebook_html  # noqa: E402
-from generator.core.diagnostics import Report  # noqa: E402
-from generator.project import Project  # noqa: E402
-
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench"))
+
+from incremental import CARD_EDIT, rulesmith, synthetic_deck  # noqa: E402
+from limit import floor, floor_tasks, the_jobs  # noqa: E402
+
+WORDS_PER_PAGE = 700  # of running text in the rulebook's two A4 columns, roughly
+VOCABULARY = ("unit", "move", "fire", "range", "cover", "hit", "rally", "order", "turn", "player", "dice",
+              "roll", "target", "charge", "close", "combat", "morale", "test", "scenario", "objective",
+              "the", "a", "each", "its", "then", "when", "if", "and", "or", "with", "until", "after")
 
 
-def html_for(job: Job) -> str:
-    project = Project(job.root)
-    game = project.load(job.game, Report())
-    ctx = BuildContext(game, job.lang, project.root)
-    if job.kind == "rulebook":
-        return rulebook_html(ctx)
-    if job.kind == "reference":
-        return reference_html(ctx)
-    return str(card_sheets(ctx, Report())[1])
+def large_game(root: Path, cards: int, pages: int) -> tuple[str, str, str]:
+    """A generated game in `root`: a deck of `cards` cards and rules of about `pages` pages
+    (chapters of sections of paragraphs, a table now and then). Returns the edit to make: a
+    file inside content/ and the text to replace in it, and its replacement."""
+    synthetic_deck(root, cards)  # the scaffold, its deck grown
+    from generator.commands.new import scaffold
+
+    game = root / "content" / "deck"
+    scaffold(game / "scaffold", "deck", "Deck", complete=True)
+    shutil.move(str(game / "scaffold" / "rules"), str(game / "rules"))
+    shutil.move(str(game / "scaffold" / "procedures.py"), str(game / "procedures.py"))
+    shutil.rmtree(game / "scaffold")
+    rng = random.Random(36)
+    words = pages * WORDS_PER_PAGE
+    chapter = 0
+    while words > 0:
+        chapter += 1
+        lines = [f"# Chapter {chapter}", ""]
+        for section in range(1, 11):
+            lines += [f"## Section {chapter}.{section}", ""]
+            for _ in range(6):
+                paragraph = [rng.choice(VOCABULARY) for _ in range(rng.randint(60, 140))]
+                words -= len(paragraph)
+                lines += [" ".join(paragraph).capitalize() + ".", ""]
+            if section % 4 == 0:
+                lines += ["| Roll | Result | Effect |", "|---|---|---|",
+                          *[f"| {n} | {rng.choice(VOCABULARY)} | {' '.join(rng.choices(VOCABULARY, k=8))} |"
+                            for n in range(1, 7)], ""]
+        (game / "rules" / f"{10 + chapter:02d}-chapter.md").write_text("\n".join(lines), encoding="utf-8")
+    middle = f"    text: Order {cards // 2}, "
+    return "deck/data/cards.yaml", middle, middle + "at once, "
 
 
-def bare(html: str, base: Path) -> float:
-    out = Path(tempfile.mkstemp(suffix=".pdf")[1])
-    start = time.perf_counter()
-    HTML(string=html, base_url=base.as_uri() + "/").write_pdf(out)
-    elapsed = time.perf_counter() - start
-    out.unlink()
-    return elapsed
+def shipped_games(root: Path) -> tuple[str, str, str]:
+    shutil.copytree(ROOT / "content", root / "content")
+    return CARD_EDIT
+
+
+def measure(name: str, make, repeat: int, workers: int) -> None:
+    runs: dict[str, list[tuple[float, float, int]]] = {"clean": [], "no-op": [], "one edit": []}
+    pages = ""
+    with tempfile.TemporaryDirectory() as tmp:
+        root = Path(tmp)
+        path, old, new = make(root)
+        edited = root / "content" / path
+        original = edited.read_text(encoding="utf-8")
+        assert old in original, f"{old!r} not in {path}"
+        for _ in range(repeat):
+            edited.write_text(original, encoding="utf-8")
+            shutil.rmtree(root / "output", ignore_errors=True)
+            for step in ("clean", "no-op"):
+                wall, cpu, peak, out = rulesmith(root, "build", "--jobs", str(workers))
+                runs[step].append((wall, cpu, peak))
+                pages = pages or "; ".join(line for line in out.splitlines() if "rulebook:" in line)
+            edited.write_text(original.replace(old, new, 1), encoding="utf-8")
+            runs["one edit"].append(rulesmith(root, "build", "--jobs", str(workers))[:3])
+        games = sorted(p.name for p in (root / "content").iterdir() if p.is_dir())
+        tasks = floor_tasks(the_jobs(root, games))
+        floors = [floor(tasks, workers) for _ in range(repeat)]
+    floor_wall = statistics.median(f[0] for f in floors)
+    floor_cpu = statistics.median(f[1] for f in floors)
+    print(f"== {name} ({pages})")
+    print(f"   floor: {floor_wall:.1f} s wall, {floor_cpu:.1f} s CPU ({len(tasks)} HTML documents laid out once)")
+    print(f"   {'build':9} {'wall s':>8} {'CPU s':>8} {'peak MB':>8} {'wall/floor':>11} {'CPU/floor':>10} "
+          f"{'CPU/clean':>10}")
+    clean_cpu = statistics.median(r[1] for r in runs["clean"])
+    for step, values in runs.items():
+        wall = statistics.median(r[0] for r in values)
+        cpu = statistics.median(r[1] for r in values)
+        peak = max(r[2] for r in values)
+        print(f"   {step:9} {wall:8.1f} {cpu:8.1f} {peak:8} {wall / floor_wall:11.2f} {cpu / floor_cpu:10.2f} "
+              f"{cpu / clean_cpu:10.2f}", flush=True)
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--repeat", type=int, default=3)
-    parser.add_argument("--game", action="append")
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--repeat", type=int, default=1)
+    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
+    parser.add_argument("--skip", default="", help="games, large")
+    parser.add_argument("--cards", type=int, default=1000)
+    parser.add_argument("--pages", type=int, default=200)
     args = parser.parse_args()
-    project = Project(ROOT)
-    games = args.game or project.game_ids()
-    from generator.print.jobs import _verified
-
-    # the build runs the rules checker once per game, before the documents (not per document)
-    verified = {g: _verified(project.load(g, Report(), checks=False)) for g in games}
-    jobs = plan(project, games, None, ["rulebook", "cards", "reference"], verified, images=False)
-
-    print(f"{len(jobs)} documents, {args.repeat} repeats, {os.cpu_count()} cores\n")
-    print(f"{'document':32} {'pages':>5} {'cards':>5} {'ours s':>8} {'bare s':>8} {'overhead':>9}")
-    total_ours = total_bare = 0.0
-    pages = cards = 0
-    per_kind: dict[str, list[float]] = {}
-    for job in jobs:
-        html = html_for(job)
-        base = project.content / job.game
-        ours_runs, bare_runs, result = [], [], None
-        run_job(job)  # warm up: imports and font caches count for neither side
-        bare(html, base)
-        for k in range(args.repeat):
-            if k % 2:  # alternate the order so neither side always runs on warmer caches
-                bare_runs.append(bare(html, base))
-                result = run_job(job)
-            else:
-                result = run_job(job)
-                bare_runs.append(bare(html, base))
-            ours_runs.append(result.seconds)
-        ours, ref = statistics.median(ours_runs), statistics.median(bare_runs)
-        total_ours += ours
-        total_bare += ref
-        pages += result.pages
-        cards += result.cards
-        per_kind.setdefault(job.kind, []).append(ours / ref - 1)
-        print(f"{job.label:32} {result.pages:5} {result.cards:5} {ours:8.2f} {ref:8.2f} {100 * (ours / ref - 1):8.1f}%")
-    print(f"\nall documents: ours {total_ours:.1f} s, bare WeasyPrint {total_bare:.1f} s, "
-          f"overhead {100 * (total_ours / total_bare - 1):.1f}% (target <= 20%)")
-    for kind, values in per_kind.items():
-        print(f"  median overhead, {kind}: {100 * statistics.median(values):.1f}%")
-    print(f"throughput: {pages / total_ours:.1f} pages/s, {cards / total_ours:.1f} cards/s "
-          f"(bare: {pages / total_bare:.1f} pages/s)")
-
-    serial, parallel = [], []
-    for _ in range(args.repeat):
-        start = time.perf_counter()
-        run_jobs(jobs, workers=1)
-        serial.append(time.perf_counter() - start)
-        start = time.perf_counter()
-        run_jobs(jobs, workers=os.cpu_count())
-        parallel.append(time.perf_counter() - start)
-    s, p = statistics.median(serial), statistics.median(parallel)
-    print(f"\nall PDFs: serial {s:.1f} s, parallel ({os.cpu_count()} workers) {p:.1f} s, "
-          f"ratio {p / s:.2f} (target <= 0.60)")
+    skip = set(args.skip.split(","))
+    print(f"{os.cpu_count()} cores, {args.jobs} workers, {args.repeat} run(s) each; "
+          f"load average {os.getloadavg()[0]:.1f} at the start\n", flush=True)
+    if "games" not in skip:
+        measure("the five games", shipped_games, args.repeat, args.jobs)
+    if "large" not in skip:
+        measure(f"a generated game: {args.cards} cards, about {args.pages} pages of rules",
+                lambda root: large_game(root, args.cards, args.pages), args.repeat, args.jobs)
 
 
 if __name__ == "__main__":

@@ -244,7 +244,9 @@ def _planned(run: _Build, names, langs, kinds, options) -> tuple[list[tuple[Job,
             skipped.append(job)
             continue
         previous = Source.recorded(entry) if entry and run.manifest.intact(key) else Source()
-        jobs.append((job.__class__(**{**job.__dict__, "previous": previous}), key, state))
+        cost = (entry or {}).get("seconds", 0.0)  # kept state is data to check: a number of seconds, or unknown
+        cost = float(cost) if isinstance(cost, (int, float)) and not isinstance(cost, bool) and cost >= 0 else 0.0
+        jobs.append((job.__class__(**{**job.__dict__, "previous": previous, "cost": cost}), key, state))
     return jobs, skipped
 
 
@@ -399,7 +401,9 @@ def record(manifest: Manifest, key: str, state: str, result: JobResult) -> list[
     else:
         files, pages, cards = result.files, result.pages, result.cards
     removed, kept = manifest.remove_left(key, files, asked_for(manifest, result.job))
+    seconds = before.get("seconds", 0.0) if result.unchanged else round(result.cpu, 2)  # what it costs to make
     manifest.record(key, state, files, source=result.source, reads=list(result.reads), pages=pages, cards=cards,
+                    seconds=seconds,
                     diagnostics=save_diagnostics(Report(list(result.diagnostics))), **({"kept": kept} if kept else {}))
     manifest.save()
     lines = [f"removed {outputs.shown(path)}: an earlier build made it; {result.job.label} makes it no more"

@@ -106,6 +106,27 @@ def _out_of_columns(html: str, start: int, end: int, kind: str) -> str:
     return f'{html[:start]}</section><div class="{kind}">{html[start:end]}</div>{reopened}{after}'
 
 
+def tables_apart(html: str) -> str | None:
+    """The book's HTML with only the chapters' blocks that hold a table (with the headings
+    right above them), each in a section of its own opened as its chapter's is: a table is
+    as wide in a column as the table and the column's width make it, wherever the column is,
+    so this small document tells which tables are too wide for their column without laying
+    the whole book out. None for a book without tables."""
+    found = blocks(html)
+    keep = [k for k, (start, end) in enumerate(found) if '<table data-table="' in html[start:end]]
+    if not keep:
+        return None
+    body, end = html.index("<body>") + len("<body>"), html.rindex("</body>")
+    openings = [(m.start(), html[m.start():html.index(">", m.start()) + 1]) for m in _CHAPTER.finditer(html)]
+    pieces = [html[:body]]
+    for k in keep:
+        start = found[headed(html, k, found)][0]
+        tag = [tag for at, tag in openings if at < start][-1]
+        pieces.append(f"{tag}{html[start:found[k][1]]}</section>")
+    pieces.append(html[end:])
+    return "".join(pieces)
+
+
 def numbered(html: str) -> str:
     """`html` with `data-block="K"` on each block's start tag, for a layout to tell where each is."""
     for k, (start, _end) in reversed(list(enumerate(blocks(html)))):

@@ -38,6 +38,7 @@ class Job:
     examples: tuple[tuple[str, bool], ...] | None = None
     # what the files were last made from: the same source again writes nothing
     previous: Source = Source()
+    cost: float = 0.0  # CPU seconds its last build took (0: not known): the longest are sent first
 
     @property
     def label(self) -> str:
@@ -51,6 +52,7 @@ class JobResult:
     pages: int = 0
     cards: int = 0
     seconds: float = 0.0
+    cpu: float = 0.0  # CPU seconds of the process that made it (time.process_time), for benchmarks
     diagnostics: list[Diagnostic] = field(default_factory=list)
     error: str | None = None
     fault: OSError | None = None  # the machine's, not the document's (a full disk): ends the build
@@ -65,7 +67,7 @@ def run_job(job: Job) -> JobResult:
     from ..i18n.translate import report_fallbacks
     from .context import BuildContext
 
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), time.process_time()
     result = JobResult(job)
     report = Report()
     project = Project(job.root)
@@ -87,6 +89,7 @@ def run_job(job: Job) -> JobResult:
     report_fallbacks(ctx.tr, report, f"{job.game} {job.kind} ({job.lang})")
     result.diagnostics = report.diagnostics
     result.seconds = time.perf_counter() - start
+    result.cpu = time.process_time() - cpu
     return result
 
 
@@ -168,8 +171,20 @@ def run_jobs(jobs: list[Job], workers: int | None = None,
 
 
 def _longest_first(jobs: list[Job]) -> list[Job]:
+    """The jobs, the longest first, so that no worker is left with a long one at the end: by
+    what each cost last time when that is known for all, else by kind (the rulebooks first)
+    and, within a kind, the game with the most content first."""
+    if all(job.cost for job in jobs):
+        return sorted(jobs, key=lambda j: -j.cost)
     documents = registry()
-    return sorted(jobs, key=lambda j: documents[j.kind].weight if j.kind in documents else 9)
+    sizes = {game: _content_size(jobs[0].root / "content" / game) for game in {j.game for j in jobs}}
+    return sorted(jobs, key=lambda j: (documents[j.kind].weight if j.kind in documents else 9, -sizes[j.game]))
+
+
+def _content_size(folder: Path) -> int:
+    """Bytes of a game's rules and data: how long its documents take, roughly."""
+    return sum(path.stat().st_size for name in ("rules", "data") if (folder / name).is_dir()
+               for path in (folder / name).rglob("*") if path.is_file())
 
 
 def _safe(job: Job) -> JobResult:

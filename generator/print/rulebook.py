@@ -119,13 +119,43 @@ def _fit(ctx: BuildContext, html: str, spanning: int) -> tuple[list[str], set]:
     goes where the page of the text before it ends. The layout of the fitted book is kept
     for write_pdf."""
     render = lambda h: render_document(h, ctx.game.folder, ctx.roots, keep=True)  # noqa: E731
+    spans = _crowded(ctx, html, spanning) if spanning else set()
+    decision = [f"span-{n}" for n in sorted(spans, key=int)]  # first across the columns; what is still too wide turns
+    document, fetcher = render(_fitted(html, decision))
+    if spanning and _wide_tables(document, spanning) - spans:  # one the tables apart did not tell
+        return _fit_whole(ctx, html, spanning)
+    wide = _wide_tables(document, 0) if spans or not spanning else set()
+    return _placed(ctx, html, decision, wide, document, fetcher)
+
+
+def _crowded(ctx: BuildContext, html: str, spanning: int) -> set[str]:
+    """The tables too wide for their column or of `spanning` columns or more, from a layout
+    of the blocks that hold tables only (bookblocks.tables_apart), not of the whole book."""
+    apart = bookblocks.tables_apart(html)
+    if apart is None:
+        return set()
+    return _wide_tables(render_document(apart, ctx.game.folder, ctx.roots)[0], spanning)
+
+
+def _fit_whole(ctx: BuildContext, html: str, spanning: int) -> tuple[list[str], set]:
+    """`_fit` from a layout of the whole book: the tables too wide for their column, then
+    those still too wide for the page."""
+    render = lambda h: render_document(h, ctx.game.folder, ctx.roots, keep=True)  # noqa: E731
     document, fetcher = render(html)
     decision: list[str] = []
     wide = _wide_tables(document, spanning)
-    if wide and spanning:  # first across the columns; what is still too wide turns
+    if wide and spanning:
         decision = [f"span-{n}" for n in sorted(wide, key=int)]
         document = render(_fitted(html, decision))[0]
         wide = _wide_tables(document, 0)
+    return _placed(ctx, html, decision, wide, document, fetcher)
+
+
+def _placed(ctx: BuildContext, html: str, decision: list[str], wide: set[str], document, fetcher
+            ) -> tuple[list[str], set]:
+    """The decision with the tables too wide for the page (`wide`, in `document`, the book
+    laid out as `decision` says) turned and placed, and the notes a page repeats left out."""
+    render = lambda h: render_document(h, ctx.game.folder, ctx.roots, keep=True)  # noqa: E731
     if wide:
         decision += sorted(wide, key=int)
         decision += _floated(html, decision, sorted(wide, key=int), lambda h: render(h)[0])

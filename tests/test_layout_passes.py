@@ -1,0 +1,82 @@
+"""The rulebook is laid out whole as few times as its decisions allow: which tables are too
+wide for their column is told by a layout of the blocks holding tables only
+(bookblocks.tables_apart); the whole book is laid out with them spanning, and again only to
+leave out the notes a page repeats. A table that layout finds too wide after all sends the
+book through the whole-book fitting, with the same decision."""
+
+from __future__ import annotations
+
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+
+from generator.core.diagnostics import Report
+from generator.print import bookblocks, rulebook
+from generator.print.context import BuildContext
+from generator.project import Project
+
+from .conftest import REPO
+
+# frames/en: a table spans the columns and four notes a page repeats are left out
+FRAMES_EN = ["span-0", "note-1", "note-2", "note-3", "note-4"]
+
+
+@pytest.fixture(autouse=True)
+def _release_output_confinement():
+    yield
+    from generator import outputs
+    outputs.confine_to(None)
+
+
+def _context(root: Path, game: str = "frames", lang: str = "en") -> BuildContext:
+    shutil.copytree(REPO / "content" / game, root / "content" / game)
+    loaded = Project(root).load(game, Report(), checks=False)
+    return BuildContext(loaded, lang, root)
+
+
+def test_tables_apart_hold_every_table_and_nothing_else(tmp_path):
+    html = rulebook.book_html(_context(tmp_path, "nuclear", "ru"))
+    apart = bookblocks.tables_apart(html)
+    tables = re.findall(r'<table data-table="(\d+)"', html)
+    assert tables and re.findall(r'<table data-table="(\d+)"', apart) == tables
+    assert 'class="cover"' not in apart and 'class="toc"' not in apart
+    assert apart.startswith(html[:html.index("<body>")])  # the book's own styles and page rules
+    # every block of the small document holds a table or is a heading right above one
+    found = bookblocks.blocks(apart)
+    assert all("<table" in apart[start:end] or re.match(r"<h[1-6]", apart[start:end]) for start, end in found)
+    assert len(found) < len(bookblocks.blocks(html)) / 2
+    assert bookblocks.tables_apart(html.replace("<table", "<div").replace("</table>", "</div>")) is None
+
+
+def _whole_layouts(monkeypatch) -> list[str]:
+    """The HTML of every layout of the whole book (with its contents) from now on."""
+    laid_out: list[str] = []
+    render = rulebook.render_document
+
+    def counting(html, *args, **kwargs):
+        if 'class="toc"' in html:
+            laid_out.append(html)
+        return render(html, *args, **kwargs)
+
+    monkeypatch.setattr(rulebook, "render_document", counting)
+    return laid_out
+
+
+def test_the_book_is_laid_out_whole_once_per_decision_that_needs_it(tmp_path, monkeypatch):
+    ctx = _context(tmp_path)
+    laid_out = _whole_layouts(monkeypatch)
+    html = rulebook.rulebook_html(ctx)
+    # the book with its table spanning (the notes found there), then without the notes
+    assert len(laid_out) == 2
+    assert rulebook._fitted(rulebook.book_html(ctx), FRAMES_EN) == html
+
+
+def test_a_table_the_tables_apart_miss_sends_the_book_through_the_whole_fitting(tmp_path, monkeypatch):
+    ctx = _context(tmp_path)
+    monkeypatch.setattr(rulebook, "_crowded", lambda *args: set())
+    laid_out = _whole_layouts(monkeypatch)
+    html = rulebook.rulebook_html(ctx)
+    assert rulebook._fitted(rulebook.book_html(ctx), FRAMES_EN) == html
+    assert len(laid_out) == 4  # the book without spans twice, with its span, without the notes
