@@ -98,9 +98,26 @@ def _where(ctx: BuildContext, change: Change) -> str:
         name = tr.field(record, "name") if record is not None and getattr(record, "name", None) else change.record[1]
         stat = _stat_name(ctx, change.part) if change.action not in (ADDED, REMOVED, RENAMED) else None
         return f"{name}: {stat}" if stat else name  # a stat by its printed name; other fields show themselves
+    if change.case is not None:
+        return _case(ctx, change)
     if change.trail:
         return " › ".join(tr.text(heading) for heading in change.trail)
     return change.location.path.stem
+
+
+def _case(ctx: BuildContext, change: Change) -> str:
+    """A block of a numbered game by its case, in the edition's words: `5.3.4.1 Attack,
+    paragraph 2`; a heading by its number and (new) words; a numbered paragraph by its number."""
+    tr = ctx.tr
+    if change.kind == "heading":
+        heading = change.markup[1] if change.markup[1] is not None else change.markup[0]
+    else:
+        heading = change.trail[-1] if change.ordinal and change.trail else ""
+    words = tr.references(tr.text(heading)) if heading else ""
+    where = f"{change.case} {words}".strip()
+    if change.ordinal:
+        where += ", " + tr.ui(f"change-{change.kind}").format(number=change.ordinal)
+    return where
 
 
 def _stat_name(ctx: BuildContext, part: str) -> str | None:
@@ -127,7 +144,7 @@ def _value(ctx: BuildContext, change: Change, side: str) -> Markup:
 
 def _entry(ctx: BuildContext, change: Change, before: Edition, after: Edition) -> dict:
     if change.kind in TEXT_KINDS:
-        old, new = before.markdown(change.old), after.markdown(change.new)
+        old, new = before.markdown(change.markup[0]), after.markdown(change.markup[1])
     elif change.action == RENAMED:  # the id does not print: what else changed in the record does
         old, new = Markup(""), Markup("<p>{}</p>").format(change.note)
     else:

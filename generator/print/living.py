@@ -90,9 +90,14 @@ class Since:
     def heading(self, change: Change) -> tuple[str, int] | None:
         """Where a change of the rules text stands in this version: (its chapter's file name,
         the number of the heading above it, or of the heading itself, among the chapter's
-        headings from 0), for a link to that heading; None where that heading is gone."""
-        trail = change.trail + ((change.new,) if change.kind == "heading" and change.new else ())
-        return _heading_numbers(self.game).get((change.location.path.name, trail))
+        headings from 0), for a link to that heading; None where that heading is gone. A block
+        of this version is placed by its line (two headings may read alike: `##` numbered alone),
+        a removed one by the headings it stood under."""
+        name = change.location.path.name
+        if change.action != REMOVED:
+            above = sum(1 for line in _heading_lines(self.game).get(name, ()) if line <= change.location.line)
+            return (name, above - 1) if above else None
+        return _heading_numbers(self.game).get((name, change.trail))
 
     @cached_property
     def records(self) -> set[tuple[str, str]]:
@@ -141,6 +146,12 @@ def _headings(game: Game) -> dict[tuple[str, tuple[str, ...]], str]:
             if block.kind == "heading":
                 out.setdefault((chapter.path.name, (*block.trail, block.text)), _relative(game, chapter.path, block.line))
     return out
+
+
+def _heading_lines(game: Game) -> dict[str, list[int]]:
+    """Chapter file name -> the line of each of its headings, in order."""
+    return {chapter.path.name: [block.line for block in blocks(chapter) if block.kind == "heading"]
+            for chapter in load_chapters(game.folder)}
 
 
 def _heading_numbers(game: Game) -> dict[tuple[str, tuple[str, ...]], tuple[str, int]]:
