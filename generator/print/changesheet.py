@@ -3,8 +3,8 @@ publisher posts it, in one edition's language. Each entry says where (the record
 chapter and headings) and on which page of the new rulebook, then "replace … with …",
 "added" or "removed". The new text is the edition's where its catalog translates it, else
 the source's marked untranslated (like the rulebook, W005); the old text is rendered from the
-older version with its own catalog. The page is found by laying the rulebook out as the same
-build prints it and looking up the element each change was printed from (changebars.pages)."""
+older version with its own catalog. The page is the one the rulebook's job found for the
+element each change was printed from, as it laid the same book out (changepages.py)."""
 
 from __future__ import annotations
 
@@ -19,6 +19,7 @@ from ..text.chapters import RULES_DIR, load_chapter
 from ..text.render import RenderContext, render_chapter
 from .context import BuildContext
 from .living import TEXT_KINDS, Since, since as older
+from .sources import reads
 
 
 @dataclass(frozen=True)
@@ -71,22 +72,35 @@ def _anchor(ctx: BuildContext, found: Since, change: Change) -> str:
 def rulebook_pages(ctx: BuildContext, found: Since, book: Book, wanted: set[str]) -> dict[str, int]:
     """The page of each element `wanted` names (data-src or id) in the rulebook as this build
     prints it (with its change bars' marks; in one column where WeasyPrint cannot lay it out
-    in columns, as the rulebook falls back)."""
+    in columns, as the rulebook falls back): as the rulebook's job kept them when it laid that
+    very book out (changepages.py), else by laying it out here (and keeping them)."""
     from .bookpages import book_layout
-    from .changebars import pages
+    from .changepages import landmarks, record, recorded
     from .pdf import LayoutFailed, render_document
     from .rulebook import rulebook_html
 
     if not wanted:
         return {}
     layout = book_layout(ctx.roots, book.paper)
-    for attempt in (layout, layout.model_copy(update={"columns": 1})):
+
+    def html_of(columns: int) -> str:
+        attempt = layout if columns == layout.columns else layout.model_copy(update={"columns": columns})
+        return rulebook_html(ctx, book.paper, notes=book.notes, layout=attempt, since=found)
+
+    kept = recorded(ctx, book.paper, html_of)
+    if kept is not None:
+        return {key: page for key, page in kept.items() if key in wanted}
+    for columns in dict.fromkeys((layout.columns, 1)):
         try:
-            html = rulebook_html(ctx, book.paper, notes=book.notes, layout=attempt, since=found)
-            return pages(render_document(html, ctx.game.folder, ctx.roots)[0], wanted)
+            html = html_of(columns)
+            document, fetcher = render_document(html, ctx.game.folder, ctx.roots)
         except LayoutFailed:
-            if attempt.columns == 1:
+            if columns == 1:
                 raise
+            continue
+        pages = landmarks(document)
+        record(ctx, book.paper, html, columns, pages, reads(fetcher.read, ctx.project_root))
+        return {key: page for key, page in pages.items() if key in wanted}
     return {}
 
 

@@ -8,7 +8,7 @@ printed faces, this version's with the older one's, in the edition's language.""
 from __future__ import annotations
 
 import re
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
@@ -168,9 +168,10 @@ def _heading_numbers(game: Game) -> dict[tuple[str, tuple[str, ...]], tuple[str,
 
 @contextmanager
 def since(ctx: BuildContext, ref: str) -> Iterator[Since]:
-    """The game as it was at REF (loaded from a temporary folder, gone afterwards) and what
-    changed since; ValueError if that version cannot be loaded."""
-    with from_git(ctx.project_root, ctx.game.id, ref) as old_root:
+    """The game as it was at REF (from the folder the build read it into, else read from git
+    into a temporary folder, gone afterwards) and what changed since; ValueError if that
+    version cannot be loaded."""
+    with nullcontext(ctx.older) if ctx.older is not None else from_git(ctx.project_root, ctx.game.id, ref) as old_root:
         old = Project(old_root).load(ctx.game.id, Report(), checks=False)  # its stats parsed, as a build reads them
         if old is None:
             raise ValueError(f"the version of {ctx.game.id} at {ref} cannot be loaded; "
