@@ -332,21 +332,6 @@ def _pdf_text(path: Path) -> str:
     return "\n".join(page.get_textpage().get_text_range() for page in document)
 
 
-def test_build_writes_the_errata_sheet_in_each_language(history):
-    done = run_cli("--root", str(history), "build", "--game", GAME, "--only", "changes", "--changes-since", "v1")
-    assert done.returncode == 0, done.stderr
-    source = _pdf_text(history / "output" / GAME / "ru" / "changes.pdf")
-    english = _pdf_text(history / "output" / GAME / "en" / "changes.pdf")
-    assert "ИЗМЕНЕНИЯ С ВЕРСИИ V1" in source and "CHANGES SINCE V1" in english
-    for text in (source, english):  # the stat's change: its old and new value after the labels
-        assert "80" in text and "85" in text
-    assert "ЗАМЕНИТЬ " + OLD_TEXT in source and "НА " + NEW_TEXT in source
-    assert "REPLACE " + _english(OLD_TEXT) in english  # the edition's old text, from its catalog
-    assert "WITH " + NEW_TEXT in english  # not yet translated: the source's, marked (W005)
-    assert "W005" in done.stderr and "nuclear changes (en)" in done.stderr
-    assert not list((history / "output").glob(f"{GAME}/*/rulebook.pdf"))  # --only changes: nothing else
-
-
 def test_build_asks_for_the_older_version_of_its_errata_sheet(history):
     alone = run_cli("--root", str(history), "build", "--game", GAME, "--only", "changes")
     assert alone.returncode == 2 and "--changes-since REF" in alone.stderr
