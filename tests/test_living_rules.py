@@ -191,7 +191,14 @@ def test_the_errata_sheet_takes_the_pages_the_rulebook_kept(released, monkeypatc
     assert pages == {"rules/01-basics.md:5": 3, "unit-recruits": 7}
 
 
-def test_an_errata_sheet_built_alone_lays_the_book_out_for_its_pages(tmp_path):
+def test_the_sheet_takes_the_rulebook_s_pages_and_lays_the_book_out_only_alone(tmp_path, monkeypatch):
+    """A build that makes the rulebook makes the sheet from the pages the rulebook's job kept
+    (the sheet lays nothing out); `--only changes` without them lays the book out itself."""
+    from generator.commands.build import DEFAULT_OPTIONS, build
+    from generator.core.diagnostics import Report
+    from generator.print import changesheet
+    from generator.project import Project
+
     root = tmp_path / "alone"
     shutil.copytree(REPO / "tests" / "fixtures" / "hexwar", root / "content" / "hexwar")
     _git(root, "init", "-q")
@@ -199,14 +206,29 @@ def test_an_errata_sheet_built_alone_lays_the_book_out_for_its_pages(tmp_path):
     _git(root, "commit", "-qm", "v1")
     _edit(root / "content" / "hexwar" / "rules" / "04-movement.md", "The cost depends on the terrain.",
           "The cost depends on the terrain of the hex entered.")
-    done = run_cli("--root", str(root), "build", "--only", "changes", "--lang", "en", "--changes-since", "HEAD",
-                   timeout=900)
-    assert done.returncode == 0, done.stderr
     out = root / "output" / "hexwar" / "en"
-    assert not (out / "rulebook.pdf").exists()  # --only changes: nothing else
-    sheet = " ".join(" ".join(_page_text(out / "changes.pdf")).split())
-    kept = json.loads((root / "output" / ".rulesmith" / "pages.json").read_text(encoding="utf-8"))["a4:hexwar/en"]
-    assert f"Movement p. {kept['pages']['rules/04-movement.md:3']} " in sheet  # the page of the book it laid out
+
+    def laid_out(*args):
+        raise AssertionError("the sheet laid the rulebook out again")
+
+    with monkeypatch.context() as patch:  # in this process: one worker
+        patch.setattr(changesheet, "laid_out_pages", laid_out)
+        failed = build(Project(root), ["hexwar"], ["rulebook", "changes"], True, ["en"], 1, False,
+                       {**DEFAULT_OPTIONS, "images": False, "changes_since": "HEAD"}, False, report=Report())
+    assert not failed
+    store = root / "output" / ".rulesmith" / "pages.json"
+    page = json.loads(store.read_text(encoding="utf-8"))["a4:hexwar/en"]["pages"]["rules/04-movement.md:3"]
+    book = [" ".join(text.split()) for text in _page_text(out / "rulebook.pdf")]
+    assert "of the hex entered" in book[page - 1]  # the page the rulebook prints the changed paragraph on
+    assert f"Movement p. {page} " in " ".join(" ".join(_page_text(out / "changes.pdf")).split())
+
+    store.unlink()  # the pages forgotten: the sheet built alone lays the book out for them
+    (out / "changes.pdf").unlink()
+    done = run_cli("--root", str(root), "build", "--only", "changes", "--lang", "en", "--changes-since", "HEAD",
+                   "--force", timeout=900)
+    assert done.returncode == 0, done.stderr
+    assert f"Movement p. {page} " in " ".join(" ".join(_page_text(out / "changes.pdf")).split())
+    assert json.loads(store.read_text(encoding="utf-8"))["a4:hexwar/en"]["pages"]["rules/04-movement.md:3"] == page
 
 
 def test_the_errata_sheet_is_made_after_its_rulebook():

@@ -75,8 +75,7 @@ def rulebook_pages(ctx: BuildContext, found: Since, book: Book, wanted: set[str]
     in columns, as the rulebook falls back): as the rulebook's job kept them when it laid that
     very book out (changepages.py), else by laying it out here (and keeping them)."""
     from .bookpages import book_layout
-    from .changepages import landmarks, record, recorded
-    from .pdf import LayoutFailed, render_document
+    from .changepages import recorded
     from .rulebook import rulebook_html
 
     if not wanted:
@@ -88,19 +87,28 @@ def rulebook_pages(ctx: BuildContext, found: Since, book: Book, wanted: set[str]
         return rulebook_html(ctx, book.paper, notes=book.notes, layout=attempt, since=found)
 
     kept = recorded(ctx, book.paper, html_of)
-    if kept is not None:
-        return {key: page for key, page in kept.items() if key in wanted}
-    for columns in dict.fromkeys((layout.columns, 1)):
+    if kept is None:
+        kept = laid_out_pages(ctx, book, html_of, layout.columns)
+    return {key: page for key, page in kept.items() if key in wanted}
+
+
+def laid_out_pages(ctx: BuildContext, book: Book, html_of, columns: int) -> dict[str, int]:
+    """The pages of the elements a sheet can name, by laying the rulebook out here (in
+    `columns` columns, else in one, as the rulebook falls back), kept for the next sheet."""
+    from .changepages import landmarks, record
+    from .pdf import LayoutFailed, render_document
+
+    for attempt in dict.fromkeys((columns, 1)):
         try:
-            html = html_of(columns)
+            html = html_of(attempt)
             document, fetcher = render_document(html, ctx.game.folder, ctx.roots)
         except LayoutFailed:
-            if columns == 1:
+            if attempt == 1:
                 raise
             continue
         pages = landmarks(document)
-        record(ctx, book.paper, html, columns, pages, reads(fetcher.read, ctx.project_root))
-        return {key: page for key, page in pages.items() if key in wanted}
+        record(ctx, book.paper, html, attempt, pages, reads(fetcher.read, ctx.project_root))
+        return pages
     return {}
 
 
