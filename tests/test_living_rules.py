@@ -172,7 +172,7 @@ def test_the_errata_sheet_takes_the_pages_the_rulebook_kept(released, monkeypatc
     """The sheet's pages are those the rulebook's job found laying the book out: the sheet
     lays nothing out (the build made the rulebook first, changepages.py)."""
     from generator.core.diagnostics import Report
-    from generator.print import pdf
+    from generator.print import changesheet
     from generator.print.changesheet import Book, rulebook_pages
     from generator.print.context import BuildContext
     from generator.print.jobs import checked_examples
@@ -185,7 +185,7 @@ def test_the_errata_sheet_takes_the_pages_the_rulebook_kept(released, monkeypatc
     def no_layout(*args, **kwargs):
         raise AssertionError("the errata sheet laid the rulebook out again")
 
-    monkeypatch.setattr(pdf, "render_document", no_layout)
+    monkeypatch.setattr(changesheet, "laid_out_pages", no_layout)
     with since(ctx, "v1") as found:
         pages = rulebook_pages(ctx, found, Book(), {"rules/01-basics.md:5", "unit-recruits", "no-such-element"})
     assert pages == {"rules/01-basics.md:5": 3, "unit-recruits": 7}
