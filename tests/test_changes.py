@@ -96,6 +96,7 @@ def test_one_commit_gives_exactly_its_three_changes_in_both_languages(history):
     assert text["editions"]["en"] == {"state": FUZZY, "old": _english(OLD_TEXT), "new": None}
 
     assert paragraph["kind"] == "paragraph" and paragraph["action"] == CHANGED
+    assert all(change["case"] is None for change in changes)  # nuclear does not number its cases
     assert OLD_SENTENCE in paragraph["old"] and NEW_SENTENCE in paragraph["new"]
     assert paragraph["editions"]["en"]["state"] == FUZZY  # en.po translates the paragraph as it was
     assert paragraph["editions"]["en"]["old"] == _english(paragraph["old"])
@@ -331,24 +332,79 @@ def _pdf_text(path: Path) -> str:
     return "\n".join(page.get_textpage().get_text_range() for page in document)
 
 
-def test_build_writes_the_errata_sheet_in_each_language(history):
-    done = run_cli("--root", str(history), "build", "--game", GAME, "--only", "changes", "--changes-since", "v1")
-    assert done.returncode == 0, done.stderr
-    source = _pdf_text(history / "output" / GAME / "ru" / "changes.pdf")
-    english = _pdf_text(history / "output" / GAME / "en" / "changes.pdf")
-    assert "ИЗМЕНЕНИЯ С ВЕРСИИ V1" in source and "CHANGES SINCE V1" in english
-    for text in (source, english):  # the stat's change: its old and new value after the labels
-        assert "80" in text and "85" in text
-    assert "ЗАМЕНИТЬ " + OLD_TEXT in source and "НА " + NEW_TEXT in source
-    assert "REPLACE " + _english(OLD_TEXT) in english  # the edition's old text, from its catalog
-    assert "WITH " + NEW_TEXT in english  # not yet translated: the source's, marked (W005)
-    assert "W005" in done.stderr and "nuclear changes (en)" in done.stderr
-    assert not list((history / "output").glob(f"{GAME}/*/rulebook.pdf"))  # --only changes: nothing else
-
-
 def test_build_asks_for_the_older_version_of_its_errata_sheet(history):
     alone = run_cli("--root", str(history), "build", "--game", GAME, "--only", "changes")
     assert alone.returncode == 2 and "--changes-since REF" in alone.stderr
     unknown = run_cli("--root", str(history), "build", "--game", GAME, "--only", "changes", "--changes-since", "v9")
     assert unknown.returncode == 2 and "unknown revision 'v9'" in unknown.stderr
     assert len(unknown.stderr.strip().splitlines()) == 1
+
+
+# A game that numbers its cases: frames (numbering: cases, 02-frame-turn.md starts at 5.3).
+FRAMES = "frames"
+ORDER_OLD = "Разницы между Атакой-Движением и Движением-Атакой нет."
+ORDER_NEW = "Разницы между Атакой-Движением и Движением-Атакой никакой нет."
+RANGE_OLD = "- Цель должна быть в пределах объявленной ранее дальности (см. пункт {{ case:target-and-range }})."
+RANGE_NEW = "- Цель должна быть в пределах дальности, объявленной ранее (см. пункт {{ case:target-and-range }})."
+RANGE_EN = "The target must be within the declared range (see section {{ case:target-and-range }})."
+
+
+@pytest.fixture(scope="module")
+def numbered(tmp_path_factory) -> Path:
+    """frames in git; HEAD rewords a paragraph of 5.3.4 (a heading numbered alone, `##`) and
+    the first item of 5.3.4.1 Атака, which cites 5.3.1 by `{{ case:target-and-range }}`; the
+    English catalog translates the new item."""
+    root = tmp_path_factory.mktemp("numbered")
+    shutil.copytree(REPO / "content" / FRAMES, root / "content" / FRAMES)
+    _git(root, "init", "-q")
+    _git(root, "add", "-A")
+    _git(root, "commit", "-qm", "v1")
+    game = root / "content" / FRAMES
+    _edit(game / "rules" / "02-frame-turn.md", ORDER_OLD, ORDER_NEW)
+    _edit(game / "rules" / "02-frame-turn.md", RANGE_OLD, RANGE_NEW)
+    catalog = polib.pofile(str(game / "locale" / "en.po"))
+    catalog.append(polib.POEntry(msgid=RANGE_NEW[2:], msgstr=RANGE_EN))
+    catalog.save()
+    _git(root, "commit", "-qam", "v2")
+    return root
+
+
+def test_a_numbered_game_names_each_change_by_its_case(numbered):
+    done = run_cli("--root", str(numbered), "changes", FRAMES, "--since", "HEAD~1", "--no-examples", "--format", "json")
+    assert done.returncode == 0, done.stderr
+    order, target = json.loads(done.stdout)["changes"]
+    assert (order["what"], order["case"]) == ("5.3.4: paragraph 1", "5.3.4")  # `##`: the number alone
+    assert (target["what"], target["case"]) == ("5.3.4.1 Атака: item 1", "5.3.4.1")
+    # the texts as the reader reads them: the reference printed as the number it names, in every edition
+    assert target["old"] == "Цель должна быть в пределах объявленной ранее дальности (см. пункт 5.3.1)."
+    assert target["new"] == "Цель должна быть в пределах дальности, объявленной ранее (см. пункт 5.3.1)."
+    assert target["editions"]["en"] == {
+        "state": TRANSLATED, "old": "The target must be within the range declared earlier (see section 5.3.1).",
+        "new": "The target must be within the declared range (see section 5.3.1)."}
+    assert not any("{{" in json.dumps(change, ensure_ascii=False) for change in (order, target))
+    text = run_cli("--root", str(numbered), "changes", FRAMES, "--since", "HEAD~1", "--no-examples").stdout
+    assert "02-frame-turn.md:107: 5.3.4.1 Атака: item 1 changed" in text and "(см. пункт 5.3.1)" in text
+    github = run_cli("--root", str(numbered), "changes", FRAMES, "--since", "HEAD~1", "--no-examples",
+                     "--format", "github").stdout.splitlines()
+    assert github[0].endswith("::5.3.4: paragraph 1 changed [en fuzzy]"), github
+
+
+@pytest.mark.parametrize("lang, order, target", [
+    ("ru", "5.3.4, абзац 1", "5.3.4.1 Атака, пункт списка 1"),
+    ("en", "5.3.4, paragraph 1", "5.3.4.1 Attack, item 1")])
+def test_the_errata_sheet_names_a_numbered_change_by_its_case_in_each_edition(numbered, lang, order, target):
+    from generator.changes.versions import from_git
+    from generator.print.changesheet import _where
+    from generator.print.context import BuildContext
+    from generator.print.living import Since
+
+    new = Project(numbered).load(FRAMES, Report(), checks=False)
+    with from_git(numbered, FRAMES, "HEAD~1") as folder:
+        old = Project(folder).load(FRAMES, Report(), checks=False)
+        changes = compare(old, new, examples=False)
+    ctx = BuildContext(new, lang, numbered)
+    assert [_where(ctx, change) for change in changes] == [order, target]
+    found = Since("HEAD~1", old, new, changes)  # the site links each to its own heading: 5.3.4 and 5.3.4.1
+    assert [found.heading(change) for change in changes] == [("02-frame-turn.md", 4), ("02-frame-turn.md", 5)]
+    # the sheet renders the text as written: the old paragraph from its Markdown, the reference linked as a number
+    assert changes[1].markup[1] == RANGE_NEW[2:]

@@ -21,7 +21,7 @@ from generator.print.changebars import COLOUR
 from generator.print.living import marked_html
 
 from .conftest import REPO, run_cli
-from .test_changes import GAME, NEW_SENTENCE, NEW_TEXT, _copy, _edit, _git
+from .test_changes import GAME, NEW_SENTENCE, NEW_TEXT, OLD_TEXT, _copy, _edit, _english, _git, _pdf_text
 
 MM = 72 / 25.4
 MARKS = {"ru": "в.1.1", "en": "v1.1"}
@@ -45,6 +45,7 @@ def released(tmp_path_factory) -> Path:
     done = run_cli("--root", str(root), "build", "--game", GAME, "--only", "rulebook,cards,site", "--no-images",
                    "--changes-since", "v1", timeout=900)
     assert done.returncode == 0, done.stderr
+    (root / "build.log").write_text(done.stdout + done.stderr, encoding="utf-8")
     return root
 
 
@@ -152,6 +153,93 @@ def test_the_errata_sheet_names_the_page_each_change_is_on(released, lang):
         page = int(after[1].split()[0])
         printed = "только отряд целиком" if place in ("Правила", "Rules") else place.split(":")[0]
         assert printed in pages[page - 1], (place, page)  # the page the sheet names prints it
+
+
+def test_the_errata_sheet_says_replace_with_in_each_language(released):
+    log = (released / "build.log").read_text(encoding="utf-8")
+    source = _pdf_text(_out(released, "ru", "changes.pdf"))
+    english = _pdf_text(_out(released, "en", "changes.pdf"))
+    assert "ИЗМЕНЕНИЯ С ВЕРСИИ V1" in source and "CHANGES SINCE V1" in english
+    for text in (source, english):  # the stat's change: its old and new value after the labels
+        assert "80" in text and "85" in text
+    assert "ЗАМЕНИТЬ " + OLD_TEXT in source and "НА " + NEW_TEXT in source
+    assert "REPLACE " + _english(OLD_TEXT) in english  # the edition's old text, from its catalog
+    assert "WITH " + NEW_TEXT in english  # not yet translated: the source's, marked (W005)
+    assert "W005" in log and "nuclear changes (en)" in log
+
+
+def test_the_errata_sheet_takes_the_pages_the_rulebook_kept(released, monkeypatch):
+    """The sheet's pages are those the rulebook's job found laying the book out: the sheet
+    lays nothing out (the build made the rulebook first, changepages.py)."""
+    from generator.core.diagnostics import Report
+    from generator.print import changesheet
+    from generator.print.changesheet import Book, rulebook_pages
+    from generator.print.context import BuildContext
+    from generator.print.jobs import checked_examples
+    from generator.print.living import since
+    from generator.project import Project
+
+    game = Project(released).load(GAME, Report(), checks=False)
+    ctx = BuildContext(game, "ru", released, examples=checked_examples(game))
+
+    def no_layout(*args, **kwargs):
+        raise AssertionError("the errata sheet laid the rulebook out again")
+
+    monkeypatch.setattr(changesheet, "laid_out_pages", no_layout)
+    with since(ctx, "v1") as found:
+        pages = rulebook_pages(ctx, found, Book(), {"rules/01-basics.md:5", "unit-recruits", "no-such-element"})
+    assert pages == {"rules/01-basics.md:5": 3, "unit-recruits": 7}
+
+
+def test_the_sheet_takes_the_rulebook_s_pages_and_lays_the_book_out_only_alone(tmp_path, monkeypatch):
+    """A build that makes the rulebook makes the sheet from the pages the rulebook's job kept
+    (the sheet lays nothing out); `--only changes` without them lays the book out itself."""
+    from generator.commands.build import DEFAULT_OPTIONS, build
+    from generator.core.diagnostics import Report
+    from generator.print import changesheet
+    from generator.project import Project
+
+    root = tmp_path / "alone"
+    shutil.copytree(REPO / "tests" / "fixtures" / "hexwar", root / "content" / "hexwar")
+    _git(root, "init", "-q")
+    _git(root, "add", "-A")
+    _git(root, "commit", "-qm", "v1")
+    _edit(root / "content" / "hexwar" / "rules" / "04-movement.md", "The cost depends on the terrain.",
+          "The cost depends on the terrain of the hex entered.")
+    out = root / "output" / "hexwar" / "en"
+
+    def laid_out(*args):
+        raise AssertionError("the sheet laid the rulebook out again")
+
+    with monkeypatch.context() as patch:  # in this process: one worker
+        patch.setattr(changesheet, "laid_out_pages", laid_out)
+        failed = build(Project(root), ["hexwar"], ["rulebook", "changes"], True, ["en"], 1, False,
+                       {**DEFAULT_OPTIONS, "images": False, "changes_since": "HEAD"}, False, report=Report())
+    assert not failed
+    store = root / "output" / ".rulesmith" / "pages.json"
+    page = json.loads(store.read_text(encoding="utf-8"))["a4:hexwar/en"]["pages"]["rules/04-movement.md:3"]
+    book = [" ".join(text.split()) for text in _page_text(out / "rulebook.pdf")]
+    assert "of the hex entered" in book[page - 1]  # the page the rulebook prints the changed paragraph on
+    assert f"Movement p. {page} " in " ".join(" ".join(_page_text(out / "changes.pdf")).split())
+
+    store.unlink()  # the pages forgotten: the sheet built alone lays the book out for them
+    (out / "changes.pdf").unlink()
+    done = run_cli("--root", str(root), "build", "--only", "changes", "--lang", "en", "--changes-since", "HEAD",
+                   "--force", timeout=900)
+    assert done.returncode == 0, done.stderr
+    assert f"Movement p. {page} " in " ".join(" ".join(_page_text(out / "changes.pdf")).split())
+    assert json.loads(store.read_text(encoding="utf-8"))["a4:hexwar/en"]["pages"]["rules/04-movement.md:3"] == page
+
+
+def test_the_errata_sheet_is_made_after_its_rulebook():
+    from generator.print.jobs import Job, _in_order, _prerequisites
+
+    jobs = [Job(REPO, GAME, lang, kind) for kind in ("changes", "cards", "rulebook") for lang in ("ru", "en")]
+    waits = _prerequisites(jobs)
+    assert {(job.kind, job.lang): (first.kind, first.lang) for job, first in waits.items()} == {
+        ("changes", "ru"): ("rulebook", "ru"), ("changes", "en"): ("rulebook", "en")}
+    assert [job.kind for job in _in_order(jobs)][-2:] == ["changes", "changes"]
+    assert _prerequisites([Job(REPO, GAME, "ru", "changes")]) == {}  # --only changes: it waits for nothing
 
 
 def _mark_owners(path: Path, placed: Path, mark: str, key: str) -> set[str]:

@@ -175,3 +175,25 @@ def test_building_page_then_error_overlay_until_fixed(ws: Workspace):
         process.terminate()
         output = process.communicate(timeout=10)[0]
     assert "E007" in output and "Traceback" not in output  # diagnostics printed in the terminal too
+
+
+def test_serve_changes_since_adds_the_page_of_what_changed(ws: Workspace):
+    from generator.commands.devserver import LiveState
+    from generator.commands.serve import rebuild
+
+    def git(*args: str) -> None:
+        subprocess.run(["git", "-C", str(ws.root), "-c", "user.name=D", "-c", "user.email=d@example.org", *args],
+                       check=True, capture_output=True)
+
+    git("init", "-q")
+    git("add", "-A")
+    git("commit", "-qm", "v1")
+    ws.edit("data/actions.yaml", "text: The unit moves up to its Move.", "text: The unit moves up to twice its Move.")
+    unknown = ws.run("serve", "--changes-since", "no-such-tag", "--port", str(_free_port()))
+    assert unknown.returncode == 2 and "unknown revision 'no-such-tag'" in unknown.stderr
+    state = LiveState(ws.root / "output" / "site")
+    rebuild(Project(ws.root), state, "HEAD")
+    assert state.error is None
+    page = (ws.root / "output/site/demo/en/changes.html").read_text(encoding="utf-8")
+    assert "The unit moves up to twice its Move." in page
+    assert 'href="changes.html"' in (ws.root / "output/site/demo/en/index.html").read_text(encoding="utf-8")

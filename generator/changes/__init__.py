@@ -48,10 +48,20 @@ class Change:
     note: str = ""  # what else a rename changed, or a moved paragraph
     trail: tuple[str, ...] = ()  # a block of the rules text: the headings above it, as the source writes them
     record: tuple[str, str] | None = None  # a record's change: its section and (new) id
+    case: str | None = None  # a block of a game that numbers its cases: the number of its case (5.3.4.1)
+    ordinal: int = 0  # ... and its place among the case's blocks of its kind (paragraph 2); 0: none or its own case
+    # the old and new text as written (Markdown, its `{{ references }}` unresolved) where `old`
+    # and `new` read as printed (readable.py); None where they are the same
+    written: tuple[str | None, str | None] | None = None
 
     @property
     def what(self) -> str:
         return f"{self.subject}: {self.part}" if self.part else self.subject
+
+    @property
+    def markup(self) -> tuple[str | None, str | None]:
+        """The old and new text as written, for a document that renders them itself."""
+        return self.written or (self.old, self.new)
 
 
 __all__ = ["ADDED", "CHANGED", "Change", "Edition", "FUZZY", "MISSING", "REMOVED", "RENAMED", "SAME",

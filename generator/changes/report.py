@@ -31,6 +31,7 @@ def as_dict(change: Change, root: Path | None, source: str) -> dict:
         "kind": change.kind,
         "action": change.action,
         "what": change.what,
+        "case": change.case,
         "file": Location(change.location.path).display(root),
         "line": change.location.line,
         "old": change.old,

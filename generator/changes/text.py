@@ -12,6 +12,7 @@ from typing import Iterator
 from ..core.diagnostics import Location
 from ..i18n.messages import needs_translation, normalize
 from ..text.chapters import Chapter, load_chapters
+from ..text.numbering import Case, Numbering, game_numbering
 from . import ADDED, CHANGED, REMOVED, Change
 from .editions import Phrase, editions
 
@@ -32,6 +33,8 @@ class Block:
     messages: tuple[str, ...]
     key: str = ""  # the text compared: the old version's, renamed records read as their new ids
     cells: tuple[str, ...] = ()  # a table row's cells
+    case: str | None = None  # the number of its case, where the game numbers them (see `numbered`)
+    ordinal: int = 0  # its place among its section's blocks of its kind (paragraph 2); 0: its case is its own
 
     @property
     def compared(self) -> str:
@@ -78,6 +81,48 @@ def blocks(chapter: Chapter) -> list[Block]:
         elif token.type == "fence" and token.info.strip() == "check":
             out.append(Block("check", _above(trail), token.content.strip(), line, ()))
     return out
+
+
+def numbered(chapter: Chapter, found: list[Block], numbering: Numbering) -> list[Block]:
+    """The blocks of a chapter with the numbers of their cases, where the game numbers them
+    (text/numbering.py): a heading its own; another block its section's, the case of the
+    heading it stands under, with its place among that section's blocks of its kind; with
+    `numbering: paragraphs` a paragraph or list item its own. A block under an unnumbered
+    heading has none."""
+    cases = numbering.headings.get(chapter.path) if numbering.numbered else None
+    if not cases or len(cases) != sum(1 for b in found if b.kind == "heading"):
+        return found
+    own = {case.line: case.number for case in numbering.paragraphs.get(chapter.path, {}).values()}
+    headings = iter(cases)
+    opened: list[Case | None] = []  # the case of each heading open around the block, outermost first
+    counted: dict[str, int] = {}
+    out = []
+    for block in found:
+        if block.kind == "heading":
+            case = next(headings)
+            opened, counted = opened[:len(block.trail)] + [case], {}
+            out.append(replace(block, case=case.number if case is not None else None))
+            continue
+        counted[block.kind] = counted.get(block.kind, 0) + 1
+        section = opened[len(block.trail) - 1] if block.trail and len(opened) >= len(block.trail) else None
+        if block.kind in ("paragraph", "item") and block.line in own:
+            out.append(replace(block, case=own[block.line]))
+        elif section is not None:
+            out.append(replace(block, case=section.number, ordinal=counted[block.kind]))
+        else:
+            out.append(block)
+    return out
+
+
+def subject(chapter: Chapter, block: Block) -> tuple[str, str]:
+    """How a change names its block: (subject, part). By its case where it has one (`5.3.4.1
+    Атака`, `paragraph 2`; a heading numbered alone, `##`, by its number), else by its chapter
+    and the headings above it (`01-basics › Правила`, `paragraph`)."""
+    if block.case is None:
+        return f"{chapter.path.stem}" + "".join(f" › {t}" for t in block.trail), block.kind
+    heading = block.text if block.kind == "heading" else block.trail[-1] if block.ordinal and block.trail else ""
+    part = f"{block.kind} {block.ordinal}" if block.ordinal else block.kind
+    return f"{block.case} {heading}".strip(), part
 
 
 def _above(trail: list[tuple[int, str]]) -> tuple[str, ...]:
@@ -140,6 +185,7 @@ class TextChanges:
 
     def __init__(self, before, after, languages: list[str], renames: dict[str, str]):
         self.before, self.after, self.languages, self.renames = before, after, languages, renames
+        self.numbering = (game_numbering(before.game), game_numbering(after.game))
 
     def changes(self) -> list[Change]:
         old = {c.path.name: c for c in load_chapters(self.before.game.folder)}
@@ -154,8 +200,8 @@ class TextChanges:
         return out
 
     def _chapter(self, old: Chapter | None, new: Chapter | None) -> list[Change]:
-        old_blocks = _with_renames(blocks(old), self.renames) if old is not None else []
-        new_blocks = blocks(new) if new is not None else []
+        old_blocks = _with_renames(numbered(old, blocks(old), self.numbering[0]), self.renames) if old is not None else []
+        new_blocks = numbered(new, blocks(new), self.numbering[1]) if new is not None else []
         out = []
         for was, now in aligned(old_blocks, new_blocks):
             out.append(self._change(was, now, old, new))
@@ -165,12 +211,13 @@ class TextChanges:
         block = now or was
         chapter = new if now is not None else old
         action = CHANGED if was and now else ADDED if now else REMOVED
-        subject = f"{chapter.path.stem}" + "".join(f" › {t}" for t in block.trail)
+        named, part = subject(chapter, block)
         note = "moved" if was and now and was.compared == now.compared else ""
         where = Location(chapter.path if new is None else new.path, block.line)
         old_phrases = [Phrase(m) for m in was.messages] if was else []
         new_phrases = [Phrase(m) for m in now.messages] if now else []
         values = (was.value if was else None, now.value if now else None)
-        return Change(block.kind, action, subject, block.kind, was.text if was else None, now.text if now else None,
+        return Change(block.kind, action, named, part, was.text if was else None, now.text if now else None,
                       where, editions(self.languages, values, (old_phrases, new_phrases),
-                               self.before.catalogs, self.after.catalogs), note=note, trail=block.trail)
+                               self.before.catalogs, self.after.catalogs), note=note, trail=block.trail, case=block.case,
+                      ordinal=block.ordinal)

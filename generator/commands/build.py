@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import sys
 import time
-from collections.abc import Callable
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterator
+from contextlib import ExitStack, contextmanager
+from dataclasses import dataclass, field, replace
 
 import click
 from rich.console import Console
@@ -154,18 +155,35 @@ def build(project, names, kinds, partial, langs, workers, force, options, strict
     if {"reference", "site"} & set(kinds) and not probability_tables(project, names, run.manifest, run.inputs):
         return True
     # the rules checker runs once per game: its results feed the rulebook marks and the site
-    if {"rulebook", "site"} & set(kinds):
+    if {"rulebook", "site", "changes"} & set(kinds):
         run.verified = verified_examples(project, names, run.manifest, run.inputs)
     jobs, skipped = _planned(run, names, langs, kinds, options)
     _remove_gone(run, _Asked(names, partial, langs, kinds, options), {job for job, _key, _state in jobs} | set(skipped))
     site = _SiteRequest(names, partial, langs, site_url, bool(options.get("changes_since"))) if "site" in kinds else None
-    failed = _made(run, jobs, skipped, workers, site)
+    with _older_read(run.project, jobs, options.get("changes_since")) as jobs:
+        failed = _made(run, jobs, skipped, workers, site)
     run.manifest.save()
     if report.diagnostics and own_report:
         click.echo(render(report, "text", project.root), err=True)
     for result in failed:
         click.echo(f"error: {result.job.label}: {result.error}", err=True)
     return bool(failed) or report.failed(strict)
+
+
+@contextmanager
+def _older_read(project, jobs: list[tuple[Job, str, str]], ref: str | None) -> Iterator[list[tuple[Job, str, str]]]:
+    """The jobs, each given its game as it was at --changes-since REF: read from git once per
+    game for all the documents that mark what changed (the same commit for each), removed
+    once they are made."""
+    if ref is None or not jobs:
+        yield jobs
+        return
+    from ..changes.versions import from_git
+
+    with ExitStack() as stack:
+        older = {game: stack.enter_context(from_git(project.root, game, ref))
+                 for game in dict.fromkeys(job.game for job, _key, _state in jobs)}
+        yield [(replace(job, older=older[job.game]), key, state) for job, key, state in jobs]
 
 
 @dataclass
@@ -203,7 +221,7 @@ def _prepared_output(project, force: bool) -> Manifest:
     outputs.remove_stale_temps(project.output, tell)
     keptstate.tidy(project.output)
     if force:  # what earlier layouts found is worked out again too
-        for kept in ("fit.json", "layout.json", "images.json", "chunks"):
+        for kept in ("fit.json", "layout.json", "images.json", "pages.json", "chunks"):
             outputs.discard(keptstate.folder(project.output) / kept)
     manifest = Manifest.load(project.output)
     if manifest.damaged:

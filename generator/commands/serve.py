@@ -52,9 +52,11 @@ def documents_to_refresh(project) -> list[str]:
     return [kind for kind in DOWNLOADS if kind in KINDS and next(project.output.glob(f"*/*/{kind}.pdf"), None)]
 
 
-def rebuild(project, state: LiveState) -> None:
+def rebuild(project, state: LiveState, since: str | None = None) -> None:
     """Validate every game (unchanged ones cost nothing: the manifest remembers them), build the
-    site of the valid ones, print the diagnostics, and tell the browser."""
+    site of the valid ones, print the diagnostics, and tell the browser. `since`
+    (--changes-since REF): the errata sheet too, for the site's page of what changed, and the
+    documents it refreshes marked as `build --changes-since` marks them."""
     from ..core.diagnostics import Report, render
     from .. import outputs
     from .build import DEFAULT_OPTIONS, build
@@ -64,8 +66,9 @@ def rebuild(project, state: LiveState) -> None:
     report = Report()
     try:
         with outputs.BuildLock(project.output, wait=True):
-            build(project, project.game_ids(), [*documents_to_refresh(project), "site"], False, None, 1, False,
-                  DEFAULT_OPTIONS, False, report=report, skip_invalid=True)
+            kinds = [*documents_to_refresh(project), *(["changes"] if since else []), "site"]
+            build(project, project.game_ids(), kinds, False, None, 1, False, {**DEFAULT_OPTIONS, "changes_since": since},
+                  False, report=report, skip_invalid=True)
     except (OSError, faults.Fault) as exc:  # the machine's (a full disk): said as the CLI says it; serving goes on
         state.error = faults.message(exc)
         click.echo(f"error: {state.error}", err=True)
@@ -88,13 +91,21 @@ def rebuild(project, state: LiveState) -> None:
 @click.option("--port", type=click.IntRange(0, 65535), default=8000, show_default=True,
               help="Port to serve on, 0 to 65535 (0: any free port).")
 @click.option("--host", default="127.0.0.1", show_default=True)
+@click.option("--changes-since", "changes_since", metavar="REF", default=None,
+              help="Also show what changed since REF (a git tag or revision), as build --changes-since does: "
+                   "the page of what changed, the errata sheet, change bars in the rulebook it offers.")
 @click.pass_obj
-def command(ctx, port: int, host: str) -> None:
+def command(ctx, port: int, host: str, changes_since: str | None) -> None:
     """Serve output/site/ locally; rebuild what a change touches, and reload the page."""
     from watchfiles import watch
 
     project = ctx.project
-    project.resolve_games([])  # no games: a usage error before anything else
+    names = project.resolve_games([])  # no games: a usage error before anything else
+    if changes_since is not None:  # a REF git does not know: a usage error before serving
+        from ..changes.versions import revision
+
+        for name in names:
+            revision(project.root, name, changes_since)
     state = LiveState(project.output / "site")
     try:
         server = bind(host, port, state)
@@ -116,7 +127,7 @@ def command(ctx, port: int, host: str) -> None:
 
     threading.Thread(target=watcher, daemon=True).start()
     try:
-        rebuild(project, state)
+        rebuild(project, state, changes_since)
         while True:
             try:
                 changes = changed.get(timeout=0.5)
@@ -126,7 +137,7 @@ def command(ctx, port: int, host: str) -> None:
                 changes |= changed.get()
             touched = changed_games(changes, project.content)
             click.echo(f"changed: {', '.join(sorted(touched)) or 'templates'}")
-            rebuild(project, state)
+            rebuild(project, state, changes_since)
     except KeyboardInterrupt:
         pass
     finally:

@@ -5,7 +5,7 @@ right-hand (odd) page, the left one on a left-hand (even) page, as living rules 
 The bars are found in the laid-out book (each box of a marked element, by page) and drawn
 onto the written PDF as artifacts (decoration, outside the structure tree: PDF/UA keeps them
 out of what a screen reader reads). A walk of the same boxes gives the page of each block,
-for the errata sheet's "p. 12"."""
+for the errata sheet's "p. 12" (changepages.py)."""
 
 from __future__ import annotations
 
@@ -77,21 +77,6 @@ def bars(document) -> list[Bar]:
         for top, bottom in spans:
             out.append(Bar(index, x, height - bottom * PX, (bottom - top) * PX))
     return out
-
-
-def pages(document, wanted: set[str]) -> dict[str, int]:
-    """The page (1-based, as the book numbers it) where each element of the book that
-    `wanted` names by its `data-src` or its `id` starts."""
-    found: dict[str, int] = {}
-    for index, page in enumerate(document.pages):
-        for box in _walk(page._page_box):
-            element = getattr(box, "element", None)
-            if element is None:
-                continue
-            for key in (element.get("data-src"), element.get("id")):
-                if key in wanted:
-                    found.setdefault(key, index + 1)
-    return found
 
 
 def draw(path: Path, found: list[Bar]) -> None:

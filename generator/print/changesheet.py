@@ -3,8 +3,8 @@ publisher posts it, in one edition's language. Each entry says where (the record
 chapter and headings) and on which page of the new rulebook, then "replace … with …",
 "added" or "removed". The new text is the edition's where its catalog translates it, else
 the source's marked untranslated (like the rulebook, W005); the old text is rendered from the
-older version with its own catalog. The page is found by laying the rulebook out as the same
-build prints it and looking up the element each change was printed from (changebars.pages)."""
+older version with its own catalog. The page is the one the rulebook's job found for the
+element each change was printed from, as it laid the same book out (changepages.py)."""
 
 from __future__ import annotations
 
@@ -19,6 +19,7 @@ from ..text.chapters import RULES_DIR, load_chapter
 from ..text.render import RenderContext, render_chapter
 from .context import BuildContext
 from .living import TEXT_KINDS, Since, since as older
+from .sources import reads
 
 
 @dataclass(frozen=True)
@@ -71,22 +72,43 @@ def _anchor(ctx: BuildContext, found: Since, change: Change) -> str:
 def rulebook_pages(ctx: BuildContext, found: Since, book: Book, wanted: set[str]) -> dict[str, int]:
     """The page of each element `wanted` names (data-src or id) in the rulebook as this build
     prints it (with its change bars' marks; in one column where WeasyPrint cannot lay it out
-    in columns, as the rulebook falls back)."""
+    in columns, as the rulebook falls back): as the rulebook's job kept them when it laid that
+    very book out (changepages.py), else by laying it out here (and keeping them)."""
     from .bookpages import book_layout
-    from .changebars import pages
-    from .pdf import LayoutFailed, render_document
+    from .changepages import recorded
     from .rulebook import rulebook_html
 
     if not wanted:
         return {}
     layout = book_layout(ctx.roots, book.paper)
-    for attempt in (layout, layout.model_copy(update={"columns": 1})):
+
+    def html_of(columns: int) -> str:
+        attempt = layout if columns == layout.columns else layout.model_copy(update={"columns": columns})
+        return rulebook_html(ctx, book.paper, notes=book.notes, layout=attempt, since=found)
+
+    kept = recorded(ctx, book.paper, html_of)
+    if kept is None:
+        kept = laid_out_pages(ctx, book, html_of, layout.columns)
+    return {key: page for key, page in kept.items() if key in wanted}
+
+
+def laid_out_pages(ctx: BuildContext, book: Book, html_of, columns: int) -> dict[str, int]:
+    """The pages of the elements a sheet can name, by laying the rulebook out here (in
+    `columns` columns, else in one, as the rulebook falls back), kept for the next sheet."""
+    from .changepages import landmarks, record
+    from .pdf import LayoutFailed, render_document
+
+    for attempt in dict.fromkeys((columns, 1)):
         try:
-            html = rulebook_html(ctx, book.paper, notes=book.notes, layout=attempt, since=found)
-            return pages(render_document(html, ctx.game.folder, ctx.roots)[0], wanted)
+            html = html_of(attempt)
+            document, fetcher = render_document(html, ctx.game.folder, ctx.roots)
         except LayoutFailed:
-            if attempt.columns == 1:
+            if attempt == 1:
                 raise
+            continue
+        pages = landmarks(document)
+        record(ctx, book.paper, html, attempt, pages, reads(fetcher.read, ctx.project_root))
+        return pages
     return {}
 
 
@@ -98,9 +120,26 @@ def _where(ctx: BuildContext, change: Change) -> str:
         name = tr.field(record, "name") if record is not None and getattr(record, "name", None) else change.record[1]
         stat = _stat_name(ctx, change.part) if change.action not in (ADDED, REMOVED, RENAMED) else None
         return f"{name}: {stat}" if stat else name  # a stat by its printed name; other fields show themselves
+    if change.case is not None:
+        return _case(ctx, change)
     if change.trail:
         return " › ".join(tr.text(heading) for heading in change.trail)
     return change.location.path.stem
+
+
+def _case(ctx: BuildContext, change: Change) -> str:
+    """A block of a numbered game by its case, in the edition's words: `5.3.4.1 Attack,
+    paragraph 2`; a heading by its number and (new) words; a numbered paragraph by its number."""
+    tr = ctx.tr
+    if change.kind == "heading":
+        heading = change.markup[1] if change.markup[1] is not None else change.markup[0]
+    else:
+        heading = change.trail[-1] if change.ordinal and change.trail else ""
+    words = tr.references(tr.text(heading)) if heading else ""
+    where = f"{change.case} {words}".strip()
+    if change.ordinal:
+        where += ", " + tr.ui(f"change-{change.kind}").format(number=change.ordinal)
+    return where
 
 
 def _stat_name(ctx: BuildContext, part: str) -> str | None:
@@ -127,7 +166,7 @@ def _value(ctx: BuildContext, change: Change, side: str) -> Markup:
 
 def _entry(ctx: BuildContext, change: Change, before: Edition, after: Edition) -> dict:
     if change.kind in TEXT_KINDS:
-        old, new = before.markdown(change.old), after.markdown(change.new)
+        old, new = before.markdown(change.markup[0]), after.markdown(change.markup[1])
     elif change.action == RENAMED:  # the id does not print: what else changed in the record does
         old, new = Markup(""), Markup("<p>{}</p>").format(change.note)
     else:

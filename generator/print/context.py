@@ -79,6 +79,9 @@ class BuildContext:
     lang: str
     project_root: Path
     examples: dict[str, bool] = field(default_factory=dict)
+    # build --changes-since: a project folder holding the game at REF, as the build read it from
+    # git (once for all its documents); None: each reads REF itself (print/living.py)
+    older: Path | None = None
     _modules: dict[str, list] = field(default_factory=dict, init=False, repr=False, compare=False)
 
     @cached_property

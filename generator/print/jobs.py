@@ -7,7 +7,7 @@ from __future__ import annotations
 import os
 import signal
 import time
-from concurrent.futures import ProcessPoolExecutor, as_completed
+from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterable
@@ -34,6 +34,7 @@ class Job:
     drafts: bool = True  # False: card sheets leave DRAFT cards out
     notes: bool = True  # False: the rulebook leaves `::: note` asides out
     changes_since: str | None = None  # the older version the errata sheet (changes.pdf) compares with
+    older: Path | None = None  # a project folder holding the game at changes_since, read from git once per build
     # example id -> passed, from the rules checker; None: the job runs the checker itself
     examples: tuple[tuple[str, bool], ...] | None = None
     # what the files were last made from: the same source again writes nothing
@@ -82,7 +83,7 @@ def run_job(job: Job) -> JobResult:
     examples = {}
     if document.reads_examples:
         examples = dict(job.examples) if job.examples is not None else checked_examples(game)
-    ctx = BuildContext(game, job.lang, project.root, examples=examples)
+    ctx = BuildContext(game, job.lang, project.root, examples=examples, older=job.older)
     rendered = document.render(ctx, job, report, job.previous)
     result.files, result.pages, result.cards = rendered.files, rendered.pages, rendered.cards
     result.source, result.reads, result.unchanged = rendered.source, rendered.reads, rendered.unchanged
@@ -135,25 +136,41 @@ def _die_with_parent() -> None:
 
 def run_jobs(jobs: list[Job], workers: int | None = None,
              on_done: Callable[[JobResult], None] | None = None) -> list[JobResult]:
-    """Run jobs, in parallel when there is more than one core and more than one job."""
+    """Run jobs, in parallel when there is more than one core and more than one job; a job
+    whose document comes after another of its game and language (Document.after: the errata
+    sheet takes the rulebook's pages) starts once that one is done."""
     workers = workers or os.cpu_count() or 1
     results = []
     if workers == 1 or len(jobs) == 1:
-        for job in jobs:
+        for job in _in_order(jobs):
             result = _safe(job)
             results.append(result)
             if on_done:
                 on_done(result)
         return results
     pool = ProcessPoolExecutor(max_workers=min(workers, len(jobs)), initializer=_die_with_parent)
-    try:
+    waiting = _prerequisites(jobs)
+    queued = list(_longest_first(jobs))
+    running: dict = {}
+
+    def start_ready() -> None:
         with interrupts_held():  # the pool forks its workers as jobs are submitted
-            futures = {pool.submit(_safe, job): job for job in _longest_first(jobs)}
-        for future in as_completed(futures):
-            result = future.result()
-            results.append(result)
-            if on_done:
-                on_done(result)
+            for job in [j for j in queued if j not in waiting]:
+                queued.remove(job)
+                running[pool.submit(_safe, job)] = job
+
+    try:
+        start_ready()
+        while running:
+            finished, _ = wait(running, return_when=FIRST_COMPLETED)
+            for future in finished:
+                job = running.pop(future)
+                results.append(future.result())
+                for later in [later for later, first in waiting.items() if first == job]:
+                    del waiting[later]
+                if on_done:
+                    on_done(results[-1])
+            start_ready()
     except BaseException:
         processes = list((getattr(pool, "_processes", None) or {}).values())
         for process in processes:
@@ -185,6 +202,25 @@ def _content_size(folder: Path) -> int:
     """Bytes of a game's rules and data: how long its documents take, roughly."""
     return sum(path.stat().st_size for name in ("rules", "data") if (folder / name).is_dir()
                for path in (folder / name).rglob("*") if path.is_file())
+
+
+def _prerequisites(jobs: list[Job]) -> dict[Job, Job]:
+    """Each job that waits for another of the list: the job it waits for."""
+    documents = registry()
+    by_place = {(job.game, job.lang, job.kind): job for job in jobs}
+    out = {}
+    for job in jobs:
+        after = documents[job.kind].after if job.kind in documents else ""
+        first = by_place.get((job.game, job.lang, after)) if after else None
+        if first is not None:
+            out[job] = first
+    return out
+
+
+def _in_order(jobs: list[Job]) -> list[Job]:
+    """The jobs as listed, each after the job it waits for."""
+    waits = _prerequisites(jobs)
+    return [job for job in jobs if job not in waits] + [job for job in jobs if job in waits]
 
 
 def _safe(job: Job) -> JobResult:

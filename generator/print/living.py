@@ -8,7 +8,7 @@ printed faces, this version's with the older one's, in the edition's language.""
 from __future__ import annotations
 
 import re
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
@@ -90,9 +90,14 @@ class Since:
     def heading(self, change: Change) -> tuple[str, int] | None:
         """Where a change of the rules text stands in this version: (its chapter's file name,
         the number of the heading above it, or of the heading itself, among the chapter's
-        headings from 0), for a link to that heading; None where that heading is gone."""
-        trail = change.trail + ((change.new,) if change.kind == "heading" and change.new else ())
-        return _heading_numbers(self.game).get((change.location.path.name, trail))
+        headings from 0), for a link to that heading; None where that heading is gone. A block
+        of this version is placed by its line (two headings may read alike: `##` numbered alone),
+        a removed one by the headings it stood under."""
+        name = change.location.path.name
+        if change.action != REMOVED:
+            above = sum(1 for line in _heading_lines(self.game).get(name, ()) if line <= change.location.line)
+            return (name, above - 1) if above else None
+        return _heading_numbers(self.game).get((name, change.trail))
 
     @cached_property
     def records(self) -> set[tuple[str, str]]:
@@ -143,6 +148,12 @@ def _headings(game: Game) -> dict[tuple[str, tuple[str, ...]], str]:
     return out
 
 
+def _heading_lines(game: Game) -> dict[str, list[int]]:
+    """Chapter file name -> the line of each of its headings, in order."""
+    return {chapter.path.name: [block.line for block in blocks(chapter) if block.kind == "heading"]
+            for chapter in load_chapters(game.folder)}
+
+
 def _heading_numbers(game: Game) -> dict[tuple[str, tuple[str, ...]], tuple[str, int]]:
     """(chapter file name, the headings down to one) -> (that file name, the heading's number)."""
     out = {}
@@ -157,9 +168,10 @@ def _heading_numbers(game: Game) -> dict[tuple[str, tuple[str, ...]], tuple[str,
 
 @contextmanager
 def since(ctx: BuildContext, ref: str) -> Iterator[Since]:
-    """The game as it was at REF (loaded from a temporary folder, gone afterwards) and what
-    changed since; ValueError if that version cannot be loaded."""
-    with from_git(ctx.project_root, ctx.game.id, ref) as old_root:
+    """The game as it was at REF (from the folder the build read it into, else read from git
+    into a temporary folder, gone afterwards) and what changed since; ValueError if that
+    version cannot be loaded."""
+    with nullcontext(ctx.older) if ctx.older is not None else from_git(ctx.project_root, ctx.game.id, ref) as old_root:
         old = Project(old_root).load(ctx.game.id, Report(), checks=False)  # its stats parsed, as a build reads them
         if old is None:
             raise ValueError(f"the version of {ctx.game.id} at {ref} cannot be loaded; "

@@ -16,7 +16,7 @@ from ..system import folders
 from .. import outputs
 
 FOLDER = ".rulesmith"
-FILES = ("manifest.json", "fit.json", "layout.json", "images.json")  # the manifest first: Manifest.load reads it
+FILES = ("manifest.json", "fit.json", "layout.json", "images.json", "pages.json")  # the manifest first: Manifest.load reads it
 FOLDERS = ("chunks",)
 
 

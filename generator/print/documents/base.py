@@ -26,6 +26,7 @@ class Document:
     templates: tuple[str, ...] = ()  # template files it reads, inside the template folders
     reads_tables = False  # the checker's probability tables
     reads_examples = False  # the checker's verified examples
+    after = ""  # the kind of document of the same game and language a build makes first (jobs.py)
 
     def options(self, job) -> dict:
         """The build options that change this document."""

@@ -13,6 +13,8 @@ class ChangeSheet(Document):
     name = "changes"
     weight = 3
     templates = ("changes.html.j2", "changes.css")
+    reads_examples = True  # the pages it names are the rulebook's, which marks the checked examples
+    after = "rulebook"  # made once the rulebook of its game and language is: it takes the book's pages
 
     def options(self, job) -> dict:
         """The older version, as the commit its REF names now (a tag moved is a new sheet), and

@@ -6,6 +6,7 @@ from __future__ import annotations
 from ...core.diagnostics import Diagnostic, Location, Severity
 from ..booklet import impose
 from ..changebars import bars, draw
+from ..changepages import landmarks, record
 from ..living import maybe_since
 from ..bookpages import book_layout, finish
 from ..pdf import LayoutFailed
@@ -54,11 +55,20 @@ class Rulebook(Document):
         return rendered
 
     def _book(self, ctx, job, report, previous, layout, since=None):
-        """The book; with `since` (--changes-since) its changed blocks barred in the margin."""
-        marks = (lambda document: (lambda path, found=bars(document): draw(path, found))) if since else None
-        return self.single_pdf(ctx, rulebook_html(ctx, job.book, notes=job.notes, layout=layout, since=since), report,
-                               previous, finish=lambda path: finish(path, layout), name=sized("rulebook", job.book),
-                               marks=marks)
+        """The book; with `since` (--changes-since) its changed blocks barred in the margin,
+        and the pages of what changed kept for the errata sheet (changepages.py)."""
+        html = rulebook_html(ctx, job.book, notes=job.notes, layout=layout, since=since)
+        found: dict[str, int] = {}
+
+        def marks(document):
+            found.update(landmarks(document))
+            return lambda path, drawn=bars(document): draw(path, drawn)
+
+        rendered = self.single_pdf(ctx, html, report, previous, finish=lambda path: finish(path, layout),
+                                   name=sized("rulebook", job.book), marks=marks if since else None)
+        if since and not rendered.unchanged:
+            record(ctx, job.book, html, layout.columns, found, rendered.reads)
+        return rendered
 
 
 def since_options(job) -> dict:
