@@ -15,6 +15,7 @@ from pathlib import Path
 import pikepdf
 from weasyprint.formatting_structure import boxes
 
+from .boxtree import every_box
 from .living import CHANGED
 
 PX = 0.75  # a CSS pixel in PDF points
@@ -34,14 +35,6 @@ class Bar:
     height: float
 
 
-def _walk(box):
-    stack = [box]
-    while stack:
-        box = stack.pop()
-        yield box
-        stack.extend(reversed(getattr(box, "children", None) or ()))
-
-
 def _marked(box) -> bool:
     element = getattr(box, "element", None)
     return (element is not None and element.get(CHANGED) is not None
@@ -52,7 +45,7 @@ def _spans(page) -> list[tuple[float, float]]:
     """The vertical extents (CSS px from the page's top) of the marked blocks on a page,
     overlapping ones merged."""
     found = sorted((box.border_box_y(), box.border_box_y() + box.border_height())
-                   for box in _walk(page._page_box) if _marked(box) and box.border_height() > 0)
+                   for box in every_box(page._page_box) if _marked(box) and box.border_height() > 0)
     merged: list[tuple[float, float]] = []
     for top, bottom in found:
         if merged and top <= merged[-1][1] + 1:

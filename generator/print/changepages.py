@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import Callable, Iterable
 
 from . import memo
+from .boxtree import every_box
 from .context import BuildContext
 from .living import CHANGED
 from .sources import made_from
@@ -22,20 +23,12 @@ STORE = "pages.json"
 _HEADINGS = ("h1", "h2", "h3", "h4", "h5", "h6")
 
 
-def _walk(box):
-    stack = [box]
-    while stack:
-        box = stack.pop()
-        yield box
-        stack.extend(reversed(getattr(box, "children", None) or ()))
-
-
 def landmarks(document) -> dict[str, int]:
     """The page (1-based, as the book numbers it) where each element the sheet can name starts:
     the marked blocks by `data-src` and `id`, the headings by `data-src`."""
     found: dict[str, int] = {}
     for index, page in enumerate(document.pages):
-        for box in _walk(page._page_box):
+        for box in every_box(page._page_box):
             element = getattr(box, "element", None)
             if element is None:
                 continue

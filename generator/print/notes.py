@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import re
 
+from .boxtree import every_box
+
 _OPEN = '<p class="unstated-note">'
 _NOTE = re.compile(r'<p class="unstated-note" data-note="(\d+)">.*?</p>', re.DOTALL)
 
@@ -49,7 +51,7 @@ def repeated(document) -> set[str]:
     for page in document.pages:
         seen: set[str] = set()
         placed: set[str] = set()
-        for box in _walk(page._page_box):
+        for box in every_box(page._page_box):
             element = getattr(box, "element", None)
             number = element.get("data-note") if element is not None and box.element_tag == "p" else None
             if number is None or number in placed:
@@ -60,12 +62,3 @@ def repeated(document) -> set[str]:
                 found.add(number)
             seen.add(words)
     return found
-
-
-def _walk(box):
-    """Every box under `box`, without recursion."""
-    stack = [box]
-    while stack:
-        item = stack.pop()
-        yield item
-        stack.extend(reversed(getattr(item, "children", ()) or ()))

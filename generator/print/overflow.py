@@ -3,25 +3,21 @@
 
 from __future__ import annotations
 
+from .boxtree import every_box
+
 PX_PER_MM = 96 / 25.4
-
-
-def _walk(box):
-    yield box
-    for child in getattr(box, "children", ()) or ():
-        yield from _walk(child)
 
 
 def too_wide(document) -> set[int]:
     """Card bodies with content wider than the body (a stats row with too many columns)."""
     found = set()
     for page in document.pages:
-        for box in _walk(page._page_box):
+        for box in every_box(page._page_box):
             element = getattr(box, "element", None)
             if element is None or box.element_tag != "div" or element.get("data-face") is None:
                 continue
             right = box.content_box_x() + box.width
-            if any(d.position_x + d.width > right + 0.5 for d in _walk(box) if isinstance(d.width, (int, float))):
+            if any(d.position_x + d.width > right + 0.5 for d in every_box(box) if isinstance(d.width, (int, float))):
                 found.add(int(element.get("data-face")))
     return found
 
@@ -30,7 +26,7 @@ def overflows(document) -> dict[int, tuple[float, float]]:
     """Card bodies whose content is taller than the body: face index -> (needed, available) mm."""
     found: dict[int, tuple[float, float]] = {}
     for page in document.pages:
-        for box in _walk(page._page_box):
+        for box in every_box(page._page_box):
             element = getattr(box, "element", None)
             if element is None or box.element_tag != "div" or element.get("data-face") is None:
                 continue

@@ -6,16 +6,17 @@ import json
 
 from markupsafe import Markup
 
-from ..system import folders
 from ..model.printing import REFERENCE_SECTIONS
+from ..system import folders
 from ..text import blocks
 from ..text.legend import legend_for
 from . import notes as unstated
+from .boxtree import every_box
 from .context import BuildContext, print_config, print_linker, section_mark
 from .decisions import decided, strings
 from .pdf import render_document
-from .verify import lonely_sections
 from .rulebook import anchors
+from .verify import lonely_sections
 
 
 def probability_tables(ctx: BuildContext) -> list[dict]:
@@ -127,20 +128,14 @@ def _too_wide(document) -> set[str]:
     """Ids of sections whose content is wider than the section (its column)."""
     found = set()
     for page in document.pages:
-        for box in _walk(page._page_box):
+        for box in every_box(page._page_box):
             element = getattr(box, "element", None)
             if element is None or box.element_tag != "section" or "ref-section" not in (element.get("class") or ""):
                 continue
             right = box.border_box_x() + box.border_width()
-            if any(d.position_x + d.width > right + 1 for d in _walk(box) if isinstance(d.width, (int, float))):
+            if any(d.position_x + d.width > right + 1 for d in every_box(box) if isinstance(d.width, (int, float))):
                 found.add((element.get("id") or "").removeprefix("ref-"))
     return found
-
-
-def _walk(box):
-    yield box
-    for child in getattr(box, "children", ()) or ():
-        yield from _walk(child)
 
 
 def _local(value, lang: str) -> str:

@@ -1,0 +1,13 @@
+"""Walking a laid-out WeasyPrint box tree: the one walk the layout readers share."""
+
+from __future__ import annotations
+
+
+def every_box(box):
+    """`box` and every box under it, in document order, without recursion (a deep tree of a
+    long table does not reach Python's recursion limit)."""
+    stack = [box]
+    while stack:
+        item = stack.pop()
+        yield item
+        stack.extend(reversed(getattr(item, "children", None) or ()))
