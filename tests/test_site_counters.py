@@ -51,7 +51,7 @@ def test_counters_page_by_side_in_each_language(river_site: Path, lang, north, s
     assert sides[:2] == [f"{front}: 6-4", ("Back" if lang == "en" else "Оборотная сторона") + ": 3-4"]
     control = main[main.index('id="counter-control-north"'):]
     assert re.findall(r'<p class="counter-side">([^<]*)</p>', control)[1].endswith(south + " " + (
-        "Control" if lang == "en" else re.search(r'<p class="c-text">([^<]*)</p>', control).group(1)))
+        "Control" if lang == "en" else re.search(r'<p class="c-text"[^>]*>([^<]*)</p>', control).group(1)))
     nav = text[text.index('<nav class="sidebar"'):text.index("</nav>", text.index('<nav class="sidebar"'))]
     assert 'href="counters.html"' in nav and 'href="map-valley.html"' in nav
     index = (river_site / lang / "index.html").read_text(encoding="utf-8")

@@ -34,6 +34,7 @@ NO_PAGE = {
     "calc": "prints a computed number in the sentence",
     "stat": "prints a stat's name",
     "list": "prints the records themselves, each linked",
+    "case": "a numbered chapter or heading: links to its chapter page's anchor `case-N.N` (text/numbering.py)",
 }
 
 

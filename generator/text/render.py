@@ -374,9 +374,9 @@ def render_chapter(chapter: Chapter, ctx: RenderContext, id_prefix: str = "") ->
             heading = next(h)
             heading.text = _plain(tokens[i + 1], ctx)
             _number_heading(tokens[i + 1], heading)
+            _mark_editors_heading(token, tokens[i + 1], heading.text, ctx)
         elif token.type in ("paragraph_open", "list_item_open") and (token.meta or {}).get("case"):
             _number_paragraph(tokens, i)
-            _mark_editors_heading(token, tokens[i + 1], heading.text, ctx)
     env = {"ctx": ctx}
     html = Markup(_renderer().renderer.render(tokens, _renderer().options, env))
     title = headings[0].text if headings and headings[0].level == 1 else chapter.slug
