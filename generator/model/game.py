@@ -257,12 +257,7 @@ class GameManifest(Frozen):
         """Each language once, by its code (its letter is checked in checks/dicenotation.py)."""
         if not isinstance(value, dict):
             return value  # the type check says what is wrong
-        keys = list(value)
-        twice = repeated(keys)
-        if twice is not None:
-            raise PydanticCustomError(REPEATED, f"'{keys[twice[0]]}' and '{keys[twice[1]]}' are the same language; "
-                                      f"give its dice letter once")
-        return {language_code(lang): letter for lang, letter in value.items()}
+        return _by_language(value, "its dice letter")
 
     @field_validator("title", mode="before")
     @classmethod
@@ -271,12 +266,7 @@ class GameManifest(Frozen):
             return value  # the type check says what is wrong
         if not value:
             raise ValueError("give the title in the source language at least")
-        keys = list(value)
-        twice = repeated(keys)
-        if twice is not None:
-            raise PydanticCustomError(REPEATED, f"'{keys[twice[0]]}' and '{keys[twice[1]]}' are the same language; "
-                                      f"give its title once")
-        return {language_code(lang): title for lang, title in value.items()}
+        return _by_language(value, "its title")
 
     @field_validator("version", mode="before")
     @classmethod
@@ -371,3 +361,14 @@ class GameManifest(Frozen):
             if isinstance(entry, EnumValue) and entry.id == value and entry.name:
                 return name, i
         return None
+
+
+def _by_language(value: dict, what: str) -> dict:
+    """`value` keyed by language codes (EN and en are one language); a language given twice
+    is an error naming `what` is to be given once."""
+    keys = list(value)
+    twice = repeated(keys)
+    if twice is not None:
+        raise PydanticCustomError(REPEATED, f"'{keys[twice[0]]}' and '{keys[twice[1]]}' are the same language; "
+                                  f"give {what} once")
+    return {language_code(lang): item for lang, item in value.items()}
