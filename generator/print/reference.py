@@ -105,7 +105,8 @@ def sheet_html(ctx: BuildContext, wide: frozenset[str] = frozenset(), moved: fro
 def fit_reference(ctx: BuildContext) -> tuple[frozenset[str], frozenset[str], set[str], set]:
     """Lay the sheet out; a section too wide for its column spans the whole sheet instead,
     a section whose heading is left alone at a column bottom starts the next column, and the
-    sheet is laid out again; then the notes a page repeats are left out (notes.py). Returns
+    sheet is laid out again (without the notes a page most likely repeats); then the notes a
+    page repeats are left out (notes.py). Returns
     the sections spread and moved, the notes left out, and the files the layout read; the
     last layout is kept for write_pdf."""
     wide: frozenset[str] = frozenset()
@@ -113,14 +114,16 @@ def fit_reference(ctx: BuildContext) -> tuple[frozenset[str], frozenset[str], se
     read = None
     for _round in range(4):
         html = sheet_html(ctx, wide, moved)
-        document, fetcher = render_document(html, ctx.game.folder, ctx.roots, keep=True)
+        guess = unstated.expected(html)  # the notes a page most likely repeats, left out of the layout
+        document, fetcher = render_document(unstated.left_out(html, guess), ctx.game.folder, ctx.roots, keep=True)
         read = fetcher.read if read is None else read
         more = _too_wide(document) - wide
         alone = {s.removeprefix("ref-") for s in lonely_sections(document)} - moved - wide
         if not more and not alone:
             break
         wide, moved = wide | more, moved | (alone if not more else frozenset())
-    repeats = unstated.settle(document, html, lambda h: render_document(h, ctx.game.folder, ctx.roots, keep=True)[0])
+    repeats = unstated.settle(document, html, lambda h: render_document(h, ctx.game.folder, ctx.roots, keep=True)[0],
+                              guess)
     return wide, moved, repeats, read
 
 

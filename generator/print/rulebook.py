@@ -121,11 +121,17 @@ def _fit(ctx: BuildContext, html: str, spanning: int) -> tuple[list[str], set]:
     render = lambda h: render_document(h, ctx.game.folder, ctx.roots, keep=True)  # noqa: E731
     spans = _crowded(ctx, html, spanning) if spanning else set()
     decision = [f"span-{n}" for n in sorted(spans, key=int)]  # first across the columns; what is still too wide turns
-    document, fetcher = render(_fitted(html, decision))
+    guess = unstated.expected(html)  # the notes a page most likely repeats, left out of the first layout
+    document, fetcher = render(_fitted(html, decision + _notes(guess)))
     if spanning and _wide_tables(document, spanning) - spans:  # one the tables apart did not tell
         return _fit_whole(ctx, html, spanning)
     wide = _wide_tables(document, 0) if spans or not spanning else set()
-    return _placed(ctx, html, decision, wide, document, fetcher)
+    return _placed(ctx, html, decision, wide, document, fetcher, guess)
+
+
+def _notes(numbers) -> list[str]:
+    """The decision's items that leave these notes out."""
+    return [f"note-{n}" for n in sorted(numbers, key=int)]
 
 
 def _crowded(ctx: BuildContext, html: str, spanning: int) -> set[str]:
@@ -151,17 +157,18 @@ def _fit_whole(ctx: BuildContext, html: str, spanning: int) -> tuple[list[str], 
     return _placed(ctx, html, decision, wide, document, fetcher)
 
 
-def _placed(ctx: BuildContext, html: str, decision: list[str], wide: set[str], document, fetcher
-            ) -> tuple[list[str], set]:
+def _placed(ctx: BuildContext, html: str, decision: list[str], wide: set[str], document, fetcher,
+            guess: frozenset[str] = frozenset()) -> tuple[list[str], set]:
     """The decision with the tables too wide for the page (`wide`, in `document`, the book
-    laid out as `decision` says) turned and placed, and the notes a page repeats left out."""
+    laid out as `decision` says without the notes of `guess`) turned and placed, and the notes
+    a page repeats left out."""
     render = lambda h: render_document(h, ctx.game.folder, ctx.roots, keep=True)  # noqa: E731
     if wide:
         decision += sorted(wide, key=int)
         decision += _floated(html, decision, sorted(wide, key=int), lambda h: render(h)[0])
-        document = render(_fitted(html, decision))[0]
-    repeats = unstated.settle(document, _fitted(html, decision), lambda h: render(h)[0])
-    return decision + [f"note-{n}" for n in sorted(repeats, key=int)], fetcher.read
+        document = render(_fitted(html, decision + _notes(guess)))[0]
+    repeats = unstated.settle(document, _fitted(html, decision), lambda h: render(h)[0], guess)
+    return decision + _notes(repeats), fetcher.read
 
 
 def _floated(html: str, decision: list[str], turned: list[str], render) -> list[str]:
