@@ -1,8 +1,9 @@
 """The rulebook is laid out whole as few times as its decisions allow: which tables are too
 wide for their column is told by a layout of the blocks holding tables only
-(bookblocks.tables_apart); the whole book is laid out with them spanning, and again only to
-leave out the notes a page repeats. A table that layout finds too wide after all sends the
-book through the whole-book fitting, with the same decision."""
+(bookblocks.tables_apart); the whole book is laid out with them spanning and without the
+notes a page most likely repeats (print/notes.py), and again only where that guess was wrong.
+A table that layout finds too wide after all sends the book through the whole-book fitting,
+with the same decision."""
 
 from __future__ import annotations
 
@@ -68,8 +69,8 @@ def test_the_book_is_laid_out_whole_once_per_decision_that_needs_it(tmp_path, mo
     ctx = _context(tmp_path)
     laid_out = _whole_layouts(monkeypatch)
     html = rulebook.rulebook_html(ctx)
-    # the book with its table spanning (the notes found there), then without the notes
-    assert len(laid_out) == 2
+    # the book with its table spanning and without the notes a page repeats: once
+    assert len(laid_out) == 1
     assert rulebook._fitted(rulebook.book_html(ctx), FRAMES_EN) == html
 
 
@@ -79,4 +80,25 @@ def test_a_table_the_tables_apart_miss_sends_the_book_through_the_whole_fitting(
     laid_out = _whole_layouts(monkeypatch)
     html = rulebook.rulebook_html(ctx)
     assert rulebook._fitted(rulebook.book_html(ctx), FRAMES_EN) == html
-    assert len(laid_out) == 4  # the book without spans twice, with its span, without the notes
+    assert len(laid_out) == 3  # the book without spans twice, then with its span
+
+
+def test_a_table_of_many_columns_spans_without_being_laid_out_apart(tmp_path, monkeypatch):
+    """A table of `spanning` columns or more spans whatever its width: its columns are counted
+    in the HTML (the widest row, colspans included), and only the other tables are laid out
+    apart. nuclear's 3-column tables stand in the rows of its 6-column roster and span with
+    it, so its book needs no layout of its tables apart."""
+    html = ('<table data-table="0"><tr><th colspan="3">a</th></tr><tr><td>1</td><td>2'
+            '<table data-table="1"><tr><td>x</td></tr></table></td></tr></table>'
+            '<table data-table="2"><tr><td>1</td></tr><tr><td>1</td><td>2</td><td>3</td><td>4</td></tr></table>')
+    assert bookblocks.columns(html) == {"0": 3, "1": 1, "2": 4}
+    assert bookblocks._without_tables(html, {"0"}).startswith('<table data-table="2"')
+    ctx = _context(tmp_path, "nuclear", "ru")
+    book = rulebook.book_html(ctx)
+    many = {n for n, count in bookblocks.columns(book).items() if count >= 4}
+    assert {"0", "1"} <= many
+    apart = []
+    real = rulebook.render_document
+    monkeypatch.setattr(rulebook, "render_document", lambda h, *a, **k: apart.append(h) or real(h, *a, **k))
+    crowded = rulebook._crowded(ctx, book, 4)
+    assert apart == [] and crowded == many

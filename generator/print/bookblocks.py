@@ -106,25 +106,75 @@ def _out_of_columns(html: str, start: int, end: int, kind: str) -> str:
     return f'{html[:start]}</section><div class="{kind}">{html[start:end]}</div>{reopened}{after}'
 
 
-def tables_apart(html: str) -> str | None:
+def tables_apart(html: str, leave: frozenset[str] | set[str] = frozenset()) -> str | None:
     """The book's HTML with only the chapters' blocks that hold a table (with the headings
     right above them), each in a section of its own opened as its chapter's is: a table is
     as wide in a column as the table and the column's width make it, wherever the column is,
     so this small document tells which tables are too wide for their column without laying
-    the whole book out. None for a book without tables."""
+    the whole book out. The tables numbered in `leave` (known to span: what they hold spans
+    with them) are left out, and the blocks left with no table. None for a book without
+    other tables."""
     found = blocks(html)
-    keep = [k for k, (start, end) in enumerate(found) if '<table data-table="' in html[start:end]]
-    if not keep:
+    kept = {}
+    for k, (start, end) in enumerate(found):
+        held = _without_tables(html[start:end], leave) if '<table data-table="' in html[start:end] else ""
+        if '<table data-table="' in held:
+            kept[k] = held
+    if not kept:
         return None
     body, end = html.index("<body>") + len("<body>"), html.rindex("</body>")
     openings = [(m.start(), html[m.start():html.index(">", m.start()) + 1]) for m in _CHAPTER.finditer(html)]
     pieces = [html[:body]]
-    for k in keep:
+    for k, held in kept.items():
         start = found[headed(html, k, found)][0]
         tag = [tag for at, tag in openings if at < start][-1]
-        pieces.append(f"{tag}{html[start:found[k][1]]}</section>")
+        pieces.append(f"{tag}{html[start:found[k][0]]}{held}</section>")
     pieces.append(html[end:])
     return "".join(pieces)
+
+
+_ROW = re.compile(r"<(/?)(table|tr|td|th)\b([^>]*)>", re.IGNORECASE)
+_COLSPAN = re.compile(r'\bcolspan="?(\d+)')
+
+
+def _without_tables(html: str, numbers: frozenset[str] | set[str]) -> str:
+    """`html` without the tables numbered in `numbers` (and what they hold)."""
+    cut: list[tuple[int, int]] = []
+    opened: list[tuple[str | None, int]] = []
+    for tag in re.finditer(r'<(/?)table\b([^>]*)>', html, re.IGNORECASE):
+        if not tag.group(1):
+            number = re.search(r'data-table="(\d+)"', tag.group(2))
+            opened.append((number.group(1) if number else None, tag.start()))
+        elif opened:
+            number, start = opened.pop()
+            if number in numbers and not any(a <= start < b for a, b in cut):
+                cut = [(a, b) for a, b in cut if not start <= a < tag.end()] + [(start, tag.end())]
+    for start, end in sorted(cut, reverse=True):
+        html = html[:start] + html[end:]
+    return html
+
+
+def columns(html: str) -> dict[str, int]:
+    """Each numbered table's columns as its widest row counts them (cells and their colspans;
+    a table nested in a cell counts apart): at least as many as the table lays out."""
+    out: dict[str, int] = {}
+    stack: list[list] = []  # per open table: [number, cells in the row, widest row]
+    for tag in _ROW.finditer(html):
+        closing, name, attributes = tag.group(1), tag.group(2).lower(), tag.group(3)
+        if name == "table":
+            if closing and stack:
+                number, cells, widest = stack.pop()
+                if number is not None:
+                    out[number] = max(widest, cells)
+            elif not closing:
+                number = re.search(r'data-table="(\d+)"', attributes)
+                stack.append([number.group(1) if number else None, 0, 0])
+        elif stack and name == "tr" and not closing:
+            stack[-1][2], stack[-1][1] = max(stack[-1][2], stack[-1][1]), 0
+        elif stack and name in ("td", "th") and not closing:
+            span = _COLSPAN.search(attributes)
+            stack[-1][1] += int(span.group(1)) if span else 1
+    return out
 
 
 def numbered(html: str) -> str:

@@ -135,26 +135,29 @@ def _notes(numbers) -> list[str]:
 
 
 def _crowded(ctx: BuildContext, html: str, spanning: int) -> set[str]:
-    """The tables too wide for their column or of `spanning` columns or more, from a layout
-    of the blocks that hold tables only (bookblocks.tables_apart), not of the whole book."""
-    apart = bookblocks.tables_apart(html)
+    """The tables of `spanning` columns or more (counted in the HTML), and those too wide for
+    their column, from a layout of the blocks that hold the other tables only
+    (bookblocks.tables_apart), not of the whole book."""
+    many = {n for n, count in bookblocks.columns(html).items() if count >= spanning}
+    apart = bookblocks.tables_apart(html, many)
     if apart is None:
-        return set()
-    return _wide_tables(render_document(apart, ctx.game.folder, ctx.roots)[0], spanning)
+        return many
+    return many | _wide_tables(render_document(apart, ctx.game.folder, ctx.roots)[0], spanning)
 
 
 def _fit_whole(ctx: BuildContext, html: str, spanning: int) -> tuple[list[str], set]:
     """`_fit` from a layout of the whole book: the tables too wide for their column, then
     those still too wide for the page."""
     render = lambda h: render_document(h, ctx.game.folder, ctx.roots, keep=True)  # noqa: E731
-    document, fetcher = render(html)
+    guess = unstated.expected(html)
+    document, fetcher = render(_fitted(html, _notes(guess)))
     decision: list[str] = []
     wide = _wide_tables(document, spanning)
     if wide and spanning:
         decision = [f"span-{n}" for n in sorted(wide, key=int)]
-        document = render(_fitted(html, decision))[0]
+        document = render(_fitted(html, decision + _notes(guess)))[0]
         wide = _wide_tables(document, 0)
-    return _placed(ctx, html, decision, wide, document, fetcher)
+    return _placed(ctx, html, decision, wide, document, fetcher, guess)
 
 
 def _placed(ctx: BuildContext, html: str, decision: list[str], wide: set[str], document, fetcher,
