@@ -1,6 +1,8 @@
 """Build jobs: one document of one game in one language. Independent jobs run in parallel
 across CPU cores; each writes its files atomically. Workers die with the build that started
-them. What each kind of document is and reads lives in print/documents/."""
+them. The same workers take other work queued after the documents (the site's pages of each
+game and language), each once the documents of its game and language are done. What each kind
+of document is and reads lives in print/documents/."""
 
 from __future__ import annotations
 
