@@ -327,7 +327,7 @@ def _made(run: _Build, jobs, skipped: list[Job], workers, site: _SiteRequest | N
     failed: list = []
     states = {job: (key, state) for job, key, state in jobs}
     built = _site_build(run, site) if site else None
-    languages = built.languages() if built else []
+    languages = built.work() if built else []  # the site's work for the workers
 
     def say(line: str) -> None:
         console.print(line, highlight=False, markup=False) if console.is_terminal else click.echo(line)
@@ -343,12 +343,11 @@ def _made(run: _Build, jobs, skipped: list[Job], workers, site: _SiteRequest | N
         task = progress.add_task("building", total=len(jobs) + len(languages) + (1 if site else 0), pages=0)
 
         def done(result) -> None:
-            if not isinstance(result.job, Job):  # a game-language folder of the site
+            if not isinstance(result.job, Job):  # the site's work: a game-language folder, the font pieces
                 progress.update(task, advance=1, description=result.job.label)
                 if result.fault is not None:
                     raise result.fault
-                built.take(result)
-                if result.error:
+                if not built.take(result):
                     failed.append(result)
                 return
             pages = progress.tasks[0].fields["pages"] + (result.pages or 0)

@@ -31,7 +31,7 @@ from .language import LANG_NAMES, SiteLanguage, SitePages, make_pages
 from .markup import scaled_units
 from .offline import write_game_list, write_worker
 from .search import index_site
-from .webfonts import FONTS, font_face_css, preloads, scripts_of, write_fonts
+from .webfonts import FONTS, CutFonts, all_kept, font_face_css, preloads, scripts_of, write_fonts
 
 TEMPLATES = ("site/*", "card.html.j2", "cards.css", "counter.html.j2", "counters.css", "sheets.yaml")
 
@@ -169,9 +169,17 @@ class SiteBuild:
                                             self.changes, _cost(self.manifest.get(f"site:{name}/{lang}"))))
         return out
 
-    def admit(self, work: SiteLanguage) -> bool:
+    def work(self) -> list:
+        """What a build's workers can do of the site beside the documents: the font pieces not
+        cut yet (they wait for nothing), then the game-language folders (languages())."""
+        fonts = [] if all_kept(self.project.output) else [CutFonts(self.project.root)]
+        return [*fonts, *self.languages()]
+
+    def admit(self, work) -> bool:
         """Whether the folder is to be made: False if it is made from what the last build made it
         from (the documents it offers done by now: the pages show which there are)."""
+        if not isinstance(work, SiteLanguage):
+            return True
         place = (work.game, work.lang)
         state = _language_state(self, work.game, work.lang, list(work.langs))
         if self.manifest.fresh(f"site:{work.game}/{work.lang}", state):
@@ -180,12 +188,16 @@ class SiteBuild:
         self._states[place] = state
         return True
 
-    def take(self, made) -> None:
-        """A folder's pages made (SitePages), or the work's failure (its `error`)."""
+    def take(self, made) -> bool:
+        """A folder's pages made (SitePages), the font pieces cut, or the work's failure (its
+        `error`). False if the site failed (font pieces that failed are cut again by finish())."""
         work = made.job
         self.seconds += made.seconds
+        if not isinstance(work, SiteLanguage):
+            return True
         if made.error:
             self._failed.add((work.game, work.lang))
+            return False
         elif made.title is None:
             self._unloadable.add(work.game)
         else:
@@ -193,6 +205,7 @@ class SiteBuild:
             self.rebuilt.append(f"{work.game}/{work.lang}")
             if self.on_page:
                 self.on_page(work.label, made.pages, made.seconds)
+        return True
 
     def examples(self, name: str, game) -> tuple[tuple[str, bool], ...]:
         """The game's examples and whether each checks out: as the build checked them, else
