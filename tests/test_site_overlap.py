@@ -37,9 +37,11 @@ def _stamp(path: Path) -> tuple[int, int]:
 def test_a_games_pages_are_made_by_a_worker_while_another_games_document_waits(tmp_path: Path, monkeypatch):
     """Two games, two workers: the other game's rulebook waits (up to a minute) until demo's
     pages are being made. Only a build that makes a game's pages once its own documents are
-    done, on a worker, while the other documents are still at work, lets it go on in time."""
+    done, on a worker, while the other documents are still at work, lets it go on in time. The
+    site's font pieces are cut on a worker too."""
     import generator.print.jobs as jobs
     import generator.site.language as language
+    import generator.site.webfonts as webfonts
 
     Workspace(tmp_path)
     scaffold(tmp_path / "content" / "other", "other", "Other")
@@ -59,11 +61,21 @@ def test_a_games_pages_are_made_by_a_worker_while_another_games_document_waits(t
             started.write_text(str(os.getpid()))
         return make_pages(work, game, *args)
 
+    cut, cutters = webfonts.cut, tmp_path / "font-cutters"
+
+    def noted(piece):
+        with cutters.open("a") as out:
+            out.write(f"{os.getpid()}\n")
+        return cut(piece)
+
     monkeypatch.setattr(jobs, "run_job", held)
     monkeypatch.setattr(language, "make_pages", marked)
+    monkeypatch.setattr(webfonts, "cut", noted)
     _build(tmp_path, ["rulebook", "site"], workers=2)
     assert seen.read_text() == "site"  # demo's pages were under way while other's rulebook was still to make
     assert int(started.read_text()) != os.getpid()  # on a worker, not in the build's own process
+    assert {int(pid) for pid in cutters.read_text().split()} - {os.getpid()}  # the font pieces too
+    assert str(os.getpid()) not in cutters.read_text().split()
     site = tmp_path / "output" / "site"
     for game in ("demo", "other"):
         assert 'href="downloads/rulebook.pdf"' in (site / game / "en" / "index.html").read_text(encoding="utf-8")

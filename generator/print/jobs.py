@@ -147,8 +147,10 @@ def run_jobs(jobs: list[Job], workers: int | None = None,
     anything with a root, game, lang, kind, label and cost, and a `run()` whose result has a
     `job`, `error` and `fault`), queued after every document, the longest first; each starts
     once the documents of its game and language are done, so a worker takes it when it would
-    otherwise wait. `admit(work)`, called in this process just before the work would start
-    (after `on_done` of those documents), may leave it out: it is then not run nor reported."""
+    otherwise wait; work that waits for nothing and says it goes `ahead` (long, and of no
+    document: the site's font pieces) goes before the documents instead. `admit(work)`, called
+    in this process just before the work would start (after `on_done` of those documents), may
+    leave it out: it is then not run nor reported."""
     workers = workers or os.cpu_count() or 1
     results = []
     if workers == 1 or len(jobs) + len(later) == 1:
@@ -162,7 +164,9 @@ def run_jobs(jobs: list[Job], workers: int | None = None,
         return results
     pool = ProcessPoolExecutor(max_workers=min(workers, len(jobs) + len(later)), initializer=_die_with_parent)
     waiting = _waits(jobs, later)
-    queued = [*(_longest_first(jobs) if jobs else []), *_longest_first_later(later)]
+    ahead = [item for item in later if getattr(item, "ahead", False) and not waiting.get(item)]
+    queued = [*ahead, *(_longest_first(jobs) if jobs else []),
+              *[item for item in _longest_first_later(later) if item not in ahead]]
     running: dict = {}
 
     def start_ready() -> None:

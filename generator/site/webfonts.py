@@ -159,12 +159,14 @@ def all_kept(output: Path) -> bool:
 @dataclass(frozen=True)
 class CutFonts:
     """The pieces not kept yet, cut as a piece of work a build's worker does beside the
-    documents (it waits for none of them); the site copies them in when it is finished."""
+    documents (it waits for none of them, and goes first); the site copies them in when it is
+    finished."""
 
     root: Path
     game: str = ""  # of no game and no language: it waits for no document
     lang: str = ""
-    cost: float = 1e9  # the first of the site's work: its pages are shorter
+    cost: float = 0.0
+    ahead: ClassVar[bool] = True  # a few seconds' work that waits for nothing: before the documents, not after
     kind: ClassVar[str] = "fonts"
     label: ClassVar[str] = "site/fonts"
 
