@@ -318,12 +318,16 @@ def _job_state(run: _Build, document, job: Job) -> str:
                   sorted((run.verified.get(job.game) or {}).items()) if document.reads_examples else "")
 
 
-def _made(run: _Build, jobs, skipped: list[Job], workers, site: _SiteRequest | None) -> list[JobResult]:
-    """Make the documents, then the site, telling the user of each (a progress bar on a
+def _made(run: _Build, jobs, skipped: list[Job], workers, site: _SiteRequest | None) -> list:
+    """Make the documents and, on the same workers, each game-language folder of the site once
+    the documents of its game and language are done; then the rest of the site (its downloads,
+    what the games share, the search index). Each told to the user (a progress bar on a
     terminal); the jobs that failed."""
     console = Console(stderr=True)
-    failed: list[JobResult] = []
+    failed: list = []
     states = {job: (key, state) for job, key, state in jobs}
+    built = _site_build(run, site) if site else None
+    languages = built.work() if built else []  # the site's work for the workers
 
     def say(line: str) -> None:
         console.print(line, highlight=False, markup=False) if console.is_terminal else click.echo(line)
@@ -336,9 +340,16 @@ def _made(run: _Build, jobs, skipped: list[Job], workers, site: _SiteRequest | N
     with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TextColumn("documents"),
                   PagesPerSecond(), TimeRemainingColumn(), TimeElapsedColumn(),
                   console=console, transient=True, disable=run.quiet or not console.is_terminal) as progress:
-        task = progress.add_task("building", total=len(jobs) + (1 if site else 0), pages=0)
+        task = progress.add_task("building", total=len(jobs) + len(languages) + (1 if site else 0), pages=0)
 
-        def done(result: JobResult) -> None:
+        def done(result) -> None:
+            if not isinstance(result.job, Job):  # the site's work: a game-language folder, the font pieces
+                progress.update(task, advance=1, description=result.job.label)
+                if result.fault is not None:
+                    raise result.fault
+                if not built.take(result):
+                    failed.append(result)
+                return
             pages = progress.tasks[0].fields["pages"] + (result.pages or 0)
             progress.update(task, advance=1, pages=pages, description=result.job.label)
             if _finished(run, result, states[result.job]):
@@ -348,13 +359,21 @@ def _made(run: _Build, jobs, skipped: list[Job], workers, site: _SiteRequest | N
                 failed.append(result)
             tell_removed()
 
-        if jobs:
-            run_jobs([job for job, _key, _state in jobs], workers, done)
+        def admit(work) -> bool:  # a folder as the last build made it counts as done
+            if built.admit(work):
+                return True
+            progress.advance(task)
+            return False
+
+        if built is not None:
+            built.on_page = None if run.quiet else _page_line(say)
+        if jobs or languages:
+            run_jobs([job for job, _key, _state in jobs], workers, done, later=languages, admit=admit)
         if skipped and not run.quiet:
             say(f"unchanged: {len(skipped)} document{'s' if len(skipped) != 1 else ''}")
-        if site:
+        if built is not None:
             progress.update(task, description="site")
-            _build_site(run, site, (lambda line: None) if run.quiet else say)
+            _finish_site(run, built, (lambda line: None) if run.quiet else say)
             progress.advance(task)
     return failed
 
@@ -390,21 +409,26 @@ def _made_line(result: JobResult) -> str:
     return f"{result.job.label}: {page_count(result.pages)}{extra} in {result.seconds:.1f} s"
 
 
-def _build_site(run: _Build, site: _SiteRequest, say: Callable[[str], None]) -> None:
-    """The site, after the documents it offers for download; with `partial` the games not
-    asked for keep their folders."""
-    from ..site.build import build_site
-
-    def page_done(label, pages, seconds):
-        say(f"{label}: {page_count(pages)} in {seconds:.1f} s")
+def _site_build(run: _Build, site: _SiteRequest):
+    """The site as asked for; with `partial` the games not asked for keep their folders."""
+    from ..site.build import SiteBuild
 
     project = run.project
-    built = build_site(project, project.game_ids() if site.partial else site.names, run.report,
-                       only=set(site.names) if site.partial else None, manifest=run.manifest, inputs=run.inputs,
-                       verified=run.verified, on_page=page_done, langs=site.langs, site_url=site.site_url,
-                       changes=site.changes)
-    say(f"site: {page_count(built.pages)} ({len(built.rebuilt or [])} folders rebuilt) in {built.seconds:.1f} s"
-        f" -> {built.root.relative_to(project.root)}")
+    return SiteBuild.of(project, project.game_ids() if site.partial else site.names, run.report,
+                        only=set(site.names) if site.partial else None, manifest=run.manifest, inputs=run.inputs,
+                        verified=run.verified, langs=site.langs, site_url=site.site_url, changes=site.changes)
+
+
+def _page_line(say: Callable[[str], None]) -> Callable[[str, int, float], None]:
+    """What the user is told of a game-language folder of the site made."""
+    return lambda label, pages, seconds: say(f"{label}: {page_count(pages)} in {seconds:.1f} s")
+
+
+def _finish_site(run: _Build, built, say: Callable[[str], None]) -> None:
+    """The site's downloads (the documents are done), what the games share, the search index."""
+    result = built.finish()
+    say(f"site: {page_count(result.pages)} ({len(result.rebuilt or [])} folders rebuilt) in {result.seconds:.1f} s"
+        f" -> {result.root.relative_to(run.project.root)}")
 
 
 def record(manifest: Manifest, key: str, state: str, result: JobResult) -> list[str]:

@@ -46,7 +46,7 @@ def sources_of(project):
 def documents_to_refresh(project) -> list[str]:
     """The documents an earlier build wrote (their PDFs are the site's downloads): rebuilt with
     the site, so that a download never lags behind the page that offers it."""
-    from ..site.build import DOWNLOADS
+    from ..site.downloads import DOWNLOADS
     from .build import KINDS
 
     return [kind for kind in DOWNLOADS if kind in KINDS and next(project.output.glob(f"*/*/{kind}.pdf"), None)]

@@ -1,6 +1,8 @@
 """Build jobs: one document of one game in one language. Independent jobs run in parallel
 across CPU cores; each writes its files atomically. Workers die with the build that started
-them. What each kind of document is and reads lives in print/documents/."""
+them. The same workers take other work queued after the documents (the site's pages of each
+game and language), each once the documents of its game and language are done. What each kind
+of document is and reads lives in print/documents/."""
 
 from __future__ import annotations
 
@@ -10,7 +12,7 @@ import time
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Iterable
+from typing import Callable, Iterable, Sequence
 
 from ..system.children import die_with_parent, interrupts_held, let_interrupts_through
 from ..core.diagnostics import Diagnostic, Report
@@ -135,39 +137,54 @@ def _die_with_parent() -> None:
 
 
 def run_jobs(jobs: list[Job], workers: int | None = None,
-             on_done: Callable[[JobResult], None] | None = None) -> list[JobResult]:
+             on_done: Callable[[JobResult], None] | None = None, later: Sequence = (),
+             admit: Callable[[object], bool] | None = None) -> list[JobResult]:
     """Run jobs, in parallel when there is more than one core and more than one job; a job
     whose document comes after another of its game and language (Document.after: the errata
-    sheet takes the rulebook's pages) starts once that one is done."""
+    sheet takes the rulebook's pages) starts once that one is done.
+
+    `later` is other work for the same workers (the site's pages of a game in a language:
+    anything with a root, game, lang, kind, label and cost, and a `run()` whose result has a
+    `job`, `error` and `fault`), queued after every document, the longest first; each starts
+    once the documents of its game and language are done, so a worker takes it when it would
+    otherwise wait; work that waits for nothing and says it goes `ahead` (long, and of no
+    document: the site's font pieces) goes before the documents instead. `admit(work)`, called
+    in this process just before the work would start (after `on_done` of those documents), may
+    leave it out: it is then not run nor reported."""
     workers = workers or os.cpu_count() or 1
     results = []
-    if workers == 1 or len(jobs) == 1:
-        for job in _in_order(jobs):
-            result = _safe(job)
+    if workers == 1 or len(jobs) + len(later) == 1:
+        for item in [*_in_order(jobs), *_longest_first_later(later)]:
+            if not _admitted(item, admit):
+                continue
+            result = _safe(item)
             results.append(result)
             if on_done:
                 on_done(result)
         return results
-    pool = ProcessPoolExecutor(max_workers=min(workers, len(jobs)), initializer=_die_with_parent)
-    waiting = _prerequisites(jobs)
-    queued = list(_longest_first(jobs))
+    pool = ProcessPoolExecutor(max_workers=min(workers, len(jobs) + len(later)), initializer=_die_with_parent)
+    waiting = _waits(jobs, later)
+    ahead = [item for item in later if getattr(item, "ahead", False) and not waiting.get(item)]
+    queued = [*ahead, *(_longest_first(jobs) if jobs else []),
+              *[item for item in _longest_first_later(later) if item not in ahead]]
     running: dict = {}
 
     def start_ready() -> None:
         with interrupts_held():  # the pool forks its workers as jobs are submitted
-            for job in [j for j in queued if j not in waiting]:
-                queued.remove(job)
-                running[pool.submit(_safe, job)] = job
+            for item in [j for j in queued if not waiting.get(j)]:
+                queued.remove(item)
+                if _admitted(item, admit):
+                    running[pool.submit(_safe, item)] = item
 
     try:
         start_ready()
         while running:
             finished, _ = wait(running, return_when=FIRST_COMPLETED)
             for future in finished:
-                job = running.pop(future)
+                item = running.pop(future)
                 results.append(future.result())
-                for later in [later for later, first in waiting.items() if first == job]:
-                    del waiting[later]
+                for first in waiting.values():
+                    first.discard(item)
                 if on_done:
                     on_done(results[-1])
             start_ready()
@@ -180,11 +197,30 @@ def run_jobs(jobs: list[Job], workers: int | None = None,
         pool.shutdown(wait=False, cancel_futures=True)
         from .. import outputs
 
-        outputs.remove_stale_temps(Project(jobs[0].root).output)
+        outputs.remove_stale_temps(Project([*jobs, *later][0].root).output)
         raise
     pool.shutdown()
-    order = {job: i for i, job in enumerate(jobs)}
+    order = {item: i for i, item in enumerate([*jobs, *later])}
     return sorted(results, key=lambda r: order[r.job])
+
+
+def _waits(jobs: list[Job], later: Sequence) -> dict:
+    """What each job or later work waits for: a document the one it comes after; a later work
+    every document of its game and language."""
+    out: dict = {job: {first} for job, first in _prerequisites(jobs).items()}
+    for item in later:
+        out[item] = {job for job in jobs if (job.game, job.lang) == (item.game, item.lang)}
+    return out
+
+
+def _admitted(item, admit: Callable[[object], bool] | None) -> bool:
+    """A document always starts; later work if `admit` lets it."""
+    return isinstance(item, Job) or admit is None or admit(item)
+
+
+def _longest_first_later(later: Sequence) -> list:
+    """Later work, the longest first by what it cost last time (unknown: as listed)."""
+    return sorted(later, key=lambda item: -item.cost)
 
 
 def _longest_first(jobs: list[Job]) -> list[Job]:
@@ -223,9 +259,10 @@ def _in_order(jobs: list[Job]) -> list[Job]:
     return [job for job in jobs if job not in waits] + [job for job in jobs if job in waits]
 
 
-def _safe(job: Job) -> JobResult:
+def _safe(job) -> JobResult:
+    """A job's result (or later work's: its own `run()`), a failure given as its error."""
     try:
-        return run_job(job)
+        return run_job(job) if isinstance(job, Job) else job.run()
     except OSError as exc:  # every other document would meet it too: the build stops and says so
         return JobResult(job, error=str(exc), fault=exc)
     except Exception as exc:  # reported per job; other documents still build

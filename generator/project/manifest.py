@@ -123,6 +123,7 @@ FIELDS = {  # what an entry may hold besides its inputs and files, and what each
     "examples": lambda v: isinstance(v, dict) and all(isinstance(x, bool) for x in v.values()),
     "title": lambda v: isinstance(v, str),
     "catalogue": _catalogue,
+    "downloads": lambda v: isinstance(v, str),  # what a site folder's downloads were copied from
     "seconds": lambda v: isinstance(v, (int, float)) and not isinstance(v, bool) and v >= 0,
 }
 REQUIRED = {  # by the kind of entry (its key up to ':'), the fields its reader takes as given

@@ -1,16 +1,17 @@
 """Build output/site/: all games and languages, assets, downloads, then the search index.
-Each game-language folder is rebuilt only when its inputs changed; within it a page is
-written only when its bytes differ, each file atomically; the search index is rebuilt beside
-the old one and swapped in whole."""
+Each game-language folder is rebuilt only when its inputs changed (language.py makes it, in a
+worker of `rulesmith build` while other workers make the documents); its downloads are copied
+in once the documents are done, and again alone when a document changed; within a folder a
+page is written only when its bytes differ, each file atomically; the search index is rebuilt
+beside the old one and swapped in whole."""
 
 from __future__ import annotations
 
-import functools
 import json
 import shutil
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from markupsafe import Markup
@@ -19,21 +20,19 @@ from ..system import folders
 from .. import outputs
 from ..outputs.layout import SITE, SITE_ASSETS, SITE_INDEX, SITE_OWN, SITE_SEARCH, SITE_SEARCH_NEW
 from ..core.diagnostics import Report
-from ..i18n.translate import report_fallbacks
 from ..i18n.ui import ui
 from ..project.manifest import Manifest, digest, file_hash, load_diagnostics, save_diagnostics
-from ..print.context import PACKAGE_TEMPLATES, BuildContext, environment, template_text
+from ..print.context import PACKAGE_TEMPLATES, environment, template_text
 from ..project import Project
 from ..project.rebuild import Inputs
+from . import downloads
 from .changes import DATA as changes_data
-from .components import copy_images
+from .language import LANG_NAMES, SiteLanguage, SitePages, make_pages
 from .markup import scaled_units
-from .offline import offline_files, write_game_list, write_worker
-from .pages import SitePage, chapter_aliases, game_pages
-from .search import game_terms, index_site
-from .webfonts import FONTS, font_face_css, preloads, scripts_of, write_fonts
+from .offline import write_game_list, write_worker
+from .search import index_site
+from .webfonts import FONTS, CutFonts, all_kept, font_face_css, preloads, scripts_of, write_fonts
 
-TERMS = "terms.json"  # in each game-language folder: the words "did you mean" draws from
 TEMPLATES = ("site/*", "card.html.j2", "cards.css", "counter.html.j2", "counters.css", "sheets.yaml")
 
 
@@ -84,32 +83,40 @@ def build_site(project: Project, games: list[str], report: Report, search: bool 
                only: set[str] | None = None, *, manifest: Manifest | None = None, inputs: Inputs | None = None,
                verified: dict[str, dict[str, bool]] | None = None, on_page=None,
                langs: list[str] | None = None, site_url: str = "", changes: bool = False) -> SiteResult:
-    """Build the site for `games`; with `only`, rebuild just those games and keep the others'
-    folders as they are (their content was not validated in this run); with `langs` (build
-    --lang), rebuild only those languages and keep the other languages' pages as built.
-    `site_url`, the address the site is published at, makes the pages' canonical and language
-    links absolute. `changes` (build --changes-since): each game gets its page of what changed,
-    from the errata sheet's entries."""
-    start = time.perf_counter()
-    outputs.confine_to(project.output)
-    run = _SiteBuild(project, project.output / SITE, report,
-                     manifest if manifest is not None else Manifest.load(project.output), inputs or Inputs(project),
-                     verified if verified is not None else {}, on_page, langs,
-                     site_url.rstrip("/") + "/" if site_url else "", changes=changes)
-    count, catalogue = _build_games(run, games, only)
-    if only is None:
-        _remove_dropped_games(run.final, catalogue)
-    changed = _write_shared(run, catalogue)
-    searched = _search_index(run, changed) if search else False
+    """Build the site for `games`, in this process; with `only`, rebuild just those games and
+    keep the others' folders as they are (their content was not validated in this run); with
+    `langs` (build --lang), rebuild only those languages and keep the other languages' pages as
+    built. `site_url`, the address the site is published at, makes the pages' canonical and
+    language links absolute. `changes` (build --changes-since): each game gets its page of what
+    changed, from the errata sheet's entries. (`rulesmith build` makes the languages' pages on
+    its workers beside the documents: SiteBuild.)"""
+    run = SiteBuild.of(project, games, report, only, manifest=manifest, inputs=inputs, verified=verified,
+                       on_page=on_page, langs=langs, site_url=site_url, changes=changes)
+    loaded: dict = {}
+    for work in run.languages():
+        if not run.admit(work):
+            continue
+        started, cpu = time.perf_counter(), time.process_time()
+        if work.game not in loaded:  # once for all its languages
+            loaded[work.game] = project.load(work.game, Report(), checks=False)
+        game = loaded[work.game]
+        if work.examples is None and game is not None:
+            work = replace(work, examples=run.examples(work.game, game))
+        run.take(make_pages(work, game, started, cpu))
+    built = run.finish(search)
     if manifest is None:  # the caller saves its own
         run.manifest.save()
-    return SiteResult(run.final, count + 1, time.perf_counter() - start, searched, run.rebuilt)
+    return built
 
 
 @dataclass
-class _SiteBuild:
-    """One run of build_site: where it writes, what the last build left (`manifest`), what it
-    was asked for, and the game-language folders it rebuilt."""
+class SiteBuild:
+    """One build of the site, in three steps: `languages()`, the game-language folders to
+    make, each a piece of work (SiteLanguage) that may run in another process once the
+    documents of its game and language are done; `admit(work)` and `take(made)` before and
+    after each, in this process; and `finish()` once every document is done: the downloads
+    copied in, what was made recorded, the shared files and the search index. Holds where it
+    writes, what the last build left (`manifest`), what it was asked for, and what it made."""
 
     project: Project
     final: Path  # output/site
@@ -120,28 +127,177 @@ class _SiteBuild:
     on_page: Callable[[str, int, float], None] | None  # told of each folder built: label, pages, seconds
     langs: list[str] | None  # only these languages (build --lang)
     site_url: str  # ends with "/", or ""
+    games: list[str] = field(default_factory=list)
+    only: set[str] | None = None  # the games rebuilt; the others keep their folders
     changes: bool = False  # each game's page of what changed (build --changes-since)
     rebuilt: list[str] = field(default_factory=list)  # game/lang folders written this time
+    seconds: float = 0.0  # spent on the site: its languages' pages and the finish
+    _langs_of: dict[str, list[str]] = field(default_factory=dict)  # each game's languages
+    _states: dict[tuple[str, str], str] = field(default_factory=dict)  # what each folder to make is made from
+    _made: dict[tuple[str, str], SitePages] = field(default_factory=dict)
+    _unchanged: set[tuple[str, str]] = field(default_factory=set)  # as the last build made them
+    _failed: set[tuple[str, str]] = field(default_factory=set)
+    _unloadable: set[str] = field(default_factory=set)
+
+    @classmethod
+    def of(cls, project: Project, games: list[str], report: Report, only: set[str] | None = None, *,
+           manifest: Manifest | None = None, inputs: Inputs | None = None,
+           verified: dict[str, dict[str, bool]] | None = None, on_page=None, langs: list[str] | None = None,
+           site_url: str = "", changes: bool = False) -> "SiteBuild":
+        outputs.confine_to(project.output)
+        return cls(project, project.output / SITE, report,
+                   manifest if manifest is not None else Manifest.load(project.output), inputs or Inputs(project),
+                   verified if verified is not None else {}, on_page, langs,
+                   site_url.rstrip("/") + "/" if site_url else "", list(games), only, changes)
+
+    def languages(self) -> list[SiteLanguage]:
+        """The game-language folders that may need making: of each game asked for, each language
+        asked for (or not built before)."""
+        from ..reading.loader import load_manifest
+
+        out = []
+        for name in self.games:
+            loaded = None if self.only is not None and name not in self.only else \
+                load_manifest(self.project.content / name, Report())
+            if loaded is None:
+                continue
+            langs = self._langs_of[name] = [loaded[0].source_language, *loaded[0].languages]
+            examples = tuple(sorted(self.verified[name].items())) if name in self.verified else None
+            for lang in langs:
+                if not _not_asked(self, name, lang):
+                    out.append(SiteLanguage(self.project.root, name, lang, tuple(langs), examples, self.site_url,
+                                            self.changes, _cost(self.manifest.get(f"site:{name}/{lang}"))))
+        return out
+
+    def work(self) -> list:
+        """What a build's workers can do of the site beside the documents: the font pieces not
+        cut yet (they wait for nothing), then the game-language folders (languages())."""
+        fonts = [] if all_kept(self.project.output) else [CutFonts(self.project.root)]
+        return [*fonts, *self.languages()]
+
+    def admit(self, work) -> bool:
+        """Whether the folder is to be made: False if it is made from what the last build made it
+        from (the documents it offers done by now: the pages show which there are)."""
+        if not isinstance(work, SiteLanguage):
+            return True
+        place = (work.game, work.lang)
+        state = _language_state(self, work.game, work.lang, list(work.langs))
+        if self.manifest.fresh(f"site:{work.game}/{work.lang}", state):
+            self._unchanged.add(place)
+            return False
+        self._states[place] = state
+        return True
+
+    def take(self, made) -> bool:
+        """A folder's pages made (SitePages), the font pieces cut, or the work's failure (its
+        `error`). False if the site failed (font pieces that failed are cut again by finish())."""
+        work = made.job
+        self.seconds += made.seconds
+        if not isinstance(work, SiteLanguage):
+            return True
+        if made.error:
+            self._failed.add((work.game, work.lang))
+            return False
+        elif made.title is None:
+            self._unloadable.add(work.game)
+        else:
+            self._made[(work.game, work.lang)] = made
+            self.rebuilt.append(f"{work.game}/{work.lang}")
+            if self.on_page:
+                self.on_page(work.label, made.pages, made.seconds)
+        return True
+
+    def examples(self, name: str, game) -> tuple[tuple[str, bool], ...]:
+        """The game's examples and whether each checks out: as the build checked them, else
+        checked now (once per game)."""
+        if name not in self.verified:
+            from ..print.jobs import checked_examples
+
+            self.verified[name] = checked_examples(game)
+        return tuple(sorted(self.verified[name].items()))
+
+    def finish(self, search: bool = True) -> SiteResult:
+        """After the documents: each folder's downloads and what it was made from recorded, the
+        catalogue, the shared files and the search index."""
+        started = time.perf_counter()
+        count, catalogue = 0, []
+        for name in self.games:
+            if self.only is not None and name not in self.only:
+                entry = self.manifest.get(f"site-game:{name}")
+                if entry and (self.final / name).is_dir():
+                    catalogue.append(entry["catalogue"])
+                continue
+            built = _finish_game(self, name)
+            if built is None:
+                continue
+            pages, entry = built
+            count += pages
+            catalogue.append(entry)
+        if self.only is None:
+            _remove_dropped_games(self.final, catalogue)
+        changed = _write_shared(self, catalogue)
+        searched = _search_index(self, changed) if search else False
+        self.seconds += time.perf_counter() - started
+        return SiteResult(self.final, count + 1, self.seconds, searched, self.rebuilt)
 
 
-def _build_games(run: _SiteBuild, games: list[str], only: set[str] | None) -> tuple[int, list[dict]]:
-    """(pages, the site's catalogue of games): each game asked for is built; a game not in
-    `only` keeps its folder and its place in the catalogue, if it was built before."""
-    count, catalogue = 0, []
-    for name in games:
-        if only is not None and name not in only:
-            entry = run.manifest.get(f"site-game:{name}")
-            if entry and (run.final / name).is_dir():
-                catalogue.append(entry["catalogue"])
-            continue
-        built = _build_game(run, name)
-        if built is None:
-            continue
-        pages, entry = built
-        count += pages
-        catalogue.append(entry)
-        run.manifest.entries[f"site-game:{name}"] = {"inputs": "", "files": {}, "catalogue": entry}
+def _cost(entry: dict | None) -> float:
+    """CPU seconds a folder took last time, or 0 (not known)."""
+    seconds = (entry or {}).get("seconds", 0.0)
+    return float(seconds) if isinstance(seconds, (int, float)) and not isinstance(seconds, bool) else 0.0
+
+
+def _not_asked(run: SiteBuild, name: str, lang: str) -> bool:
+    """A language left out by build --lang, built before: its folder is kept as it is."""
+    return bool(run.langs and lang not in run.langs and (run.final / name / lang).is_dir()
+                and run.manifest.get(f"site:{name}/{lang}"))
+
+
+def _finish_game(run: SiteBuild, name: str) -> tuple[int, dict] | None:
+    """(pages, the game's catalogue entry), its languages finished and recorded. A game that
+    could not be loaded is left out; one whose pages failed in a language keeps its place as
+    the last build left it (and the language is made again next time)."""
+    langs = run._langs_of.get(name)
+    if langs is None or name in run._unloadable:
+        return None
+    if any((name, lang) in run._failed for lang in langs):
+        for lang in langs:
+            if (name, lang) in run._failed:
+                run.manifest.forget(f"site:{name}/{lang}")
+        entry = run.manifest.get(f"site-game:{name}")
+        return (0, entry["catalogue"]) if entry and (run.final / name).is_dir() else None
+    count, titles = 0, {}
+    for lang in langs:
+        entry = _finish_language(run, name, lang)
+        titles[lang] = entry["title"]
+        count += entry["pages"]
+    catalogue = {"id": name, "langs": [[lang, LANG_NAMES.get(lang, lang), titles[lang]] for lang in langs]}
+    run.manifest.entries[f"site-game:{name}"] = {"inputs": "", "files": {}, "catalogue": catalogue}
     return count, catalogue
+
+
+def _finish_language(run: SiteBuild, name: str, lang: str) -> dict:
+    """The manifest's entry of a game-language folder: made now (its downloads copied in), or
+    kept, its downloads copied in again if a document it offers changed; its warnings said."""
+    key, folder, output = f"site:{name}/{lang}", run.final / name / lang, run.project.output
+    made = run._made.get((name, lang))
+    if made is not None:
+        files = made.files + downloads.copy_downloads(output, name, lang, folder)
+        run.manifest.record(key, run._states[(name, lang)], files, title=made.title, pages=made.pages,
+                            diagnostics=save_diagnostics(Report(list(made.diagnostics))),
+                            downloads=downloads.state(output, name, lang), seconds=round(made.cpu, 2))
+        run.report.diagnostics.extend(made.diagnostics)
+        return run.manifest.get(key)
+    entry = run.manifest.get(key)
+    load_diagnostics(entry.get("diagnostics", []), run.report)
+    offered = downloads.state(output, name, lang)
+    if (name, lang) in run._unchanged and entry.get("downloads") != offered:
+        pages = [output / rel for rel in entry["files"] if not downloads.is_download(folder, output / rel)]
+        files = pages + downloads.copy_downloads(output, name, lang, folder)
+        run.manifest.record(key, entry["inputs"], files,
+                            **{k: v for k, v in entry.items() if k not in ("inputs", "files", "downloads")},
+                            downloads=offered)
+    return run.manifest.get(key)
 
 
 def _remove_dropped_games(final: Path, catalogue: list[dict]) -> None:
@@ -154,7 +310,7 @@ def _remove_dropped_games(final: Path, catalogue: list[dict]) -> None:
             folders.remove(folder)
 
 
-def _write_shared(run: _SiteBuild, catalogue: list[dict]) -> bool:
+def _write_shared(run: SiteBuild, catalogue: list[dict]) -> bool:
     """What the games share: the assets, the offline worker, the site's index page, then each
     game's list of files for offline use (its version is made from the files it lists). True
     if the index page changed."""
@@ -168,7 +324,7 @@ def _write_shared(run: _SiteBuild, catalogue: list[dict]) -> bool:
     return changed
 
 
-def _search_index(run: _SiteBuild, changed: bool) -> bool:
+def _search_index(run: SiteBuild, changed: bool) -> bool:
     """The search index, made again when a page folder or the index page changed since it was
     made. False if it could not be made."""
     key = "site-search"
@@ -183,162 +339,17 @@ def _search_index(run: _SiteBuild, changed: bool) -> bool:
     return searched
 
 
-def _build_game(run: _SiteBuild, name: str) -> tuple[int, dict] | None:
-    """(pages, the game's catalogue entry) of a game's folder, language by language; a language
-    whose inputs are as the last build found them (or not asked for) keeps its pages. None if
-    the game cannot be loaded."""
-    from ..reading.loader import load_manifest
-
-    loaded = load_manifest(run.project.content / name, Report())
-    if loaded is None:
-        return None
-    game_manifest = loaded[0]
-    langs = [game_manifest.source_language, *game_manifest.languages]
-    load = functools.cache(lambda: run.project.load(name, Report(), checks=False))  # once, if a language needs it
-    count, titles = 0, {}
-    for lang in langs:
-        state = _language_state(run, name, lang, langs)
-        entry = _kept_language(run, name, lang, state)
-        if entry is None:
-            entry = _build_language(run, name, load, lang, langs, state)
-        if entry is None:  # the game cannot be loaded
-            return None
-        titles[lang] = entry["title"]
-        count += entry["pages"]
-    return count, {"id": name, "langs": [[lang, LANG_NAMES.get(lang, lang), titles[lang]] for lang in langs]}
-
-
-def _language_state(run: _SiteBuild, name: str, lang: str, langs: list[str]) -> str:
-    """What a game-language folder is made from: the game's files in that language, the
-    templates, the checker's tables and examples, the PDFs it offers, the game's languages and
-    the site's address."""
-    downloads = [run.project.output / name / lang / f"{kind}.pdf" for kind in DOWNLOADS]
+def _language_state(run: SiteBuild, name: str, lang: str, langs: list[str]) -> str:
+    """What a game-language folder's pages are made from: the game's files in that language,
+    the templates, the checker's tables and examples, which PDFs it offers (not their bytes:
+    downloads.py), the game's languages and the site's address."""
     state = [Inputs.common(), "site", run.inputs.game(name, lang), run.inputs.templates(name, TEMPLATES),
              run.inputs.tables(name), sorted((run.verified.get(name) or {}).items()),
-             [file_hash(p) if p.is_file() else "-" for p in downloads], langs, run.site_url]
+             downloads.offered(run.project.output, name, lang), langs, run.site_url]
     if run.changes:  # the page of what changed, from the errata sheet's entries
         listed = run.project.output / name / lang / changes_data
         state.append(file_hash(listed) if listed.is_file() else "-")
     return digest(*state)
-
-
-def _kept_language(run: _SiteBuild, name: str, lang: str, state: str) -> dict | None:
-    """The manifest's entry of a language folder kept as built: not asked for (and built
-    before), or unchanged; its warnings are repeated. None if it is to be built."""
-    manifest, key = run.manifest, f"site:{name}/{lang}"
-    kept = run.langs and lang not in run.langs and (run.final / name / lang).is_dir() and manifest.get(key)
-    if not (kept or manifest.fresh(key, state)):
-        return None
-    entry = manifest.get(key)
-    load_diagnostics(entry.get("diagnostics", []), run.report)
-    return entry
-
-
-def _build_language(run: _SiteBuild, name: str, load: Callable, lang: str, langs: list[str],
-                    state: str) -> dict | None:
-    """Write a game's pages in one language (and what they offer: downloads, images, the
-    offline files), remove the pages that are gone, and remember what was written. `load`
-    loads the game; None if it cannot be loaded."""
-    started = time.perf_counter()
-    game = load()
-    if game is None:
-        return None
-    folder = run.final / name / lang
-    local = Report()
-    ctx = BuildContext(game, lang, run.project.root, examples=_examples(run, name, game))
-    pages = game_pages(ctx, local, changes=run.changes)
-    files = _write_pages(ctx, pages, langs, folder, run.site_url)
-    report_fallbacks(ctx.tr, local, f"{game.id} site ({lang})")
-    files += _copy_downloads(ctx, folder)
-    files += copy_images(ctx, folder)
-    _remove_gone(folder, files)
-    run.report.diagnostics.extend(local.diagnostics)
-    run.manifest.record(f"site:{name}/{lang}", state, files, title=ctx.title, pages=len(pages),
-                        diagnostics=save_diagnostics(local))
-    run.rebuilt.append(f"{name}/{lang}")
-    if run.on_page:
-        run.on_page(f"{name}/{lang}/site", len(pages), time.perf_counter() - started)
-    return {"title": ctx.title, "pages": len(pages)}
-
-
-def _examples(run: _SiteBuild, name: str, game) -> dict[str, bool]:
-    """The game's examples and whether each checks out: as the build checked them, else
-    checked now (once per game)."""
-    examples = run.verified.get(name)
-    if examples is None:
-        from ..print.jobs import checked_examples
-
-        examples = run.verified[name] = checked_examples(game)
-    return examples
-
-
-def _write_pages(ctx: BuildContext, pages: list[SitePage], langs: list[str], folder: Path, site_url: str) -> list[Path]:
-    """The language folder's words for "did you mean", its pages and its offline files."""
-    files = [folder / TERMS]
-    outputs.write_if_changed(folder / TERMS, json.dumps(game_terms(pages, ctx.lang), ensure_ascii=False))
-    files += [_write_page(ctx, page, pages, langs, folder, site_url) for page in pages]
-    files += [_write_alias(ctx, alias, target, pages, folder) for alias, target in chapter_aliases(ctx, langs).items()]
-    return files + offline_files(ctx, pages, folder)
-
-
-def _write_alias(ctx: BuildContext, alias: str, target: str, pages: list[SitePage], folder: Path) -> Path:
-    """A chapter's page under another edition's name for it: a page that sends the reader on to
-    the chapter (keeping the #section), for search engines its canonical address, and no body
-    for the search index."""
-    title = next((page.title for page in pages if page.path == target), target)
-    html = Markup('<!doctype html>\n<html lang="{lang}"><head><meta charset="utf-8"><title>{title}</title>'
-                  '<link rel="canonical" href="{target}"><meta name="robots" content="noindex">'
-                  '<meta http-equiv="refresh" content="0; url={target}">'
-                  '<script>location.replace("{target}" + location.hash)</script></head>'
-                  '<body><p><a href="{target}">{title}</a></p></body></html>\n').format(
-        lang=ctx.lang, title=title, target=target)
-    path = folder / alias
-    outputs.write_if_changed(path, str(html))
-    return path
-
-
-def _remove_gone(folder: Path, files: list[Path]) -> None:
-    """Files of the folder this build did not write: pages that are gone."""
-    keep = set(files)
-    for path in folders.files(folder):
-        if path not in keep:
-            path.unlink()
-
-
-def _write_page(ctx: BuildContext, page: SitePage, pages: list[SitePage], langs: list[str], folder: Path,
-                site_url: str) -> Path:
-    up = "../" * page.depth
-    root = up + "../../"
-    nav = [p for p in pages if p.nav]
-    index = nav.index(page) if page in nav else None
-    prev_page = nav[index - 1] if index else None
-    next_page = nav[index + 1] if index is not None and index + 1 < len(nav) else None
-    template = ctx.env.get_template("site/page.html.j2")
-    html = template.render(
-        page=page, nav=nav, up=up, root=root, prev=prev_page, next=next_page,
-        game_title=ctx.title, langs=langs, lang_names=LANG_NAMES, game_id=ctx.game.id,
-        preloads=preloads(scripts_of(ctx.lang)), site_url=site_url,
-    )
-    path = folder / page.path
-    outputs.write_if_changed(path, html)
-    return path
-
-
-LANG_NAMES = {"ru": "Русский", "en": "English", "de": "Deutsch", "fr": "Français", "es": "Español", "pl": "Polski"}
-
-
-DOWNLOADS = ("rulebook", "cards", "reference", "counters", "maps", "maps-large")
-
-
-def _copy_downloads(ctx: BuildContext, folder: Path) -> list[Path]:
-    out = []
-    for kind in DOWNLOADS:
-        source = ctx.output_dir() / f"{kind}.pdf"
-        if source.exists():
-            target = folder / "downloads" / f"{kind}.pdf"
-            outputs.write_if_changed(target, source.read_bytes())
-            out.append(target)
-    return out
 
 
 def _index_html(dirs: list[Path], catalogue) -> str:

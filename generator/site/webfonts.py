@@ -9,10 +9,12 @@ cuts each piece once."""
 from __future__ import annotations
 
 import hashlib
+import time
 from dataclasses import dataclass
 from functools import lru_cache
 from io import BytesIO
 from pathlib import Path
+from typing import ClassVar
 
 from ..system import folders
 from .. import outputs
@@ -133,16 +135,62 @@ def cut(piece: Piece) -> bytes:
     return _cut(source, _split(source)[piece.script])
 
 
+def _kept(output: Path, piece: Piece) -> Path:
+    """Where the piece is kept: output/.rulesmith/webfonts/, its name made from the face's hash and the cut."""
+    return output / STATE / "webfonts" / f"{_hash(_face(piece))}-{piece.script}.woff2"
+
+
+def keep_pieces(output: Path) -> list[Path]:
+    """Cut every piece not kept yet, and keep it; where each is kept."""
+    out = []
+    for piece in pieces():
+        cached = _kept(output, piece)
+        if not cached.is_file():
+            outputs.write_bytes(cached, cut(piece))
+        out.append(cached)
+    return out
+
+
+def all_kept(output: Path) -> bool:
+    """Whether every piece is kept already (nothing to cut)."""
+    return all(_kept(output, piece).is_file() for piece in pieces())
+
+
+@dataclass(frozen=True)
+class CutFonts:
+    """The pieces not kept yet, cut as a piece of work a build's worker does beside the
+    documents (it waits for none of them, and goes first); the site copies them in when it is
+    finished."""
+
+    root: Path
+    game: str = ""  # of no game and no language: it waits for no document
+    lang: str = ""
+    cost: float = 0.0
+    ahead: ClassVar[bool] = True  # a few seconds' work that waits for nothing: before the documents, not after
+    kind: ClassVar[str] = "fonts"
+    label: ClassVar[str] = "site/fonts"
+
+    def run(self) -> "FontsCut":
+        started = time.perf_counter()
+        outputs.confine_to(self.root / "output")
+        keep_pieces(self.root / "output")
+        return FontsCut(self, time.perf_counter() - started)
+
+
+@dataclass
+class FontsCut:
+    job: CutFonts
+    seconds: float = 0.0
+    error: str | None = None
+    fault: OSError | None = None
+
+
 def write_fonts(output: Path, assets: Path) -> list[Path]:
     """Write every piece under assets/fonts/ (cut once, then copied from output/.rulesmith/webfonts/);
     their paths."""
     kept = output / STATE / "webfonts"
-    written, cached_files = [], set()
-    for piece in pieces():
-        cached = kept / f"{_hash(_face(piece))}-{piece.script}.woff2"
-        cached_files.add(cached)
-        if not cached.is_file():
-            outputs.write_bytes(cached, cut(piece))
+    written, cached_files = [], keep_pieces(output)
+    for piece, cached in zip(pieces(), cached_files):
         target = assets / FONTS / piece.name
         outputs.write_if_changed(target, cached.read_bytes())
         written.append(target)
