@@ -152,21 +152,12 @@ def run_jobs(jobs: list[Job], workers: int | None = None,
     in this process just before the work would start (after `on_done` of those documents), may
     leave it out: it is then not run nor reported."""
     workers = workers or os.cpu_count() or 1
-    results = []
     if workers == 1 or len(jobs) + len(later) == 1:
-        for item in [*_in_order(jobs), *_longest_first_later(later)]:
-            if not _admitted(item, admit):
-                continue
-            result = _safe(item)
-            results.append(result)
-            if on_done:
-                on_done(result)
-        return results
+        return _run_here(jobs, later, on_done, admit)
+    results = []
     pool = ProcessPoolExecutor(max_workers=min(workers, len(jobs) + len(later)), initializer=_die_with_parent)
     waiting = _waits(jobs, later)
-    ahead = [item for item in later if getattr(item, "ahead", False) and not waiting.get(item)]
-    queued = [*ahead, *(_longest_first(jobs) if jobs else []),
-              *[item for item in _longest_first_later(later) if item not in ahead]]
+    queued = _queue(jobs, later, waiting)
     running: dict = {}
 
     def start_ready() -> None:
@@ -202,6 +193,26 @@ def run_jobs(jobs: list[Job], workers: int | None = None,
     pool.shutdown()
     order = {item: i for i, item in enumerate([*jobs, *later])}
     return sorted(results, key=lambda r: order[r.job])
+
+
+def _run_here(jobs: list[Job], later: Sequence, on_done, admit) -> list[JobResult]:
+    """Run the jobs one after the other in this process, then the later work."""
+    results = []
+    for item in [*_in_order(jobs), *_longest_first_later(later)]:
+        if not _admitted(item, admit):
+            continue
+        results.append(_safe(item))
+        if on_done:
+            on_done(results[-1])
+    return results
+
+
+def _queue(jobs: list[Job], later: Sequence, waiting: dict) -> list:
+    """The order the workers take the work in: what goes ahead, the documents the longest first,
+    then the later work."""
+    ahead = [item for item in later if getattr(item, "ahead", False) and not waiting.get(item)]
+    return [*ahead, *(_longest_first(jobs) if jobs else []),
+            *[item for item in _longest_first_later(later) if item not in ahead]]
 
 
 def _waits(jobs: list[Job], later: Sequence) -> dict:
