@@ -290,8 +290,8 @@ def _finish_language(run: SiteBuild, name: str, lang: str) -> dict:
         return run.manifest.get(key)
     entry = run.manifest.get(key)
     load_diagnostics(entry.get("diagnostics", []), run.report)
-    offered = downloads.state(output, name, lang)
-    if (name, lang) in run._unchanged and entry.get("downloads") != offered:
+    offered = downloads.state(output, name, lang) if (name, lang) in run._unchanged else entry.get("downloads")
+    if entry.get("downloads") != offered:
         pages = [output / rel for rel in entry["files"] if not downloads.is_download(folder, output / rel)]
         files = pages + downloads.copy_downloads(output, name, lang, folder)
         run.manifest.record(key, entry["inputs"], files,
