@@ -12,8 +12,9 @@ from __future__ import annotations
 
 import re
 
-_TAG = re.compile(r"<(/?)([a-zA-Z][a-zA-Z0-9]*)\b[^>]*>")
-_VOID = frozenset({"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"})
+# a start or end tag: (/ or nothing, the name); the elements that have no end tag
+TAG = re.compile(r"<(/?)([a-zA-Z][a-zA-Z0-9]*)\b[^>]*>")
+VOID = frozenset({"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"})
 _CHAPTER = re.compile(r'<section class="chapter\b')
 TURNED_AFTER = re.compile(r"(\d+)@(\d+)")  # a decision: table N turned, placed before block J
 
@@ -23,8 +24,8 @@ def blocks(html: str) -> list[tuple[int, int]]:
     found = []
     for section in _CHAPTER.finditer(html):
         depth, start = 0, 0
-        for tag in _TAG.finditer(html, section.start()):
-            if tag.group(2).lower() in _VOID or tag.group(0).endswith("/>"):
+        for tag in TAG.finditer(html, section.start()):
+            if tag.group(2).lower() in VOID or tag.group(0).endswith("/>"):
                 if depth == 1:
                     found.append((tag.start(), tag.end()))
             elif tag.group(1):
@@ -180,7 +181,7 @@ def columns(html: str) -> dict[str, int]:
 def numbered(html: str) -> str:
     """`html` with `data-block="K"` on each block's start tag, for a layout to tell where each is."""
     for k, (start, _end) in reversed(list(enumerate(blocks(html)))):
-        tag = _TAG.match(html, start)
+        tag = TAG.match(html, start)
         html = f'{html[:tag.end(2)]} data-block="{k}"{html[tag.end(2):]}'
     return html
 

@@ -19,12 +19,11 @@ from __future__ import annotations
 import bisect
 import re
 
+from .bookblocks import TAG, VOID
 from .boxtree import every_box
 
 _OPEN = '<p class="unstated-note">'
 _NOTE = re.compile(r'<p class="unstated-note" data-note="(\d+)"[^>]*>(.*?)</p>', re.DOTALL)
-_TAG = re.compile(r"<(/?)([a-zA-Z][a-zA-Z0-9]*)\b[^>]*>")
-_VOID = frozenset({"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"})
 _PLAIN = re.compile(r"<[^>]+>")
 # a note whose twin stands less than this much text above it is expected on the same page: a
 # fraction of what a column of the smallest book (A5) holds
@@ -43,7 +42,7 @@ def _after_marked(html: str) -> str:
     """`html` with `data-note-after="N"` on the start tag of the element that ends right before
     note N (the one before a run of notes for all of them: "N M"; none where the note follows
     text or opens its parent)."""
-    tags = list(_TAG.finditer(html))
+    tags = list(TAG.finditer(html))
     ends = [tag.end() for tag in tags]
     notes = {m.start(): m.group(1) for m in _NOTE.finditer(html)}
     anchor: dict[int, int | None] = {}  # a note's start -> the index of its element's start tag
@@ -66,10 +65,10 @@ def _element_before(html: str, tags: list, ends: list[int], at: int) -> int | No
         return None
     closing, name = tags[k].group(1), tags[k].group(2).lower()
     if not closing:
-        return k if name in _VOID or tags[k].group(0).endswith("/>") else None
+        return k if name in VOID or tags[k].group(0).endswith("/>") else None
     depth = 0
     for j in range(k, -1, -1):
-        if tags[j].group(2).lower() in _VOID or tags[j].group(0).endswith("/>"):
+        if tags[j].group(2).lower() in VOID or tags[j].group(0).endswith("/>"):
             continue
         depth += 1 if tags[j].group(1) else -1
         if depth == 0:
@@ -93,16 +92,17 @@ def expected(html: str) -> frozenset[str]:
     for note in _NOTE.finditer(html):
         words = _words(note.group(2))
         twin = kept.get(words)
-        if twin is not None and _near(left_out(html[twin:note.start()], found)):
+        if twin is not None and _near(html[twin:note.start()], found):
             found.add(note.group(1))
         else:
             kept[words] = note.end()
     return frozenset(found)
 
 
-def _near(between: str) -> bool:
-    """Whether the HTML between two notes prints less than NEAR characters of text."""
-    return len(between) < 40 * NEAR and len(_PLAIN.sub("", between)) < NEAR
+def _near(between: str, left: set[str]) -> bool:
+    """Whether the HTML between two notes prints less than NEAR characters of text, the notes
+    of `left` not counted (a long stretch is not read through: it is far)."""
+    return len(between) < 40 * NEAR and len(_PLAIN.sub("", left_out(between, left))) < NEAR
 
 
 def _words(text: str) -> str:
