@@ -499,8 +499,32 @@ def test_walk_goes_as_deep_as_the_disk(tmp_path: Path, deep):
     assert len(found) == DEPTH + 2 and bottom in found and tmp_path / "tree" / "loop" in found
     assert folders.files(tmp_path / "tree") == [bottom]
     assert folders.walk(tmp_path / "missing") == []
+    folders.copy(tmp_path / "tree", tmp_path / "copy")
+    assert (tmp_path / "copy" / bottom.relative_to(tmp_path / "tree")).read_text() == "deep"
+    assert (tmp_path / "copy" / "loop").is_symlink()
+    with folders.scratch("deep-") as held:
+        folders.copy(tmp_path / "tree", held / "tree")
+    assert not held.exists()
+    folders.remove(tmp_path / "copy")
     folders.remove(tmp_path / "tree")
     assert not (tmp_path / "tree").exists()
+
+
+def test_no_recursive_walk_over_content():
+    """Path.rglob, os.walk and shutil.copytree recurse once per level; only `folders.walk` goes
+    as deep as the disk. The slow build below finds such a call only when it lies on its path;
+    this finds every one, in the default run."""
+    import ast
+    found = []
+    for path in folders.files(REPO / "generator"):
+        if path.suffix != ".py" or path.name == "folders.py":
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
+                    and node.func.attr in ("rglob", "walk", "copytree") \
+                    and not (isinstance(node.func.value, ast.Name) and node.func.value.id in ("folders", "ast")):
+                found.append(f"{path.relative_to(REPO)}:{node.lineno} {node.func.attr}")
+    assert found == [], "walk content with generator.system.folders.walk instead"
 
 
 @pytest.mark.slow  # builds, rebuilds, validates and extracts a game with two 1200-folder-deep trees

@@ -5,15 +5,14 @@ copy of the content on disk."""
 from __future__ import annotations
 
 import io
-import shutil
 import subprocess
 import tarfile
-import tempfile
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Iterator
 
 from ..project import UsageError
+from ..system import folders
 from ..reading.loader import MANIFEST
 
 CONTENT = "content"
@@ -58,10 +57,10 @@ def from_git(root: Path, game_id: str, ref: str) -> Iterator[Path]:
     archive = _git(top, "archive", "--format=tar", commit, "--", path)
     if archive.returncode != 0:
         raise UsageError(f"git archive {ref} failed: {archive.stderr.decode('utf-8', 'replace').strip()}")
-    with tempfile.TemporaryDirectory(prefix="rulesmith-since-") as folder:
+    with folders.scratch("rulesmith-since-") as folder:
         with tarfile.open(fileobj=io.BytesIO(archive.stdout)) as tar:
             tar.extractall(folder, filter="data")
-        yield Path(folder) / path.removesuffix(f"{CONTENT}/{game_id}")
+        yield folder / path.removesuffix(f"{CONTENT}/{game_id}")
 
 
 @contextmanager
@@ -74,6 +73,6 @@ def from_folder(folder: Path, game_id: str) -> Iterator[Path]:
     else:
         raise UsageError(f"no {MANIFEST} in {folder}, {folder / game_id} or {folder / CONTENT / game_id}; "
                          f"--since-dir names an older copy of the game's folder (or of content/)")
-    with tempfile.TemporaryDirectory(prefix="rulesmith-since-") as root:
-        shutil.copytree(candidate, Path(root) / CONTENT / game_id, symlinks=True)
-        yield Path(root)
+    with folders.scratch("rulesmith-since-") as root:
+        folders.copy(candidate, root / CONTENT / game_id)
+        yield root

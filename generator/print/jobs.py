@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterable, Sequence
 
+from ..system.folders import files
 from ..system.children import die_with_parent, interrupts_held, let_interrupts_through
 from ..core.diagnostics import Diagnostic, Report
 from ..project import Project
@@ -247,8 +248,7 @@ def _longest_first(jobs: list[Job]) -> list[Job]:
 
 def _content_size(folder: Path) -> int:
     """Bytes of a game's rules and data: how long its documents take, roughly."""
-    return sum(path.stat().st_size for name in ("rules", "data") if (folder / name).is_dir()
-               for path in (folder / name).rglob("*") if path.is_file())
+    return sum(path.stat().st_size for name in ("rules", "data") for path in files(folder / name))
 
 
 def _prerequisites(jobs: list[Job]) -> dict[Job, Job]:

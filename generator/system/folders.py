@@ -15,9 +15,12 @@ from __future__ import annotations
 
 import errno
 import os
+import shutil
 import stat
+import tempfile
+from contextlib import contextmanager
 from pathlib import Path
-from typing import BinaryIO, Collection
+from typing import BinaryIO, Collection, Iterator
 
 MAX_BYTES = 64 << 20  # a content file larger than this is no rules text, data or catalog anyone wrote
 OUTPUT_BYTES = 4 << 30  # a file of output/ (a PDF, a picture) read back: bounded, never a device's endless stream
@@ -125,3 +128,29 @@ def remove(folder: Path) -> None:
             path.rmdir()
         else:
             path.unlink(missing_ok=True)
+
+
+def copy(source: Path, target: Path) -> None:
+    """Copy the folder `source` to `target` (made, with its parents), links copied as links:
+    shutil.copytree, without its recursion."""
+    target.mkdir(parents=True, exist_ok=True)
+    for path in walk(source):
+        to = target / path.relative_to(source)
+        if path.is_symlink():
+            to.symlink_to(os.readlink(path))
+        elif path.is_dir():
+            to.mkdir()
+        else:
+            shutil.copy2(path, to)
+
+
+@contextmanager
+def scratch(prefix: str) -> Iterator[Path]:
+    """A new temporary folder, removed with all it holds on leaving: tempfile.TemporaryDirectory,
+    whose clean-up recurses as shutil.rmtree does."""
+    folder = Path(tempfile.mkdtemp(prefix=prefix))
+    try:
+        yield folder
+    finally:
+        remove(folder)
+
