@@ -18,6 +18,7 @@ from ..core.diagnostics import Diagnostic, Severity
 from .fetcher import ConfinedFetcher
 from .fonts import font_dirs, with_shipped_glyphs
 from .linebreak import apply as correct_line_breaking
+from .layoutwork import apply as lighten_layout
 from .tagging import honest, variant
 from .verify import LayoutRules, verify_layout
 
@@ -64,6 +65,7 @@ def render_document(html: str, base_url: Path, roots: list[Path], keep: bool = F
         return _kept.pop(key)
     fetcher = ConfinedFetcher([*roots, *font_dirs()])
     correct_line_breaking()
+    lighten_layout()
     try:
         document = HTML(string=with_shipped_glyphs(html), base_url=base_url.resolve().as_uri() + "/",
                         url_fetcher=fetcher).render(font_config=font_config())
