@@ -27,11 +27,14 @@ from generator.commands.new import scaffold
 from generator.core.diagnostics import Report
 from generator.print.booklet import impose
 from generator.print.bookpages import book_layout, finish
+from generator.print import layoutwork
 from generator.print.context import BuildContext
 from generator.print.notes import repeated
 from generator.print.pdf import render_document
 from generator.print.rulebook import rulebook_html
 from generator.project import Project
+
+from .test_layoutwork import boxes
 
 LANGUAGES = ("ru", "en", "de", "pl")
 FORMATS = ("a4", "letter", "a5", "booklet")
@@ -261,3 +264,30 @@ def test_generated_books_lay_out(games, spec):
 @given(spec=book)
 def test_five_hundred_generated_books_lay_out(games, spec):
     assert lay_out(games, spec) >= 2
+
+
+def same_as_weasyprint_alone(games: dict, spec: dict) -> None:
+    """The book `spec` laid out with the corrections to WeasyPrint's layout (print/layoutwork.py)
+    and with WeasyPrint's own layout: the same text boxes in the same places, page by page."""
+    root, game = games[spec["lang"]]
+    write_book(game.folder, spec)
+    ctx = BuildContext(game, spec["lang"], root)
+    html = rulebook_html(ctx, "a5" if spec["format"] == "booklet" else spec["format"])
+    ours = boxes(render_document(html, game.folder, ctx.roots)[0])
+    with layoutwork.stock():
+        assert boxes(render_document(html, game.folder, ctx.roots)[0]) == ours
+
+
+@settings(max_examples=4, deadline=None, database=None, derandomize=True,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.function_scoped_fixture])
+@given(spec=book)
+def test_generated_books_lay_out_as_weasyprint_alone(games, spec):
+    same_as_weasyprint_alone(games, spec)
+
+
+@pytest.mark.slow
+@settings(max_examples=100, deadline=None, database=None, derandomize=True, phases=[Phase.explicit, Phase.generate],
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.function_scoped_fixture])
+@given(spec=book)
+def test_a_hundred_generated_books_lay_out_as_weasyprint_alone(games, spec):
+    same_as_weasyprint_alone(games, spec)
