@@ -54,9 +54,10 @@ def boxes(document) -> list[list[tuple]]:
 
 
 @pytest.fixture
-def counted(monkeypatch):
-    """WeasyPrint's own layout with its page layouts and column layouts counted; `correct()`
-    puts the corrections over it."""
+def both(monkeypatch):
+    """both(html): the HTML laid out with WeasyPrint's own layout, then with the corrections
+    over it, the page layouts and column layouts of each counted; asserts the same boxes and
+    gives (boxes, WeasyPrint's counts, the corrected counts)."""
     counts = {"pages": 0, "columns": 0}
     with layoutwork.stock():
         remake, lay_out = page.remake_page, block.block_box_layout
@@ -83,7 +84,14 @@ def counted(monkeypatch):
             document = weasyprint.HTML(string=html).render()
             return boxes(document), dict(counts)
 
-        yield render, correct
+        def laid_out_both_ways(html: str):
+            stock, stock_counts = render(html)
+            correct()
+            ours, our_counts = render(html)
+            assert ours == stock
+            return ours, stock_counts, our_counts
+
+        yield laid_out_both_ways
 
 
 def test_written_against_this_weasyprint():
@@ -94,12 +102,8 @@ def test_written_against_this_weasyprint():
     assert not layoutwork.known("columns_layout", lambda: None)  # another source: left alone
 
 
-def test_page_references_laid_out_again_only_when_their_numbers_change(counted):
-    render, correct = counted
-    stock, stock_counts = render(REFERENCES)
-    correct()
-    ours, our_counts = render(REFERENCES)
-    assert ours == stock
+def test_page_references_laid_out_again_only_when_their_numbers_change(both):
+    ours, stock_counts, our_counts = both(REFERENCES)
     contents = [text for _, _, text in ours[0]]
     assert contents[contents.index("One") + 1].strip() == "2" and contents[-1].strip() == "4"
     assert [text for _, _, text in ours[3]][-2].strip() == "2"  # "Back to one 2." on page 4
@@ -108,12 +112,8 @@ def test_page_references_laid_out_again_only_when_their_numbers_change(counted):
     assert our_counts["pages"] == 4 + 2
 
 
-def test_a_column_that_cannot_take_its_first_box_grows_in_steps(counted):
-    render, correct = counted
-    stock, stock_counts = render(COLUMNS)
-    correct()
-    ours, our_counts = render(COLUMNS)
-    assert ours == stock
+def test_a_column_that_cannot_take_its_first_box_grows_in_steps(both):
+    _, stock_counts, our_counts = both(COLUMNS)
     assert our_counts["columns"] * 3 < stock_counts["columns"], (our_counts, stock_counts)
 
 
