@@ -95,10 +95,19 @@ def both(monkeypatch):
 
 
 def test_written_against_this_weasyprint():
-    known = all(layoutwork.known(name, function) for name, function in (
-        ("columns_layout", weasyprint.layout.column.columns_layout),
-        ("make_page", page.make_page)))
-    assert layoutwork.apply() == (known, known)
+    from weasyprint.formatting_structure import build
+    from weasyprint.layout import column
+
+    references = all(layoutwork.known(name, function) for name, function in (
+        ("cache_target_page_counters", layoutwork._STOCK.get("cache_target_page_counters",
+                                                             TargetCollector.cache_target_page_counters)),
+        ("collect_missing_counters", layoutwork._STOCK.get("collect_missing_counters",
+                                                           TargetCollector.collect_missing_counters)),
+        ("compute_content_list", build.compute_content_list), ("make_page", page.make_page)))
+    columns = all(layoutwork.known(name, function) for name, function in (
+        ("columns_layout", column.columns_layout),
+        ("block_box_layout", layoutwork._STOCK.get("block_box_layout", block.block_box_layout))))
+    assert layoutwork.apply() == (references, columns)
     assert not layoutwork.known("columns_layout", lambda: None)  # another source: left alone
 
 
