@@ -28,11 +28,15 @@ def _answer() -> int:
 
 def test_ctrl_c_while_the_child_is_forked_ends_it_without_a_traceback(capfd):
     global _armed
+    # Ctrl+C as a command has it: a test in this worker that ran a command to its interrupted
+    # end (faults.interrupted) left SIGINT ignored, and the child would inherit that
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
     _armed = True
     try:
         outcome = run_bounded(_answer, seconds=30)
     finally:
         _armed = False
+        signal.signal(signal.SIGINT, previous)
     err = capfd.readouterr().err
     assert "Exception ignored" not in err and "Traceback" not in err, err
     assert outcome.ended and outcome.exit_code == "KeyboardInterrupt", outcome  # the child got it
