@@ -11,3 +11,13 @@ def every_box(box):
         item = stack.pop()
         yield item
         stack.extend(reversed(getattr(item, "children", None) or ()))
+
+
+def elements(document):
+    """(page index, box, element) for every box of a laid-out document that comes from an HTML
+    element, page by page in document order."""
+    for index, page in enumerate(document.pages):
+        for box in every_box(page._page_box):
+            element = getattr(box, "element", None)
+            if element is not None:
+                yield index, box, element

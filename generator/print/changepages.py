@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import Callable, Iterable
 
 from . import memo
-from .boxtree import every_box
+from .boxtree import elements
 from .context import BuildContext
 from .living import CHANGED
 from .sources import made_from
@@ -27,16 +27,12 @@ def landmarks(document) -> dict[str, int]:
     """The page (1-based, as the book numbers it) where each element the sheet can name starts:
     the marked blocks by `data-src` and `id`, the headings by `data-src`."""
     found: dict[str, int] = {}
-    for index, page in enumerate(document.pages):
-        for box in every_box(page._page_box):
-            element = getattr(box, "element", None)
-            if element is None:
-                continue
-            keys = [element.get("data-src"), element.get("id")] if element.get(CHANGED) is not None else \
-                [element.get("data-src")] if element.tag in _HEADINGS else []
-            for key in keys:
-                if key:
-                    found.setdefault(key, index + 1)
+    for index, _box, element in elements(document):
+        keys = [element.get("data-src"), element.get("id")] if element.get(CHANGED) is not None else \
+            [element.get("data-src")] if element.tag in _HEADINGS else []
+        for key in keys:
+            if key:
+                found.setdefault(key, index + 1)
     return found
 
 

@@ -20,7 +20,7 @@ import bisect
 import re
 
 from .bookblocks import TAG, VOID
-from .boxtree import every_box
+from .boxtree import elements, every_box
 
 _OPEN = '<p class="unstated-note">'
 _NOTE = re.compile(r'<p class="unstated-note" data-note="(\d+)"[^>]*>(.*?)</p>', re.DOTALL)
@@ -166,16 +166,12 @@ def _pages(document) -> tuple[dict[str, int], dict[str, int]]:
     ends), by note number."""
     starts: dict[str, int] = {}
     ends: dict[str, int] = {}
-    for n, page in enumerate(document.pages):
-        for box in every_box(page._page_box):
-            element = getattr(box, "element", None)
-            if element is None:
-                continue
-            for after in (element.get("data-note-after") or "").split():
-                ends[after] = n
-            number = element.get("data-note")
-            if number is not None and box.element_tag == "p":
-                starts.setdefault(number, n)
+    for n, box, element in elements(document):
+        for after in (element.get("data-note-after") or "").split():
+            ends[after] = n
+        number = element.get("data-note")
+        if number is not None and box.element_tag == "p":
+            starts.setdefault(number, n)
     return starts, ends
 
 
