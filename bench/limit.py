@@ -66,8 +66,17 @@ def copy_project(games: list[str]) -> Path:
 
 
 def clean_stores(root: Path) -> None:
-    """Forget every earlier build: its files and what its layouts found."""
+    """Forget every earlier build: its files and what its layouts found. The rules checker's
+    probability tables are written again (untimed): the reference sheets print them, as they
+    do after the `rulesmith build` steps that come before the documents."""
+    from generator.checker.tables import write_tables
+
     shutil.rmtree(root / "output", ignore_errors=True)
+    project = Project(root)
+    for name in project.game_ids():
+        game = project.load(name, Report(), checks=False)
+        if game is not None and (game.folder / "procedures.py").exists():
+            write_tables(game, project.output)
 
 
 def the_jobs(root: Path, games: list[str]) -> list[Job]:
@@ -216,7 +225,7 @@ def main() -> None:
               f"default workers {args.jobs}; load average {os.getloadavg()[0]:.1f} at the start\n")
         serial = median_runs([build_documents(root, jobs, 1) for _ in range(args.repeat)])
         parallel = median_runs([build_documents(root, jobs, args.jobs) for _ in range(args.repeat)])
-        tasks = floor_tasks(jobs)
+        tasks = floor_tasks(jobs)  # the last build's decisions, its tables beside them
         floor1 = median_runs([floor(tasks, 1) for _ in range(args.repeat)])
         floorn = median_runs([floor(tasks, args.jobs) for _ in range(args.repeat)])
         with layoutwork.stock():  # the floor of WeasyPrint's own layout, without its corrections
@@ -239,7 +248,7 @@ def main() -> None:
         if not args.no_command:
             walls, cpus = [], []
             for _ in range(args.repeat):
-                clean_stores(root)
+                shutil.rmtree(root / "output", ignore_errors=True)  # nothing kept: the command writes its tables
                 wall, cpu, _, _ = rulesmith(root, "build", "--jobs", str(args.jobs))
                 walls.append(wall)
                 cpus.append(cpu)
