@@ -82,6 +82,8 @@ class BuildContext:
     # build --changes-since: a project folder holding the game at REF, as the build read it from
     # git (once for all its documents); None: each reads REF itself (print/living.py)
     older: Path | None = None
+    # the card faces the fitting laid out, kept for the card images (facepages.FacePages); None: not kept
+    face_pages: object | None = field(default=None, compare=False, repr=False)
     _modules: dict[str, list] = field(default_factory=dict, init=False, repr=False, compare=False)
 
     @cached_property

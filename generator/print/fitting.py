@@ -171,21 +171,13 @@ def _fit(ctx: BuildContext, faces: list[CardFace], low: float) -> list[list[floa
     out again, down to the minimum size. Sets each face's font_pt; returns, per face, the
     overflow (needed, available mm) left at the minimum size, or None, and whether the face
     takes its narrow body (the stat list)."""
-    from .overflow import overflows
-    from .images import faces_html
-    from .pdf import render_document
-
-    from .overflow import too_wide
-
     todo = [replace(f, index=k) for k, f in enumerate(faces)]
     over: dict[int, tuple[float, float]] = {}
     active = list(range(len(todo)))  # only cards still shrinking are laid out again
     for _round in range(ROUNDS):
-        batch = [replace(todo[i], index=n) for n, i in enumerate(active)]
-        document, _ = render_document(faces_html(ctx, batch, measure=True), ctx.game.folder, ctx.roots)
-        found = {active[n]: v for n, v in overflows(document).items()}
-        wide = [active[n] for n in too_wide(document) if todo[active[n]].narrow is not None]
-        del document
+        overflowing, too_wide = _measured_round(ctx, [replace(todo[i], index=n) for n, i in enumerate(active)])
+        found = {active[n]: v for n, v in overflowing.items()}
+        wide = [active[n] for n in too_wide if todo[active[n]].narrow is not None]
         for i in wide:  # a stats row too wide for the card: the stats as a list instead
             todo[i] = replace(todo[i], body=todo[i].narrow, narrow=None)
         for i in active:
@@ -203,6 +195,21 @@ def _fit(ctx: BuildContext, faces: list[CardFace], low: float) -> list[list[floa
         faces[k].font_pt = face.font_pt
     return [([round(over[k][0], 3), round(over[k][1], 3)] if k in over else None,
              todo[k].narrow is None and faces[k].narrow is not None) for k in range(len(todo))]
+
+
+def _measured_round(ctx: BuildContext, batch: list[CardFace]) -> tuple[dict[int, tuple[float, float]], set[int]]:
+    """Lay the faces out, one per measuring page: (the overflow of each face whose text runs
+    past its body, the faces with content wider than their body), by place in `batch`. The
+    layout is kept for the card images where they are wanted (facepages.py)."""
+    from .facepages import face_key
+    from .images import faces_html
+    from .overflow import overflows, too_wide
+    from .pdf import render_document
+
+    document, _ = render_document(faces_html(ctx, batch, measure=True), ctx.game.folder, ctx.roots)
+    if ctx.face_pages is not None:
+        ctx.face_pages.keep(document, [face_key(faces_html(ctx, [replace(f, index=0)])) for f in batch])
+    return overflows(document), too_wide(document)
 
 
 def split_face(ctx: BuildContext, face: CardFace, font_pt: float, count: int = 2) -> list[CardFace]:

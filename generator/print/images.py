@@ -16,6 +16,7 @@ from ..system import folders
 from .. import outputs
 from .cardfaces import CardFace
 from .context import BuildContext
+from .facepages import FacePages, face_key, raster
 from .fonts import fit_text
 from . import memo
 from .pdf import render_document
@@ -67,10 +68,12 @@ def write_card_images(ctx: BuildContext, faces: list[CardFace], folder: Path, re
     for start in range(0, len(faces), CHUNK):
         indices = range(start, min(start + CHUNK, len(faces)))
         todo = [i for i in indices if i in plan.changed]
-        pdf = _faces_pdf(ctx, [replace(faces[i], index=n) for n, i in enumerate(todo)]) if todo else None
-        page = {i: n for n, i in enumerate(todo)}
+        pages = {i: page for i in todo if (page := plan.laid_out(i)) is not None}  # the fitting's layout
+        rest = [i for i in todo if i not in pages]
+        pdf = _faces_pdf(ctx, [replace(faces[i], index=n) for n, i in enumerate(rest)]) if rest else None
+        pages.update((i, pdf[n]) for n, i in enumerate(rest))
         for i in indices:
-            image = plan.image(i, pdf[page[i]] if i in page else None)
+            image = plan.image(i, pages.get(i))
             written.append(plan.paths[i])
             deck = sheets.setdefault(faces[i].deck, TtsSheets(faces[i].deck, plan.per_deck[faces[i].deck],
                                                               folder / "tts"))
@@ -90,7 +93,11 @@ class _ImagePlan:
     def __init__(self, ctx: BuildContext, faces: list[CardFace], folder: Path, known: dict):
         root = self.root = ctx.project_root
         self.paths = [folder / "cards" / f"{face.deck}-{face.id}.png" for face in faces]
-        self.states = [made_from(root, (), faces_html(ctx, [replace(face, index=0)]), DPI) for face in faces]
+        alone = [faces_html(ctx, [replace(face, index=0)]) for face in faces]
+        self.states = [made_from(root, (), html, DPI) for html in alone]
+        self.heights = [face.mm[1] for face in faces]
+        self.laid = ctx.face_pages if isinstance(ctx.face_pages, FacePages) else None
+        self.keys = [face_key(html) for html in alone] if self.laid is not None else []
         self.changed = {i for i, (path, state) in enumerate(zip(self.paths, self.states))
                         if known.get(in_project(path, root)) != state or not path.is_file()}
         self.sheet_of, self.per_deck = _tts_sheet_of(faces, folder / "tts")
@@ -99,12 +106,16 @@ class _ImagePlan:
                        if known.get(in_project(sheet, root)) != state or not sheet.is_file()}
         self.made = {in_project(sheet, root): sheet_states[sheet] for sheet in self.remade}
 
+    def laid_out(self, i: int):
+        """The page the fitting laid card i out on, as it is now (facepages.py), or None."""
+        return self.laid.page(self.keys[i]) if self.laid is not None else None
+
     def image(self, i: int, page) -> Image.Image | None:
         """Card i's image: rendered from its `page` (and written) when it changed, read back
         when its TTS sheet is made again, else None (nothing needs it)."""
         path = self.paths[i]
         if page is not None:
-            image = page.render(scale=DPI / 72).to_pil().convert("RGB")
+            image = raster(page, DPI / 72, self.heights[i])
             outputs.write_with(path, lambda tmp: image.save(tmp, format="PNG", optimize=False))
             self.made[in_project(path, self.root)] = self.states[i]
             return image

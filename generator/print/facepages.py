@@ -1,0 +1,84 @@
+"""Card faces the fitting laid out, kept as PDF pages for the card images. The fitting lays
+every face out, one per page, at the text size it ends with (fitting.py: a face shrunk is
+laid out again at its smaller size); a card image is rasterized from that layout instead of
+laying the face out a second time.
+
+The fitting's pages are MEASURE_PAGES times as tall as the card, the card at their top laid
+out exactly as on a page of its own size (the same boxes). Rasterized with the scale a page
+of the card's size gets, its pixels differ from that page's by at most one level of 255 in a
+channel: pdfium rounds the taller page's matrix a little differently where it smooths edges
+(tests/test_facepages.py holds that bound)."""
+
+from __future__ import annotations
+
+import hashlib
+import math
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+import pypdfium2 as pdfium
+import pypdfium2.raw as pdfium_c
+from PIL import Image
+
+PT_PER_MM = 72 / 25.4
+
+
+def face_key(html: str) -> str:
+    """What a face's page is found by: the hash of the HTML of the face alone (images.py)."""
+    return hashlib.sha256(html.encode("utf-8")).hexdigest()
+
+
+class FacePages:
+    """The faces laid out so far in this document's build, by face_key: each layout written
+    as PDF once; a face laid out again (at a smaller text size) is then found on its later page."""
+
+    def __init__(self) -> None:
+        self._pages: dict[str, tuple[pdfium.PdfDocument, int]] = {}
+        self._documents: list[pdfium.PdfDocument] = []
+
+    def keep(self, document, keys: list[str]) -> None:
+        """A WeasyPrint document of faces, one per page; page n holds the face keyed keys[n]."""
+        pdf = pdfium.PdfDocument(document.write_pdf(uncompressed_pdf=True))
+        self._documents.append(pdf)
+        for n, key in enumerate(keys):
+            self._pages[key] = (pdf, n)
+
+    def page(self, key: str):
+        """The page the face keyed `key` was laid out on, or None (not laid out by this build:
+        its text size came from fit.json)."""
+        found = self._pages.get(key)
+        return found[0][found[1]] if found else None
+
+    def close(self) -> None:
+        for pdf in self._documents:
+            pdf.close()
+        self._documents.clear()
+        self._pages.clear()
+
+
+@contextmanager
+def kept_faces(ctx, wanted: bool) -> Iterator[None]:
+    """While a card document is made: with `wanted` (it makes card images), the faces the
+    fitting lays out are kept on `ctx.face_pages`; closed and forgotten after."""
+    ctx.face_pages = FacePages() if wanted else None
+    try:
+        yield
+    finally:
+        if ctx.face_pages is not None:
+            ctx.face_pages.close()
+        ctx.face_pages = None
+
+
+def raster(page, scale: float, height_mm: float) -> Image.Image:
+    """The page as an RGB image at `scale` pixels per point, cut to a card `height_mm` tall:
+    a page of the card's size whole, or the top of a taller page of the fitting's, with the
+    scale a page of the card's size gets."""
+    width, height = page.get_size()
+    tall = max(1, round(height / (height_mm * PT_PER_MM)))
+    if tall == 1:
+        return page.render(scale=scale).to_pil().convert("RGB")
+    w, h = math.ceil(width * scale), math.ceil(height / tall * scale)
+    bitmap = pdfium.PdfBitmap.new_native(w, h, pdfium_c.FPDFBitmap_BGR)
+    pdfium_c.FPDFBitmap_FillRect(bitmap, 0, 0, w, h, 0xFFFFFFFF)
+    pdfium_c.FPDF_RenderPageBitmap(bitmap, page, 0, 0, w, h * tall, 0, pdfium_c.FPDF_ANNOT)
+    return bitmap.to_pil().convert("RGB")

@@ -1,0 +1,99 @@
+"""Card images rasterized from the fitting's layout (print/facepages.py): a clean build lays
+each card face out once for both its text size and its image; the image is within two levels
+of 255 of the face laid out on a page of its own size, the same size in pixels; a face whose
+text size came from fit.json (nothing laid out) is laid out for its image as before."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pypdfium2 as pdfium
+import pytest
+from PIL import Image, ImageChops
+
+from generator.core.diagnostics import Report
+from generator.print import fitting, images
+from generator.print.cards import card_sheets
+from generator.print.context import BuildContext
+from generator.print.facepages import FacePages, face_key, raster
+from generator.print.images import DPI, faces_html
+from generator.print.jobs import Job, run_job
+from generator.print.pdf import render_document
+from generator.project import Project
+
+from .conftest import Workspace
+
+# long enough to be shrunk by the fitting, short enough to fit at a smaller size: its image
+# comes from a later round's page than the first
+SHRUNK = "Each model of the unit moves up to its Move and may then shoot at the nearest enemy. " * 12
+
+
+@pytest.fixture
+def demo(tmp_path) -> Workspace:
+    """The demo game, nothing built: one of its cards long enough to be shrunk."""
+    ws = Workspace(tmp_path)
+    ws.edit("data/cards.yaml", "text: One unit moves and then attacks.", f"text: {SHRUNK}")
+    return ws
+
+
+def _difference(ours: Image.Image, theirs: Image.Image) -> tuple[int, float]:
+    """(the largest difference of a channel in levels of 255, the share of pixels that differ
+    at all) of two images of the same size."""
+    diff = ImageChops.difference(ours.convert("RGB"), theirs.convert("RGB"))
+    largest = max(high for _low, high in diff.getextrema())
+    r, g, b = (band.point(lambda v: 255 if v else 0) for band in diff.split())
+    differing = ImageChops.lighter(ImageChops.lighter(r, g), b).histogram()[255]
+    return largest, differing / (diff.width * diff.height)
+
+
+def test_every_front_is_rasterized_from_the_fitting_and_matches_its_own_page(demo):
+    """Each front's image from the fitting's taller page: the size in pixels of the face on a
+    page of its own, its pixels within two levels on fewer than 1% of them; a shrunk face
+    from the round that fitted it."""
+    project = Project(demo.root)
+    ctx = BuildContext(project.load("demo", Report(), checks=False), "en", project.root)
+    ctx.face_pages = FacePages()
+    try:
+        faces, *_ = card_sheets(ctx, Report())
+        base, _low = fitting._text_sizes(ctx)
+        assert any(face.font_pt < base for face in faces), "no face was shrunk"
+        alone = [replace(face, index=0) for face in faces]
+        own, _ = render_document(faces_html(ctx, [replace(f, index=n) for n, f in enumerate(faces)]),
+                                 ctx.game.folder, ctx.roots)
+        pdf = pdfium.PdfDocument(own.write_pdf())
+        for n, face in enumerate(faces):
+            page = ctx.face_pages.page(face_key(faces_html(ctx, [alone[n]])))
+            assert page is not None, f"{face.id} was not kept from the fitting"
+            assert page.get_size()[1] > pdf[n].get_size()[1] * 2, "not the fitting's taller page"
+            ours, theirs = raster(page, DPI / 72, face.mm[1]), pdf[n].render(scale=DPI / 72).to_pil()
+            assert ours.size == theirs.size, face.id
+            largest, share = _difference(ours, theirs)
+            assert largest <= 2 and share < 0.01, (face.id, largest, share)
+        pdf.close()
+    finally:
+        ctx.face_pages.close()
+
+
+def test_a_clean_build_lays_no_front_out_again_for_its_image(demo, monkeypatch):
+    """Only the decks' backs are laid out for the images of a clean build; with fit.json kept
+    and the images gone, the fronts are laid out for them as before, and come out the same."""
+    laid = []
+    real = images._faces_pdf
+    monkeypatch.setattr(images, "_faces_pdf", lambda ctx, faces, backs=False: laid.append((len(faces), backs))
+                        or real(ctx, faces, backs))
+    result = run_job(Job(demo.root, "demo", "en", "cards"))
+    assert result.error is None, result.error
+    assert laid and all(backs for _count, backs in laid), laid
+    pngs = sorted((demo.root / "output/demo/en/cards").glob("*.png"))
+    assert pngs
+    first = {p.name: Image.open(p).convert("RGB") for p in pngs}
+    for path in pngs:
+        path.unlink()
+    laid.clear()
+    result = run_job(Job(demo.root, "demo", "en", "cards"))  # sizes from fit.json: nothing fitted
+    assert result.error is None, result.error
+    fronts = sum(count for count, backs in laid if not backs)
+    assert fronts == len(pngs), laid
+    for path in pngs:
+        again = Image.open(path)
+        assert again.size == first[path.name].size and _difference(again, first[path.name])[0] <= 2, path.name
