@@ -23,6 +23,9 @@ from .pdf import render_document
 from .sources import in_project, made_from
 
 DPI = 300
+# zlib's level 3 instead of Pillow's 6: the same pixels in files about 4% larger, written in
+# about 70% of the time (card PNGs and TTS sheets are a good part of a deck's build)
+PNG_LEVEL = 3
 MEASURE_PAGES = 4  # a measured card's page holds four times its text: enough to tell how much too long
 TTS_COLS, TTS_ROWS, TTS_MAX_PX = 10, 7, 4096
 
@@ -116,7 +119,7 @@ class _ImagePlan:
         path = self.paths[i]
         if page is not None:
             image = raster(page, DPI / 72, self.heights[i])
-            outputs.write_with(path, lambda tmp: image.save(tmp, format="PNG", optimize=False))
+            outputs.write_with(path, lambda tmp: image.save(tmp, format="PNG", compress_level=PNG_LEVEL))
             self.made[in_project(path, self.root)] = self.states[i]
             return image
         if self.sheet_of[i] in self.remade:
@@ -240,7 +243,7 @@ class TtsSheets:
 
 def png(image: Image.Image) -> bytes:
     buffer = io.BytesIO()
-    image.save(buffer, format="PNG")
+    image.save(buffer, format="PNG", compress_level=PNG_LEVEL)
     return buffer.getvalue()
 
 
