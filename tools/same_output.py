@@ -2,6 +2,9 @@
 change and of one after it (e.g. a change meant to make the build faster).
 
 - every PDF's text, as pdftotext reads it (-layout), is the same in both, page for page;
+- every PNG (card, counter and map images, Tabletop Simulator sheets) is the same size and its
+  pixels the same within PIXELS levels of 255 in a channel, whatever its compression (the card
+  images are rasterized from the fitting's taller pages: print/facepages.py);
 - every other file of the site is byte for byte the same;
 - the diagnostics the builds recorded (the layout checks' findings among them) are the same;
 - no file is in one and not in the other (outside output/.rulesmith/, the build's own state).
@@ -25,6 +28,7 @@ import sys
 from pathlib import Path
 
 STATE = ".rulesmith"
+PIXELS = 2
 
 
 _UNORDERED = re.compile(r"(site/pagefind/(?:filter/)?(?:pagefind\.)?[a-z-]+)_[0-9a-f]+(\.pf_(?:meta|filter))$")
@@ -49,6 +53,18 @@ def pdf_text(path: Path) -> str:
     return subprocess.run(["pdftotext", "-layout", str(path), "-"], capture_output=True, text=True, check=True).stdout
 
 
+def png_difference(a: Path, b: Path) -> int | None:
+    """The largest difference of a channel between two images in levels of 255 (None: not
+    the same size)."""
+    from PIL import Image, ImageChops
+
+    with Image.open(a) as one, Image.open(b) as two:
+        if one.size != two.size:
+            return None
+        diff = ImageChops.difference(one.convert("RGBA"), two.convert("RGBA"))
+        return max(high for _low, high in diff.getextrema())
+
+
 def diagnostics(root: Path) -> dict[str, list]:
     manifest = root / STATE / "manifest.json"
     if not manifest.is_file():
@@ -71,6 +87,9 @@ def differences(before: Path, after: Path) -> list[str]:
         elif name.endswith(".pdf"):
             if pdf_text(a) != pdf_text(b):
                 out.append(f"text differs: {name}")
+        elif name.endswith(".png"):
+            if a.read_bytes() != b.read_bytes() and ((level := png_difference(a, b)) is None or level > PIXELS):
+                out.append(f"pixels differ: {name} ({'another size' if level is None else f'by {level} levels'})")
         elif a.read_bytes() != b.read_bytes():
             out.append(f"content differs: {name}")
     old_d, new_d = diagnostics(before), diagnostics(after)
@@ -87,7 +106,9 @@ def main() -> None:
     for line in found:
         print(line)
     pdfs = sum(1 for name in files(Path(sys.argv[2])) if name.endswith(".pdf"))
-    print(f"{'different' if found else 'the same'}: {pdfs} PDFs compared by their text, the other files byte for byte")
+    pngs = sum(1 for name in files(Path(sys.argv[2])) if name.endswith(".png"))
+    print(f"{'different' if found else 'the same'}: {pdfs} PDFs compared by their text, {pngs} PNGs by their pixels "
+          f"(within {PIXELS} levels), the other files byte for byte")
     sys.exit(1 if found else 0)
 
 
