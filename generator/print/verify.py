@@ -287,12 +287,16 @@ class LayoutCheck:
             by_page.setdefault(text.page, []).append(text)
         for texts in by_page.values():
             texts.sort(key=lambda t: t.rect[1])
+            rects = [t.rect for t in texts]
             for i, a in enumerate(texts):
-                for b in texts[i + 1:]:
-                    if b.rect[1] >= a.rect[3] - TOLERANCE:
+                left, top, right, bottom = rects[i]
+                for j in range(i + 1, len(texts)):  # those starting above a's bottom, by their top
+                    b_left, b_top, b_right, b_bottom = rects[j]
+                    if b_top >= bottom - TOLERANCE:
                         break
-                    if min(a.rect[2], b.rect[2]) - max(a.rect[0], b.rect[0]) > TOLERANCE and \
-                            min(a.rect[3], b.rect[3]) - max(a.rect[1], b.rect[1]) > TOLERANCE:
+                    if (right if right < b_right else b_right) - (left if left > b_left else b_left) > TOLERANCE and \
+                            (bottom if bottom < b_bottom else b_bottom) - (top if top > b_top else b_top) > TOLERANCE:
+                        b = texts[j]
                         where = _Where(src=b.src or a.src)
                         self._add("E041", where, f"text drawn over other text on page {a.page} "
                                   f"(“{_snippet(a.box.text)}” and “{_snippet(b.box.text)}”)",
