@@ -38,12 +38,16 @@ class FacePages:
         self._pages: dict[str, tuple[pdfium.PdfDocument, int]] = {}
         self._documents: list[pdfium.PdfDocument] = []
 
-    def keep(self, document, keys: list[str]) -> None:
-        """A WeasyPrint document of faces, one per page; page n holds the face keyed keys[n]."""
-        pdf = pdfium.PdfDocument(document.write_pdf())
+    def keep(self, document, keys: list[str | None]) -> None:
+        """A WeasyPrint document of faces, one per page; page n holds the face keyed keys[n]
+        (None: a face laid out again later, its page not written)."""
+        kept = [n for n, key in enumerate(keys) if key is not None]
+        if not kept:
+            return
+        pdf = pdfium.PdfDocument(document.copy([document.pages[n] for n in kept]).write_pdf())
         self._documents.append(pdf)
-        for n, key in enumerate(keys):
-            self._pages[key] = (pdf, n)
+        for page, n in enumerate(kept):
+            self._pages[keys[n]] = (pdf, page)
 
     def page(self, key: str):
         """The page the face keyed `key` was laid out on, or None (not laid out by this build:

@@ -175,7 +175,7 @@ def _fit(ctx: BuildContext, faces: list[CardFace], low: float) -> list[list[floa
     over: dict[int, tuple[float, float]] = {}
     active = list(range(len(todo)))  # only cards still shrinking are laid out again
     for _round in range(ROUNDS):
-        overflowing, too_wide = _measured_round(ctx, [replace(todo[i], index=n) for n, i in enumerate(active)])
+        overflowing, too_wide = _measured_round(ctx, [replace(todo[i], index=n) for n, i in enumerate(active)], low)
         found = {active[n]: v for n, v in overflowing.items()}
         wide = [active[n] for n in too_wide if todo[active[n]].narrow is not None]
         for i in wide:  # a stats row too wide for the card: the stats as a list instead
@@ -197,19 +197,24 @@ def _fit(ctx: BuildContext, faces: list[CardFace], low: float) -> list[list[floa
              todo[k].narrow is None and faces[k].narrow is not None) for k in range(len(todo))]
 
 
-def _measured_round(ctx: BuildContext, batch: list[CardFace]) -> tuple[dict[int, tuple[float, float]], set[int]]:
+def _measured_round(ctx: BuildContext, batch: list[CardFace], low: float
+                    ) -> tuple[dict[int, tuple[float, float]], set[int]]:
     """Lay the faces out, one per measuring page: (the overflow of each face whose text runs
-    past its body, the faces with content wider than their body), by place in `batch`. The
-    layout is kept for the card images where they are wanted (facepages.py)."""
+    past its body, the faces with content wider than their body), by place in `batch`. Where
+    the card images are wanted, the pages of the faces this round leaves as they are (not
+    shrunk, no stat list instead of their stats row) are kept for them (facepages.py)."""
     from .facepages import face_key
     from .images import faces_html
     from .overflow import overflows, too_wide
     from .pdf import render_document
 
     document, _ = render_document(faces_html(ctx, batch, measure=True), ctx.game.folder, ctx.roots)
+    over, wide = overflows(document), too_wide(document)
     if ctx.face_pages is not None:
-        ctx.face_pages.keep(document, [face_key(faces_html(ctx, [replace(f, index=0)])) for f in batch])
-    return overflows(document), too_wide(document)
+        again = {n for n in over if batch[n].font_pt > low} | {n for n in wide if batch[n].narrow is not None}
+        ctx.face_pages.keep(document, [None if n in again else face_key(faces_html(ctx, [replace(f, index=0)]))
+                                       for n, f in enumerate(batch)])
+    return over, wide
 
 
 def split_face(ctx: BuildContext, face: CardFace, font_pt: float, count: int = 2) -> list[CardFace]:
