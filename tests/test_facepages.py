@@ -46,17 +46,20 @@ def _difference(ours: Image.Image, theirs: Image.Image) -> tuple[int, float]:
     return largest, differing / (diff.width * diff.height)
 
 
-def test_every_front_is_rasterized_from_the_fitting_and_matches_its_own_page(demo):
-    """Each front's image from the fitting's taller page: the size in pixels of the face on a
-    page of its own, its pixels within two levels on fewer than 1% of them; a shrunk face
-    from the round that fitted it."""
-    project = Project(demo.root)
-    ctx = BuildContext(project.load("demo", Report(), checks=False), "en", project.root)
+def _context(ws: Workspace) -> BuildContext:
+    """The demo game's English edition, as a build makes it."""
+    project = Project(ws.root)
+    return BuildContext(project.load("demo", Report(), checks=False), "en", project.root)
+
+
+def _fronts_match_their_own_pages(ws: Workspace) -> list:
+    """Every front of the demo game's sheets, each checked: its image from the fitting's taller
+    page has the size in pixels of the face on a page of its own and pixels within two levels
+    on fewer than 1% of them. The faces, fitted."""
+    ctx = _context(ws)
     ctx.face_pages = FacePages()
     try:
         faces, *_ = card_sheets(ctx, Report())
-        base, _low = fitting._text_sizes(ctx)
-        assert any(face.font_pt < base for face in faces), "no face was shrunk"
         alone = [replace(face, index=0) for face in faces]
         own, _ = render_document(faces_html(ctx, [replace(f, index=n) for n, f in enumerate(faces)]),
                                  ctx.game.folder, ctx.roots)
@@ -70,8 +73,31 @@ def test_every_front_is_rasterized_from_the_fitting_and_matches_its_own_page(dem
             largest, share = _difference(ours, theirs)
             assert largest <= 2 and share < 0.01, (face.id, largest, share)
         pdf.close()
+        return faces
     finally:
         ctx.face_pages.close()
+
+
+def test_every_front_is_rasterized_from_the_fitting_and_matches_its_own_page(demo):
+    """A shrunk face from the round that fitted it."""
+    faces = _fronts_match_their_own_pages(demo)
+    base, _low = fitting._text_sizes(_context(demo))
+    assert any(face.font_pt < base for face in faces), "no face was shrunk"
+
+
+# Polish and Russian with their diacritics and hyphenation, not the demo's English
+OTHER_SCRIPTS = ("Zażółć gęślą jaźń: każdy oddział rusza się o swój Ruch, potem strzela. "
+                 "Отряд продвигается и атакует ближайшего противника. ") * 5
+
+
+@pytest.mark.parametrize("size", ["mini", "tarot", "2.5x3.5in", "88x63mm", "61.3x91.7mm"])
+def test_cards_of_other_shapes_and_scripts_match_their_own_pages(tmp_path, size):
+    """Cards of other sizes (a landscape one, one of fractional millimetres, the pixel rounding
+    of each different) and text in other scripts: every front still within two levels."""
+    ws = Workspace(tmp_path)
+    ws.edit("data/decks.yaml", "size: poker", f"size: {size}")
+    ws.edit("data/cards.yaml", "text: One unit moves and then attacks.", f"text: {OTHER_SCRIPTS}")
+    _fronts_match_their_own_pages(ws)
 
 
 def test_a_clean_build_lays_no_front_out_again_for_its_image(demo, monkeypatch):

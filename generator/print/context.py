@@ -7,6 +7,7 @@ import posixpath
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, TemplateNotFound, select_autoescape
 from jinja2.loaders import split_template_path
@@ -18,6 +19,9 @@ from ..model import Record
 from ..text.chapters import Chapter, load_chapters
 from ..project.templates import PACKAGE_TEMPLATES
 from .fonts import font_face_css
+
+if TYPE_CHECKING:
+    from .facepages import FacePages
 
 
 
@@ -83,7 +87,7 @@ class BuildContext:
     # git (once for all its documents); None: each reads REF itself (print/living.py)
     older: Path | None = None
     # the card faces the fitting laid out, kept for the card images (facepages.FacePages); None: not kept
-    face_pages: object | None = field(default=None, compare=False, repr=False)
+    face_pages: FacePages | None = field(default=None, compare=False, repr=False)
     _modules: dict[str, list] = field(default_factory=dict, init=False, repr=False, compare=False)
 
     @cached_property

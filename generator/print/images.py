@@ -16,7 +16,7 @@ from ..system import folders
 from .. import outputs
 from .cardfaces import CardFace
 from .context import BuildContext
-from .facepages import FacePages, face_key, raster
+from .facepages import face_key, raster
 from .fonts import fit_text
 from . import memo
 from .pdf import render_document
@@ -99,7 +99,7 @@ class _ImagePlan:
         alone = [faces_html(ctx, [replace(face, index=0)]) for face in faces]
         self.states = [made_from(root, (), html, DPI) for html in alone]
         self.heights = [face.mm[1] for face in faces]
-        self.laid = ctx.face_pages if isinstance(ctx.face_pages, FacePages) else None
+        self.laid = ctx.face_pages
         self.keys = [face_key(html) for html in alone] if self.laid is not None else []
         self.changed = {i for i, (path, state) in enumerate(zip(self.paths, self.states))
                         if known.get(in_project(path, root)) != state or not path.is_file()}
