@@ -116,28 +116,86 @@ def test_card_text_lays_out_no_other_document(copy: Workspace, laid_out: list[st
     assert not [html for html in laid_out if '<section class="cover"' in html or 'class="ref-head"' in html]
 
 
-def test_card_text_reads_back_only_its_own_decks_cards(copy: Workspace, monkeypatch):
-    """A card's edit renders that card and remakes its deck's Tabletop Simulator sheet, which
-    reads the deck's other PNGs back; another deck's cards are neither rendered nor read."""
+def _opened(monkeypatch) -> list[str]:
+    """The names of the images opened from now on (given the opened file: folders.open_file)."""
     from PIL import Image
 
+    opened: list[str] = []
+    real = Image.open
+    monkeypatch.setattr(Image, "open", lambda path, *a, **k: opened.append(str(getattr(path, "name", path)))
+                        or real(path, *a, **k))
+    return opened
+
+
+def _events_deck(copy: Workspace) -> None:
     copy.edit("data/decks.yaml", "    size: poker\n", "    size: poker\n  - id: events\n    name: Events\n"
               "    back: spades-diamonds\n    size: poker\n")
     copy.edit("data/cards.yaml", "cards:\n", "cards:\n  - id: storm\n    name: Storm\n    card_kind: event\n"
               "    deck: events\n    quantity: 1\n    text: Nobody moves this turn.\n")
+
+
+def _same_as_clean(copy: Workspace, tmp_path: Path) -> None:
+    clean = tmp_path / "clean"
+    shutil.copytree(copy.root / "content", clean / "content")
+    run_build(clean)
+    assert tree(clean) == tree(copy.root)  # incremental == clean, byte for byte
+
+
+def test_card_text_pastes_its_card_into_the_kept_sheet(copy: Workspace, monkeypatch, tmp_path: Path):
+    """A card's edit renders that card and pastes it into its deck's Tabletop Simulator sheet
+    as the last build left it: neither the deck's other PNGs nor another deck's are read, and
+    the sheet is the one a clean build makes."""
+    _events_deck(copy)
     run_build(copy.root)
     before = snapshot(copy.root)
-    opened: list[str] = []
-    real = Image.open
-    monkeypatch.setattr(Image, "open",  # given the opened file (folders.open_file): its name
-                        lambda path, *a, **k: opened.append(str(getattr(path, "name", path))) or real(path, *a, **k))
+    opened = _opened(monkeypatch)
     copy.edit("data/cards.yaml", "One unit moves and then attacks.", "One unit moves, then fights.")
     run_build(copy.root)
     changed = rewritten(before, snapshot(copy.root))
     assert {"demo/en/cards/orders-advance.png", "demo/en/tts/orders-1.png"} <= changed
     assert not {"demo/en/cards/events-storm.png", "demo/en/tts/events-1.png", "demo/en/cards/orders-ambush.png"} & changed
-    assert any(p.endswith("orders-ambush.png") for p in opened)  # read back for its sheet
-    assert not [p for p in opened if "events-" in p]
+    assert [p for p in opened if p.endswith("orders-1.png")]  # the sheet as it was
+    assert not [p for p in opened if "cards/" in p or "events-" in p]  # no card read back
+    monkeypatch.undo()
+    _same_as_clean(copy, tmp_path)
+
+
+@pytest.mark.parametrize("how", ["card added", "cells moved", "cells unknown", "sheet resized"])
+def test_a_sheet_whose_cells_changed_or_are_unknown_is_made_right(copy: Workspace, monkeypatch, tmp_path: Path,
+                                                                   how: str):
+    """A card added to a deck changes its sheet's cells. A cell that showed another card
+    when last made (`cells moved`: images.json says so) gets its card's PNG read back. When
+    images.json does not say which card each cell showed (a store of an older build), or the
+    sheet left is not of the size its cells make, the sheet is made anew, every card read
+    back. Each gives the sheet a clean build makes."""
+    import json
+
+    store = copy.root / "output" / ".rulesmith" / "images.json"
+    sheet = copy.root / "output" / "demo" / "en" / "tts" / "orders-1.png"
+    kept = json.loads(store.read_text(encoding="utf-8"))
+    cells = [key for key in kept if key.endswith("#cells")]
+    assert cells
+    if how == "cells unknown":
+        kept = {k: v for k, v in kept.items() if k not in cells}
+    if how == "cells moved":
+        kept = {k: v[::-1] if k in cells else v for k, v in kept.items()}
+    store.write_text(json.dumps(kept), encoding="utf-8")
+    if how == "sheet resized":  # the sheet left is read as half its width
+        from generator.print import images
+
+        real = images._read_png
+        monkeypatch.setattr(images, "_read_png", lambda path: (lambda image: image.crop(
+            (0, 0, image.width // 2, image.height)))(real(path)) if path.name == sheet.name else real(path))
+    opened = _opened(monkeypatch)
+    if how == "card added":
+        copy.edit("data/cards.yaml", "cards:\n", "cards:\n  - id: alarm\n    name: Alarm\n    card_kind: order\n"
+                  "    deck: orders\n    quantity: 1\n    text: Every unit wakes.\n")
+    else:
+        copy.edit("data/cards.yaml", "One unit moves and then attacks.", "One unit moves, then fights.")
+    assert not run_build(copy.root).errors
+    assert how == "card added" or [p for p in opened if "cards/orders-" in p]  # its cards read back
+    monkeypatch.undo()
+    _same_as_clean(copy, tmp_path)
 
 
 def test_card_text_lays_out_the_one_chunk_of_sheets_that_shows_it(copy: Workspace, monkeypatch, tmp_path: Path,

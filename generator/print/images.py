@@ -7,6 +7,7 @@ import io
 import math
 from dataclasses import replace
 from pathlib import Path
+from typing import Callable
 
 import pypdfium2 as pdfium
 from markupsafe import Markup
@@ -80,7 +81,7 @@ def write_card_images(ctx: BuildContext, faces: list[CardFace], folder: Path, re
             written.append(plan.paths[i])
             deck = sheets.setdefault(faces[i].deck, TtsSheets(faces[i].deck, plan.per_deck[faces[i].deck],
                                                               folder / "tts"))
-            written += deck.add(image if plan.sheet_of[i] in plan.remade else None)
+            written += deck.add(plan.cell(i, image), plan.base(i))
         if pdf is not None:
             pdf.close()
     if plan.made:
@@ -108,24 +109,77 @@ class _ImagePlan:
         self.remade = {sheet for sheet, state in sheet_states.items()
                        if known.get(in_project(sheet, root)) != state or not sheet.is_file()}
         self.made = {in_project(sheet, root): sheet_states[sheet] for sheet in self.remade}
+        cells = _cells(self.sheet_of, self.states)
+        self.made.update({_cells_key(sheet, root): cells[sheet] for sheet in self.remade})
+        # the cards each remade sheet showed when last made, where its file is still there
+        self.before = {sheet: old for sheet in self.remade
+                       if isinstance(old := known.get(_cells_key(sheet, root)), list) and len(old) == len(cells[sheet])
+                       and sheet.is_file()}
+        self.position: list[int] = []  # each card's cell on its sheet
+        count: dict[Path, int] = {}
+        for sheet in self.sheet_of:
+            self.position.append(count.get(sheet, 0))
+            count[sheet] = self.position[-1] + 1
 
     def laid_out(self, i: int):
         """The page the fitting laid card i out on, as it is now (facepages.py), or None."""
         return self.laid.page(self.keys[i]) if self.laid is not None else None
 
     def image(self, i: int, page) -> Image.Image | None:
-        """Card i's image: rendered from its `page` (and written) when it changed, read back
-        when its TTS sheet is made again, else None (nothing needs it)."""
-        path = self.paths[i]
-        if page is not None:
-            image = raster(page, DPI / 72, self.heights[i])
-            outputs.write_with(path, lambda tmp: image.save(tmp, format="PNG", compress_level=PNG_LEVEL))
-            self.made[in_project(path, self.root)] = self.states[i]
-            return image
-        if self.sheet_of[i] in self.remade:
-            with folders.open_file(path) as source, Image.open(source) as kept:
-                return kept.convert("RGB")
-        return None
+        """Card i's image: rendered from its `page` (and written) when it changed, else None."""
+        if page is None:
+            return None
+        image = raster(page, DPI / 72, self.heights[i])
+        outputs.write_with(self.paths[i], lambda tmp: image.save(tmp, format="PNG", compress_level=PNG_LEVEL))
+        self.made[in_project(self.paths[i], self.root)] = self.states[i]
+        return image
+
+    def cell(self, i: int, image: Image.Image | None):
+        """What card i's TTS sheet takes of it: nothing when the sheet is kept; else its image
+        just rendered, or `Kept` (its PNG read back if needed) when it is the card the same cell
+        of the sheet showed when last made, or its PNG read back."""
+        sheet = self.sheet_of[i]
+        if sheet not in self.remade:
+            return None
+        read = lambda: _read_png(self.paths[i])  # noqa: E731
+        before = self.before.get(sheet)
+        if before is not None and before[self.position[i]] == self.states[i] and image is None:
+            return Kept(read)
+        return image if image is not None else read()
+
+    def base(self, i: int):
+        """At the first card of a remade sheet whose cells are known: the sheet as last made
+        (read when needed), whose cells of `Kept` cards stay as they are; else None."""
+        sheet = self.sheet_of[i]
+        if self.position[i] != 0 or sheet not in self.before:
+            return None
+        return lambda: _read_png(sheet)
+
+
+class Kept:
+    """A card of a remade TTS sheet that the same cell of the sheet showed when last made:
+    the cell stays as it is, unless the sheet is made anew (`load` reads its PNG back)."""
+
+    def __init__(self, load: Callable[[], Image.Image]):
+        self.load = load
+
+
+def _read_png(path: Path) -> Image.Image:
+    with folders.open_file(path) as source, Image.open(source) as kept:
+        return kept.convert("RGB")
+
+
+def _cells(sheet_of: list[Path], states: list[str]) -> dict[Path, list[str]]:
+    """The states of the cards each TTS sheet shows, in its cells' order."""
+    cells: dict[Path, list[str]] = {}
+    for sheet, state in zip(sheet_of, states):
+        cells.setdefault(sheet, []).append(state)
+    return cells
+
+
+def _cells_key(sheet: Path, root: Path) -> str:
+    """images.json's key for the cards a TTS sheet shows."""
+    return in_project(sheet, root) + "#cells"
 
 
 def _tts_sheet_of(faces: list[CardFace], tts_dir: Path) -> tuple[list[Path], dict[str, int]]:
@@ -154,8 +208,9 @@ def _faces_pdf(ctx: BuildContext, faces: list[CardFace], backs: bool = False):
 
 
 def _state(entry: object) -> bool:
-    """An images.json entry: the state an image was made from."""
-    return isinstance(entry, str)
+    """An images.json entry: the state an image was made from, or the states of the cards a
+    TTS sheet shows."""
+    return isinstance(entry, str) or (isinstance(entry, list) and all(isinstance(item, str) for item in entry))
 
 
 def write_back_images(ctx: BuildContext, faces: list[CardFace], tts_dir: Path) -> list[Path]:
@@ -201,13 +256,16 @@ PER_SHEET = TTS_COLS * TTS_ROWS
 
 class TtsSheets:
     """A deck's Tabletop Simulator sheets, filled a card at a time and written when full. A
-    sheet whose first card comes without an image is not made again (its file is kept); each
-    card of a sheet that is made comes with its image."""
+    sheet whose cards all come as None is not made again (its file is kept). A sheet given
+    its `base` (the sheet as last made) keeps the cells of its `Kept` cards and pastes the
+    others; without one, or when the base is not of the sheet's size, it is made anew."""
 
     def __init__(self, deck: str, total: int, folder: Path):
         self.deck, self.total, self.folder = deck, total, folder
         self.width = self.height = 0
-        self.added, self.sheet, self.number = 0, None, 0
+        self.added, self.number = 0, 0
+        self.cells: list = []  # of the sheet being filled: a cell-sized image, Kept or None
+        self.start: Callable[[], Image.Image] | None = None
 
     def _size(self, card_px: tuple[int, int]) -> None:
         w0, h0 = card_px
@@ -217,28 +275,43 @@ class TtsSheets:
             self.height = TTS_MAX_PX // TTS_ROWS
             self.width = round(self.height * w0 / h0)
 
-    def add(self, image: Image.Image | None) -> list[Path]:
-        k = self.added % PER_SHEET
-        if k == 0:
-            self.number += 1
-            self.sheet = None
-            if image is not None:
-                if not self.width:
-                    self._size(image.size)
-                count = min(PER_SHEET, self.total - self.added)
-                cols, rows = min(TTS_COLS, count), math.ceil(count / TTS_COLS)
-                self.sheet = Image.new("RGB", (cols * self.width, rows * self.height), "white")
-        if self.sheet is not None:
-            r, c = divmod(k, TTS_COLS)
-            self.sheet.paste(image.resize((self.width, self.height), Image.LANCZOS), (c * self.width, r * self.height))
+    def add(self, image, base: Callable[[], Image.Image] | None = None) -> list[Path]:
+        """The next card: its image, Kept, or None (its sheet is kept); `base` at a sheet's
+        first card."""
+        if not self.cells:
+            self.start = base
+        self.cells.append(self._cell(image) if isinstance(image, Image.Image) else image)
         self.added += 1
-        if k + 1 == PER_SHEET or self.added == self.total:
-            path = self.folder / f"{self.deck}-{self.number}.png"
-            if self.sheet is not None:
-                outputs.write_if_changed(path, png(self.sheet))
-            self.sheet = None
-            return [path]
-        return []
+        if len(self.cells) < PER_SHEET and self.added < self.total:
+            return []
+        self.number += 1
+        path = self.folder / f"{self.deck}-{self.number}.png"
+        sheet = self._sheet()
+        if sheet is not None:
+            outputs.write_if_changed(path, png(sheet))
+        self.cells, self.start = [], None
+        return [path]
+
+    def _cell(self, image: Image.Image) -> Image.Image:
+        if not self.width:
+            self._size(image.size)
+        return image.resize((self.width, self.height), Image.LANCZOS)
+
+    def _sheet(self) -> Image.Image | None:
+        """The sheet of the cards added: None when it is kept."""
+        if all(cell is None for cell in self.cells):
+            return None
+        count = len(self.cells)
+        cols, rows = min(TTS_COLS, count), math.ceil(count / TTS_COLS)
+        sheet = self.start() if self.start is not None and self.width else None
+        if sheet is None or sheet.size != (cols * self.width, rows * self.height):
+            self.cells = [self._cell(cell.load()) if isinstance(cell, Kept) else cell for cell in self.cells]
+            sheet = Image.new("RGB", (cols * self.width, rows * self.height), "white")
+        for k, cell in enumerate(self.cells):
+            if isinstance(cell, Image.Image):
+                r, c = divmod(k, TTS_COLS)
+                sheet.paste(cell, (c * self.width, r * self.height))
+        return sheet
 
 
 def png(image: Image.Image) -> bytes:
