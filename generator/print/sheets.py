@@ -23,7 +23,7 @@ from .pdf import PdfResult, finishing, identifier, render_document, write_pdf, w
 from .tagging import VERSION as TAGS
 from .verify import LayoutRules, verify_layout
 
-SHEETS_PER_CHUNK = 20  # pages (fronts and backs) laid out at once: about 55 MB of layout
+SHEETS_PER_CHUNK = 8  # pages (fronts and backs) laid out at once; an edited card lays its chunk out again
 CHUNK_SETTING = "RULESMITH_SHEETS_PER_CHUNK"  # another chunk size, e.g. to try the seams quickly
 PAGE = re.compile(r'(?=<div class="sheet[ "])')
 
