@@ -16,6 +16,7 @@ from typing import Callable, Iterable, Sequence
 
 from ..system.folders import files
 from ..system.children import die_with_parent, interrupts_held, let_interrupts_through
+from ..system.memory import give_back
 from ..core.diagnostics import Diagnostic, Report
 from ..project import Project
 from .documents import KINDS, registry
@@ -299,13 +300,16 @@ def _in_order(jobs: list[Job]) -> list[Job]:
 
 
 def _safe(job) -> JobResult:
-    """A job's result (or later work's: its own `run()`), a failure given as its error."""
+    """A job's result (or later work's: its own `run()`), a failure given as its error; the
+    memory it freed is given back before the worker takes the next (system/memory.py)."""
     try:
         return run_job(job) if isinstance(job, Job) else job.run()
     except OSError as exc:  # every other document would meet it too: the build stops and says so
         return JobResult(job, error=str(exc), fault=exc)
     except Exception as exc:  # reported per job; other documents still build
         return JobResult(job, error=f"{type(exc).__name__}: {exc}")
+    finally:
+        give_back()
 
 
 __all__ = ["KINDS", "Job", "JobResult", "Started", "plan", "run_job", "run_jobs"]
