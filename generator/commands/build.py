@@ -3,7 +3,6 @@ game and language. Only what changed since the last build is made again (`--forc
 
 from __future__ import annotations
 
-import os
 import sys
 import time
 from collections.abc import Callable, Iterator
@@ -22,7 +21,7 @@ from ..core.diagnostics import Report, render
 from ..project.manifest import Manifest, digest, load_diagnostics, save_diagnostics
 from ..outputs.layout import variant
 from ..print.documents import KINDS, ON_REQUEST, registry
-from ..print.jobs import Job, JobResult, Started, plan, run_jobs
+from ..print.jobs import Job, JobResult, plan, run_jobs
 from ..print.sources import Source
 from ..project import Project
 from ..project.rebuild import Inputs
@@ -153,55 +152,22 @@ def build(project, names, kinds, partial, langs, workers, force, options, strict
         click.echo(render(report, "text", project.root), err=True)
         click.echo("error: content has errors; nothing built", err=True)
         return True
-    early, started = _started(run, names, langs, kinds, options, workers)
-    try:
-        if {"reference", "site"} & set(kinds) and not probability_tables(project, names, run.manifest, run.inputs):
-            return True
-        # the rules checker runs once per game: its results feed the rulebook marks and the site
-        if {"rulebook", "site", "changes"} & set(kinds):
-            run.verified = verified_examples(project, names, run.manifest, run.inputs)
-        jobs, skipped = _planned(run, names, langs, [k for k in kinds if k not in early.kinds], options)
-        jobs, skipped = early.jobs + jobs, early.skipped + skipped
-        _remove_gone(run, _Asked(names, partial, langs, kinds, options),
-                     {job for job, _key, _state in jobs} | set(skipped))
-        site = _SiteRequest(names, partial, langs, site_url, bool(options.get("changes_since"))) if "site" in kinds else None
-        with _older_read(run.project, jobs, options.get("changes_since")) as jobs:
-            failed = _made(run, jobs, skipped, workers, site, started)
-            started = None  # run_jobs took it over
-    finally:
-        if started is not None:  # the build stopped before its documents: so do those started
-            started.stop()
+    if {"reference", "site"} & set(kinds) and not probability_tables(project, names, run.manifest, run.inputs):
+        return True
+    # the rules checker runs once per game: its results feed the rulebook marks and the site
+    if {"rulebook", "site", "changes"} & set(kinds):
+        run.verified = verified_examples(project, names, run.manifest, run.inputs)
+    jobs, skipped = _planned(run, names, langs, kinds, options)
+    _remove_gone(run, _Asked(names, partial, langs, kinds, options), {job for job, _key, _state in jobs} | set(skipped))
+    site = _SiteRequest(names, partial, langs, site_url, bool(options.get("changes_since"))) if "site" in kinds else None
+    with _older_read(run.project, jobs, options.get("changes_since")) as jobs:
+        failed = _made(run, jobs, skipped, workers, site)
     run.manifest.save()
     if report.diagnostics and own_report:
         click.echo(render(report, "text", project.root), err=True)
     for result in failed:
         click.echo(f"error: {result.job.label}: {result.error}", err=True)
     return bool(failed) or report.failed(strict)
-
-
-@dataclass
-class _Early:
-    """The documents planned before the rest (`kinds`: those that need nothing the build
-    works out first), to make and as the last build made them."""
-
-    kinds: list[str] = field(default_factory=list)
-    jobs: list[tuple[Job, str, str]] = field(default_factory=list)
-    skipped: list[Job] = field(default_factory=list)
-
-
-def _started(run: _Build, names, langs, kinds, options, workers) -> tuple[_Early, Started | None]:
-    """With more than one worker, the documents that read neither the rules checker's tables
-    nor its examples (the cards, counters and maps) planned at once, and the longest of them
-    started on the workers while this process works out the tables and examples. Not with
-    --changes-since, whose documents each take the older version read from git first."""
-    documents = registry()
-    workers = workers or os.cpu_count() or 1
-    if workers == 1 or options.get("changes_since"):
-        return _Early(), None
-    early = [k for k in kinds if k in documents and not (documents[k].reads_tables or documents[k].reads_examples)]
-    jobs, skipped = _planned(run, names, langs, early, options)
-    started = Started(run.project.root, [job for job, _key, _state in jobs], workers) if jobs else None
-    return _Early(early, jobs, skipped), started
 
 
 @contextmanager
@@ -352,8 +318,7 @@ def _job_state(run: _Build, document, job: Job) -> str:
                   sorted((run.verified.get(job.game) or {}).items()) if document.reads_examples else "")
 
 
-def _made(run: _Build, jobs, skipped: list[Job], workers, site: _SiteRequest | None,
-          started: Started | None = None) -> list:
+def _made(run: _Build, jobs, skipped: list[Job], workers, site: _SiteRequest | None) -> list:
     """Make the documents and, on the same workers, each game-language folder of the site once
     the documents of its game and language are done; then the rest of the site (its downloads,
     what the games share, the search index). Each told to the user (a progress bar on a
@@ -403,10 +368,7 @@ def _made(run: _Build, jobs, skipped: list[Job], workers, site: _SiteRequest | N
         if built is not None:
             built.on_page = None if run.quiet else _page_line(say)
         if jobs or languages:
-            run_jobs([job for job, _key, _state in jobs], workers, done, later=languages, admit=admit,
-                     started=started)
-        elif started is not None:
-            started.pool.shutdown()
+            run_jobs([job for job, _key, _state in jobs], workers, done, later=languages, admit=admit)
         if skipped and not run.quiet:
             say(f"unchanged: {len(skipped)} document{'s' if len(skipped) != 1 else ''}")
         if built is not None:

@@ -138,29 +138,9 @@ def _die_with_parent() -> None:
     let_interrupts_through()  # held while the pool forked it
 
 
-class Started:
-    """Documents sent to the workers before the build has planned the others: documents that
-    need nothing the build works out first (the rules checker's tables and examples), made
-    while it does that work. `run_jobs` takes them over with the rest; `stop()` ends them when
-    the build stops before (their workers killed, what they were writing removed)."""
-
-    def __init__(self, root: Path, jobs: list[Job], workers: int):
-        """The longest of `jobs` sent, two per worker: enough to keep the workers busy, while
-        the longer documents planned after still go first."""
-        self.root = root
-        self.pool = ProcessPoolExecutor(max_workers=workers, initializer=_die_with_parent)
-        self.running: dict = {}
-        with interrupts_held():  # the pool forks its workers as jobs are submitted
-            for job in _longest_first(jobs)[:2 * workers]:
-                self.running[self.pool.submit(_safe, job)] = job
-
-    def stop(self) -> None:
-        _kill(self.pool, self.root)
-
-
 def run_jobs(jobs: list[Job], workers: int | None = None,
              on_done: Callable[[JobResult], None] | None = None, later: Sequence = (),
-             admit: Callable[[object], bool] | None = None, started: Started | None = None) -> list[JobResult]:
+             admit: Callable[[object], bool] | None = None) -> list[JobResult]:
     """Run jobs, in parallel when there is more than one core and more than one job; a job
     whose document comes after another of its game and language (Document.after: the errata
     sheet takes the rulebook's pages) starts once that one is done.
@@ -172,17 +152,15 @@ def run_jobs(jobs: list[Job], workers: int | None = None,
     otherwise wait; work that waits for nothing and says it goes `ahead` (long, and of no
     document: the site's font pieces) goes before the documents instead. `admit(work)`, called
     in this process just before the work would start (after `on_done` of those documents), may
-    leave it out: it is then not run nor reported. `started`: jobs of the list already sent to
-    the workers (Started), whose pool the others join."""
+    leave it out: it is then not run nor reported."""
     workers = workers or os.cpu_count() or 1
-    if started is None and (workers == 1 or len(jobs) + len(later) == 1):
+    if workers == 1 or len(jobs) + len(later) == 1:
         return _run_here(jobs, later, on_done, admit)
     results = []
-    pool = started.pool if started is not None else ProcessPoolExecutor(
-        max_workers=min(workers, len(jobs) + len(later)), initializer=_die_with_parent)
-    running: dict = dict(started.running) if started is not None else {}
+    pool = ProcessPoolExecutor(max_workers=min(workers, len(jobs) + len(later)), initializer=_die_with_parent)
     waiting = _waits(jobs, later)
-    queued = [item for item in _queue(jobs, later, waiting) if item not in running.values()]
+    queued = _queue(jobs, later, waiting)
+    running: dict = {}
 
     def start_ready() -> None:
         with interrupts_held():  # the pool forks its workers as jobs are submitted
@@ -204,25 +182,19 @@ def run_jobs(jobs: list[Job], workers: int | None = None,
                     on_done(results[-1])
             start_ready()
     except BaseException:
-        _kill(pool, [*jobs, *later][0].root)
+        processes = list((getattr(pool, "_processes", None) or {}).values())
+        for process in processes:
+            process.kill()  # stop the documents being written now, not after they finish
+        for process in processes:
+            process.join(5)  # gone for good: the temporary files they were writing can go too
+        pool.shutdown(wait=False, cancel_futures=True)
+        from .. import outputs
+
+        outputs.remove_stale_temps(Project([*jobs, *later][0].root).output)
         raise
     pool.shutdown()
     order = {item: i for i, item in enumerate([*jobs, *later])}
     return sorted(results, key=lambda r: order[r.job])
-
-
-def _kill(pool: ProcessPoolExecutor, root: Path) -> None:
-    """Stop the pool's workers now, not after their documents are done, and remove the
-    temporary files they were writing."""
-    processes = list((getattr(pool, "_processes", None) or {}).values())
-    for process in processes:
-        process.kill()
-    for process in processes:
-        process.join(5)  # gone for good: the temporary files they were writing can go too
-    pool.shutdown(wait=False, cancel_futures=True)
-    from .. import outputs
-
-    outputs.remove_stale_temps(Project(root).output)
 
 
 def _run_here(jobs: list[Job], later: Sequence, on_done, admit) -> list[JobResult]:
@@ -312,4 +284,4 @@ def _safe(job) -> JobResult:
         give_back()
 
 
-__all__ = ["KINDS", "Job", "JobResult", "Started", "plan", "run_job", "run_jobs"]
+__all__ = ["KINDS", "Job", "JobResult", "plan", "run_job", "run_jobs"]
