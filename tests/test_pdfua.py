@@ -119,3 +119,94 @@ def test_every_link_can_be_clicked(pdfs):
         marks = [e for e in _all(pdf) if e.get("/S") == "/Link"]
     assert len(heights) > 20 and marks
     assert min(heights) > 3, sorted(heights)[:5]
+
+
+FOLDED = ("<div class='card'><div class='head'><h2>Sentry</h2></div><div><p>Moves <b>2</b> hexes.</p></div>"
+          "<div><span>3</span> <span>4</span></div><div></div><div><div lang='ru'><p>Стоять</p></div></div></div>")
+
+
+def _tree(pdf) -> list[tuple[int, object]]:
+    """(depth, element) of every structure element in document order, the root's kids at 0."""
+    out, stack = [], [(0, kid) for kid in reversed(list(pdf.Root.StructTreeRoot.K[0].K))]
+    while stack:
+        depth, element = stack.pop()
+        out.append((depth, element))
+        kids = [k for k in element.get("/K", []) if isinstance(k, pikepdf.Dictionary) and "/S" in k]
+        stack.extend((depth + 1, kid) for kid in reversed(kids))
+    return out
+
+
+def _marks(element) -> list[int]:
+    return [int(k) for k in element.get("/K", []) if not isinstance(k, pikepdf.Dictionary)]
+
+
+def _read(pdf) -> list[int]:
+    """The marked content the tree holds, in its order (a paragraph's runs around a quotation
+    its element holds)."""
+    out, stack = [], list(reversed(list(pdf.Root.StructTreeRoot.K[0].K)))
+    while stack:
+        item = stack.pop()
+        if isinstance(item, pikepdf.Dictionary):
+            stack.extend(reversed(list(item.get("/K", []))) if "/S" in item else [])
+        else:
+            out.append(int(item))
+    return out
+
+
+def test_the_tree_holds_no_element_that_says_nothing(tmp_path, monkeypatch):
+    """A run of text is marked by its paragraph, not by a Span of its own; a group that holds
+    nothing or one element is left out, unless it carries something of its own (a language).
+    Every marked run stays in the tree, in reading order, and the parent tree names the
+    element that marks it."""
+    path = write_pdf(PAGE.format(fonts=font_face_css(), extra=FOLDED), tmp_path / "folded.pdf", tmp_path,
+                     [tmp_path]).path
+    assert _errors(path) == []
+    with pikepdf.open(path) as pdf:
+        tree = _tree(pdf)
+        roles = [str(e.S) for _, e in tree]
+        plain = [e for _, e in tree if set(e.keys()) <= {"/Type", "/S", "/K", "/P", "/Pg"}]
+        assert not [e for e in plain if str(e.S) in ("/Div", "/Span", "/NonStruct") and not list(e.get("/K", []))]
+        assert not [e for e in plain if str(e.S) == "/Div" and len(list(e.K)) == 1
+                    and isinstance(e.K[0], pikepdf.Dictionary)]
+        assert not [e for e in plain if str(e.S) == "/Span" and list(e.K) and not [
+            k for k in e.K if isinstance(k, pikepdf.Dictionary)]]
+        assert roles.count("/P") == 3 and "/H1" in roles and "/H2" in roles
+        assert [e for _, e in tree if str(e.get("/Lang", "")) == "ru"]  # the Russian group kept
+        marks = _read(pdf)
+        assert marks == list(range(len(marks))) and len(marks) > 10
+        parents = pdf.Root.StructTreeRoot.ParentTree.Nums[1]
+        assert len(parents) == len(marks)
+        for mcid, element in enumerate(parents):
+            assert mcid in _marks(element) and element.Pg.objgen == pdf.pages[0].obj.objgen
+            assert element.P.get("/K") is not None and any(
+                k.objgen == element.objgen for k in element.P.K if isinstance(k, pikepdf.Dictionary))
+        before = len(pdf.objects)
+    from generator.print import tagging
+
+    monkeypatch.setattr(tagging, "fold", lambda objects, catalog: None)
+    plain_path = write_pdf(PAGE.format(fonts=font_face_css(), extra=FOLDED), tmp_path / "plain.pdf", tmp_path,
+                           [tmp_path]).path
+    with pikepdf.open(plain_path) as pdf:
+        assert len(_tree(pdf)) >= 2 * len(tree)  # WeasyPrint's own tree: twice as many elements
+        assert len(pdf.objects) == before and _read(pdf) == marks
+
+
+@pytest.mark.parametrize("kind", ["rulebook", "reference", "cards", "counters", "maps"])
+def test_the_parent_tree_names_the_element_of_every_mark(pdfs, kind):
+    """Every marked run the tree holds is named in the parent tree, under its page, by the
+    element that holds it, and each element is held by its parent (the folded tree stays
+    whole). The parent tree names more: WeasyPrint tags the running heads and page numbers
+    without putting them in the tree."""
+    for path in pdfs[kind]:
+        with pikepdf.open(path) as pdf:
+            nums = pdf.Root.StructTreeRoot.ParentTree.Nums
+            parents = {int(nums[i]): nums[i + 1] for i in range(0, len(nums), 2)}
+            pages = {page.obj.objgen: parents[int(page.obj.StructParents)] for page in pdf.pages
+                     if "/StructParents" in page.obj}
+            held = 0
+            for _, element in _tree(pdf):
+                assert any(k.objgen == element.objgen for k in element.P.K if isinstance(k, pikepdf.Dictionary))
+                for mcid in _marks(element):
+                    assert pages[element.Pg.objgen][mcid].objgen == element.objgen, (path.name, mcid)
+                    held += 1
+            assert held == len(_read(pdf)) > 0, path.name

@@ -11,6 +11,7 @@ heads its column), `role="img" aria-label` → /Alt; a decorative picture (`alt=
 as an artifact instead of an untitled figure. A PDF that still breaks a rule a machine can
 check (a figure without alternative text, a data table without header cells, no language or
 title) does not claim conformance: `honest()` takes the claim out of its XMP.
+Once the tagger has made the tree, it is folded (tagfold.py).
 """
 
 from __future__ import annotations
@@ -21,17 +22,21 @@ from pathlib import Path
 
 import pikepdf
 import pydyf
+import weasyprint.pdf as _pdf
 from weasyprint.formatting_structure import boxes
 from weasyprint.pdf import tags as _tags
 from weasyprint.pdf.stream import Stream
 
+from .tagfold import fold
+
 # The tagging this module adds: part of the key of a kept chunk (sheets.py), so a chunk laid
 # out before it changed is laid out again.
-VERSION = "tags-1"
+VERSION = "tags-2"
 
 _SCOPES = {"col": "/Column", "row": "/Row", "colgroup": "/Column", "rowgroup": "/Row"}
 _original = _tags._build_box_tree
 _original_marked = Stream.marked
+_original_add_tags = _pdf.add_tags
 
 
 def decorative(box) -> bool:
@@ -81,11 +86,19 @@ def _marked(stream, box, tag):
             yield
 
 
+def _add_tags(pdf, document, pdf_version, page_streams):
+    """WeasyPrint's tagging, then its tree folded."""
+    _original_add_tags(pdf, document, pdf_version, page_streams)
+    fold(pdf.objects, pdf.catalog)
+
+
 def install() -> None:
-    """Let WeasyPrint's tagger describe elements as above (idempotent; the tagger calls itself
-    through the module, so the nested elements pass through the wrapper too)."""
+    """Let WeasyPrint's tagger describe elements as above and fold its tree (idempotent; the
+    tagger calls itself through the module, so the nested elements pass through the wrapper
+    too)."""
     _tags._build_box_tree = _tagged_box_tree
     Stream.marked = _marked
+    _pdf.add_tags = _add_tags
 
 
 def variant() -> dict:
