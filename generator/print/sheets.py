@@ -7,6 +7,7 @@ Small documents are rendered whole, as before."""
 
 from __future__ import annotations
 
+import gc
 import hashlib
 import os
 import re
@@ -17,6 +18,7 @@ from typing import Callable, Iterator
 
 from .. import outputs
 from ..core.diagnostics import Severity
+from ..system.memory import give_back
 from .chunkstore import Chunk, ChunkStore
 from .join import join
 from .pdf import PdfResult, finishing, identifier, render_document, write_pdf, write_tagged
@@ -185,6 +187,8 @@ def write_sheets(html: str | SheetsHtml, out: Path, base_url: Path, roots: list[
         broken = broken or any(d.severity is Severity.ERROR for d in findings)
         target = out.with_name(out.stem + ".layout-errors.pdf") if broken else out
         stale = out if broken else out.with_name(out.stem + ".layout-errors.pdf")
+        gc.collect()  # what the chunks' layouts freed, given back before the join adds its share
+        give_back()
         outputs.write_with(target, lambda tmp: finishing(join([c.pdf for c in chunks], tmp), tmp, finish))
         outputs.check_inside(stale)
         stale.unlink(missing_ok=True)
