@@ -322,6 +322,8 @@ def test_paths_named_by_the_state_stay_inside_output(tmp_path: Path, rel, inside
     output.mkdir()
     (output / "linked").symlink_to(tmp_path)
     assert (outputs.within(output, rel) is not None) == inside
+    folders: dict = {}  # the folders resolved once for many paths: the same answers
+    assert [outputs.within(output, r, folders) is not None for r in (rel, "demo/x.pdf", rel)] == [inside, True, inside]
 
 
 @pytest.mark.parametrize("text", ['{"a": 1e999}', '{"a": NaN}', '{"a": -Infinity}', "[" * 100_000, '{"a": 1'])

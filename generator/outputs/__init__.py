@@ -56,17 +56,30 @@ def check_inside(path: Path) -> Path:
     return path
 
 
-def within(output: Path, rel: object) -> Path | None:
+def within(output: Path, rel: object, folders: dict[Path, Path] | None = None) -> Path | None:
     """`output / rel` when `rel`, a path the build's own state names, is a relative path that
     stays inside `output` (no '..', not absolute, no symlinked folder leading out); else None.
-    Such a path may be deleted or trusted as a file the build wrote, so nothing else is."""
+    Such a path may be deleted or trusted as a file the build wrote, so nothing else is.
+    `folders`: where each folder resolved to, kept across the calls of one pass over many
+    paths (a manifest of thousands of card images resolves each of their few folders once)."""
     if not isinstance(rel, str) or not rel or "\\" in rel or "\0" in rel:
         return None
     pure = PurePosixPath(rel)
     if pure.is_absolute() or ".." in pure.parts or pure.as_posix() != rel:
         return None
     path = output / rel
-    return path if _inside(path, output.resolve()) else None
+    if folders is None:
+        return path if _inside(path, output.resolve()) else None
+    root = _resolved(output, folders)
+    resolved = _resolved(path.parent, folders) / path.name
+    return path if resolved == root or root in resolved.parents else None
+
+
+def _resolved(folder: Path, folders: dict[Path, Path]) -> Path:
+    found = folders.get(folder)
+    if found is None:
+        found = folders[folder] = folder.resolve()
+    return found
 
 
 def shown(path: Path) -> str:

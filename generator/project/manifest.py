@@ -158,22 +158,23 @@ class Manifest:
         if not isinstance(data, dict) or data.get("format") != FORMAT or not isinstance(data.get("entries"), dict):
             manifest.damaged, manifest.why = True, f"not a format {FORMAT} manifest"
             return manifest
+        folders: dict = {}  # each folder of the outputs resolved once
         for key, entry in data["entries"].items():
-            problem = manifest._problem(key, entry)
+            problem = manifest._problem(key, entry, folders)
             if problem:
                 manifest.damaged, manifest.why = True, f"entry {key!r}: {problem}"
                 return manifest
         manifest.entries = data["entries"]
         return manifest
 
-    def _problem(self, key: str, entry: object) -> str:
+    def _problem(self, key: str, entry: object, folders: dict) -> str:
         """What is wrong with an entry as read, or ''."""
         if not isinstance(entry, dict) or not isinstance(entry.get("inputs"), str):
             return "not an entry"
         if not isinstance(entry.get("files"), dict) or not isinstance(entry.get("kept", {}), dict):
             return "no file list"
         for rel, recorded in [*entry["files"].items(), *entry.get("kept", {}).items()]:
-            if outputs.within(self.output, rel) is None or rel.split("/")[0] in (folder(self.output).name, ".lock"):
+            if outputs.within(self.output, rel, folders) is None or rel.split("/")[0] in (folder(self.output).name, ".lock"):
                 return f"file {rel!r} is not a path inside output/"
             if not (isinstance(recorded, list) and len(recorded) == 3 and _count(recorded[0])
                     and type(recorded[1]) is int and isinstance(recorded[2], str)):
@@ -198,8 +199,9 @@ class Manifest:
         entry = self.entries.get(key)
         if entry is None:
             return False
+        folders: dict = {}
         for rel, (size, mtime, sha) in entry["files"].items():
-            path = outputs.within(self.output, rel)
+            path = outputs.within(self.output, rel, folders)
             try:
                 stat = path.lstat() if path is not None else None
             except OSError:
@@ -234,9 +236,9 @@ class Manifest:
         others; only ever files inside output/, and the folders they leave empty. (The files
         removed; the files kept, to record with the entry as "kept".)"""
         now = {path.resolve() for path in files}
-        removed, kept = [], {}
+        removed, kept, folders = [], {}, {}
         for rel, recorded in self.made(key).items():
-            old = outputs.within(self.output, rel)
+            old = outputs.within(self.output, rel, folders)
             if old is None or old.resolve() in now or not (old.is_symlink() or old.exists()):
                 continue
             if not asked(rel):
