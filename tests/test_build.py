@@ -237,3 +237,26 @@ def test_authors_are_credited_in_each_language(demo: Workspace):
     po.save(str(po_path))
     assert PdfReader(build(demo, "rulebook", "ru").files[0]).metadata.author == "Джейн Дизайнер (правила)"
     assert PdfReader(build(demo, "rulebook", "en").files[0]).metadata.author == "Jane Designer (rules)"
+
+
+def test_a_build_reads_each_game_once_before_its_documents(tmp_path, monkeypatch):
+    """Validation, the probability tables and the worked examples take the game as validation
+    loaded it: a large game's files are read and parsed once, not once for each step."""
+    import shutil
+
+    from generator.commands import build as command
+    from generator.core.diagnostics import Report
+    from generator.project import Project
+    from generator.project.rebuild import Inputs
+
+    shutil.copytree(REPO / "content" / "nuclear", tmp_path / "content" / "nuclear")
+    project = Project(tmp_path)
+    reads = []
+    read = Project.read
+    monkeypatch.setattr(Project, "read", lambda self, name, report: reads.append(name) or read(self, name, report))
+    run = command._Build(project, command._prepared_output(project, False), Inputs(project), Report())
+    assert command._validated(run, ["nuclear"]) == ["nuclear"]
+    assert command.probability_tables(project, ["nuclear"], run.manifest, run.inputs, run.games)
+    verified = command.verified_examples(project, ["nuclear"], run.manifest, run.inputs, run.games)
+    assert reads == ["nuclear"]
+    assert verified["nuclear"] and list((tmp_path / "output" / "nuclear" / "tables").glob("*.json"))

@@ -152,11 +152,13 @@ def build(project, names, kinds, partial, langs, workers, force, options, strict
         click.echo(render(report, "text", project.root), err=True)
         click.echo("error: content has errors; nothing built", err=True)
         return True
-    if {"reference", "site"} & set(kinds) and not probability_tables(project, names, run.manifest, run.inputs):
+    if {"reference", "site"} & set(kinds) and not probability_tables(project, names, run.manifest, run.inputs,
+                                                                    run.games):
         return True
     # the rules checker runs once per game: its results feed the rulebook marks and the site
     if {"rulebook", "site", "changes"} & set(kinds):
-        run.verified = verified_examples(project, names, run.manifest, run.inputs)
+        run.verified = verified_examples(project, names, run.manifest, run.inputs, run.games)
+    run.games.clear()  # the workers load what they lay out; forked, they would carry these too
     jobs, skipped = _planned(run, names, langs, kinds, options)
     _remove_gone(run, _Asked(names, partial, langs, kinds, options), {job for job, _key, _state in jobs} | set(skipped))
     site = _SiteRequest(names, partial, langs, site_url, bool(options.get("changes_since"))) if "site" in kinds else None
@@ -196,6 +198,7 @@ class _Build:
     inputs: Inputs
     report: Report
     verified: dict[str, dict[str, bool]] = field(default_factory=dict)
+    games: dict = field(default_factory=dict)  # each game as validation loaded it, for the steps after
     removed: list[str] = field(default_factory=list)  # a line for each file removed, not yet said
     quiet: bool = False  # no line per document, no progress bar
 
@@ -242,9 +245,11 @@ def _validated(run: _Build, names) -> list[str]:
     valid = []
     for name in names:
         errors = len(run.report.errors)
-        validate(run.project, name, run.manifest, run.inputs, run.report)
+        game = validate(run.project, name, run.manifest, run.inputs, run.report)
         if len(run.report.errors) == errors:
             valid.append(name)
+            if game is not None:
+                run.games[name] = game
     return valid
 
 
@@ -469,24 +474,33 @@ def asked_for(manifest: Manifest, job: Job) -> Callable[[str], bool]:
 SETTINGS = ("print.yaml", "sheets.yaml")
 
 
-def validate(project, name: str, manifest: Manifest, inputs: Inputs, report: Report) -> None:
+def validate(project, name: str, manifest: Manifest, inputs: Inputs, report: Report):
     """Validate a game, unless its files are those the last build validated (then its
-    warnings are repeated from then)."""
+    warnings are repeated from then). The game as loaded, or None (not loaded)."""
     key = f"validate:{name}"  # the project's print.yaml and sheets.yaml are validated with each game
     state = digest(Inputs.common(), inputs.game(name), inputs.templates(name, SETTINGS))
     if manifest.fresh(key, state):
         load_diagnostics(manifest.get(key)["diagnostics"], report)
-        return
+        return None
     local = Report()
-    project.load(name, local)
+    game = project.load(name, local)
     report.diagnostics.extend(local.diagnostics)
     if local.errors:
         manifest.forget(key)
     else:
         manifest.record(key, state, [], diagnostics=save_diagnostics(local))
+    return game
 
 
-def probability_tables(project, names, manifest: Manifest, inputs: Inputs) -> bool:
+def _loaded(project, name: str, games: dict):
+    """The game as this build loaded it already, else loaded now (and kept for the next step):
+    a large game is read once, not once for each step before its documents."""
+    if name not in games:
+        games[name] = project.load(name, Report(), checks=False)
+    return games[name]
+
+
+def probability_tables(project, names, manifest: Manifest, inputs: Inputs, games: dict) -> bool:
     """The checker's probability tables, for the reference sheets and the site. False if a
     procedure failed."""
     from ..checker.tables import write_tables
@@ -495,7 +509,7 @@ def probability_tables(project, names, manifest: Manifest, inputs: Inputs) -> bo
         key, state = f"tables:{name}", digest(Inputs.common(), "tables", inputs.game(name))
         if manifest.fresh(key, state):
             continue
-        game = project.load(name, Report(), checks=False)
+        game = _loaded(project, name, games)
         if game is None or not (game.folder / "procedures.py").exists():
             manifest.record(key, state, [])
             continue
@@ -512,7 +526,7 @@ def probability_tables(project, names, manifest: Manifest, inputs: Inputs) -> bo
     return True
 
 
-def verified_examples(project, names, manifest: Manifest, inputs: Inputs) -> dict[str, dict[str, bool]]:
+def verified_examples(project, names, manifest: Manifest, inputs: Inputs, games: dict) -> dict[str, dict[str, bool]]:
     from ..print.jobs import checked_examples
 
     out = {}
@@ -522,7 +536,7 @@ def verified_examples(project, names, manifest: Manifest, inputs: Inputs) -> dic
             out[name] = manifest.get(key)["examples"]
             continue
         started = time.perf_counter()
-        game = project.load(name, Report(), checks=False)
+        game = _loaded(project, name, games)
         if game is not None:
             out[name] = checked_examples(game)
             manifest.record(key, state, [], examples=out[name], seconds=round(time.perf_counter() - started, 3))
