@@ -487,3 +487,16 @@ def test_font_pieces_are_cut_once_and_kept(ws: Workspace, tmp_path: Path, monkey
     build_site(project, ["demo"], Report(), search=False)
     assert {p.name: p.read_bytes() for p in (site / "assets/fonts").iterdir()} == first
 
+
+
+def test_the_font_pieces_are_worked_out_once_and_handed_out_as_copies():
+    """Every page names the pieces it preloads: they are worked out once per process, and a
+    caller that changes its list changes no other caller's."""
+    from generator.site import webfonts
+
+    first = webfonts.pieces()
+    first.clear()
+    again = webfonts.pieces()
+    assert again and again == webfonts.pieces()
+    assert webfonts._pieces.cache_info().misses == 1
+    assert webfonts.preloads(("latin",)) and all(p.endswith(".latin.woff2") for p in webfonts.preloads(("latin",)))

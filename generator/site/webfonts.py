@@ -91,6 +91,13 @@ def _hash(path: Path) -> str:
 
 def pieces() -> list[Piece]:
     """Every piece of every shipped face, in a stable order."""
+    return list(_pieces())
+
+
+@lru_cache(maxsize=None)
+def _pieces() -> tuple[Piece, ...]:
+    """The pieces, worked out once per process (every page of the site names those it preloads;
+    a face's characters are taken to stay the same while it runs, as `_split` takes them)."""
     out = []
     for family, (folder, prefix) in FAMILIES.items():
         for (weight, style), suffix in STYLES.items():
@@ -98,7 +105,7 @@ def pieces() -> list[Piece]:
             for script, codes in _split(path).items():
                 out.append(Piece(family, weight, style, suffix, script, f"{prefix}-{suffix}.{script}.woff2",
                                  _spans(list(codes))))
-    return out
+    return tuple(out)
 
 
 @lru_cache(maxsize=None)
