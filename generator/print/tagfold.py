@@ -32,10 +32,10 @@ def fold(objects: list, catalog: dict) -> None:
     The parent tree names the element each run ends in. A left-out element stays in the file
     as an empty dictionary nothing points to (pydyf has numbered it)."""
     root = catalog.get("StructTreeRoot")
-    if not isinstance(root, bytes):
-        return
+    top = objects[_number(root)] if isinstance(root, bytes) else None
+    if not isinstance(top, dict) or not isinstance(top.get("K"), list) or not isinstance(top.get("ParentTree"), bytes):
+        return  # not the tree this was written for: left as the tagger made it
     tree = _Tree(objects)
-    top = objects[_number(root)]
     for node in reversed(tree.elements(top["K"])):  # children before their parents
         node["K"] = tree.folded_kids(node)
     parents = objects[_number(top["ParentTree"])]["Nums"]
@@ -58,7 +58,8 @@ class _Tree:
         if not isinstance(ref, bytes):
             return None
         found = self.objects[_number(ref)]
-        return found if isinstance(found, dict) and found.get("Type") == "/StructElem" else None
+        return found if (isinstance(found, dict) and found.get("Type") == "/StructElem"
+                         and isinstance(found.get("K"), list)) else None
 
     def elements(self, top: list) -> list:
         """Every element under `top`, parents before their children (no recursion: a book's

@@ -86,9 +86,9 @@ def _marked(stream, box, tag):
             yield
 
 
-def _add_tags(pdf, document, pdf_version, page_streams):
+def _add_tags(pdf, *args, **kwargs):
     """WeasyPrint's tagging, then its tree folded."""
-    _original_add_tags(pdf, document, pdf_version, page_streams)
+    _original_add_tags(pdf, *args, **kwargs)
     fold(pdf.objects, pdf.catalog)
 
 
