@@ -43,11 +43,22 @@ def confine_to(root: Path | None) -> None:
     _root = root.resolve() if root is not None else None
 
 
-def _inside(path: Path, root: Path) -> bool:
+def _inside(path: Path, root: Path, folders: dict[Path, Path] | None = None) -> bool:
     """`path` (its folder resolved, so a symlinked folder counts where it leads) is `root` or
-    below it; the last part is not followed: a link there is removed or replaced, never used."""
-    resolved = path.parent.resolve() / path.name
+    below it; the last part is not followed: a link there is removed or replaced, never used.
+    `folders`: the folders resolved so far in this pass (see `within`)."""
+    resolved = _resolved(path.parent, folders) / path.name
     return resolved == root or root in resolved.parents
+
+
+def _resolved(folder: Path, folders: dict[Path, Path] | None) -> Path:
+    """`folder` resolved, once per pass where `folders` keeps them."""
+    if folders is None:
+        return folder.resolve()
+    found = folders.get(folder)
+    if found is None:
+        found = folders[folder] = folder.resolve()
+    return found
 
 
 def check_inside(path: Path) -> Path:
@@ -68,18 +79,7 @@ def within(output: Path, rel: object, folders: dict[Path, Path] | None = None) -
     if pure.is_absolute() or ".." in pure.parts or pure.as_posix() != rel:
         return None
     path = output / rel
-    if folders is None:
-        return path if _inside(path, output.resolve()) else None
-    root = _resolved(output, folders)
-    resolved = _resolved(path.parent, folders) / path.name
-    return path if resolved == root or root in resolved.parents else None
-
-
-def _resolved(folder: Path, folders: dict[Path, Path]) -> Path:
-    found = folders.get(folder)
-    if found is None:
-        found = folders[folder] = folder.resolve()
-    return found
+    return path if _inside(path, _resolved(output, folders), folders) else None
 
 
 def shown(path: Path) -> str:
