@@ -257,6 +257,29 @@ def test_generated_books_lay_out(games, spec):
     assert lay_out(games, spec) >= 2  # the cover, the contents and the text
 
 
+@settings(max_examples=3, deadline=None, database=None, derandomize=True, phases=[Phase.explicit, Phase.generate],
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.function_scoped_fixture])
+@given(spec=book)
+def test_generated_books_keep_a_whole_folded_tree(games, spec):
+    """Written tagged, a generated book (nested lists, tables, footnotes, definition lists,
+    quotes, in four languages) keeps every run of its text in the folded structure tree, named
+    by the parent tree (print/tagfold.py), and the external checker finds no error in it."""
+    from generator.print.pdf import write_tagged
+
+    from .test_pdfua import _errors, assert_whole_tree
+
+    root, game = games[spec["lang"]]
+    write_book(game.folder, spec)
+    ctx = BuildContext(game, spec["lang"], root)
+    html = rulebook_html(ctx, "a5" if spec["format"] == "booklet" else spec["format"])
+    document, _ = render_document(html, game.folder, ctx.roots)
+    path = root / "output" / "tagged" / f"{spec['lang']}-{spec['seed']}.pdf"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    write_tagged(document, path, b"0" * 32)
+    assert_whole_tree(path)
+    assert _errors(path) == []
+
+
 @pytest.mark.slow
 # no shrinking: a failing book is reported as generated (shrinking re-lays out hundreds of books)
 @settings(max_examples=500, deadline=None, database=None, derandomize=True, phases=[Phase.explicit, Phase.generate],

@@ -193,20 +193,24 @@ def test_the_tree_holds_no_element_that_says_nothing(tmp_path, monkeypatch):
 
 @pytest.mark.parametrize("kind", ["rulebook", "reference", "cards", "counters", "maps"])
 def test_the_parent_tree_names_the_element_of_every_mark(pdfs, kind):
+    for path in pdfs[kind]:
+        assert_whole_tree(path)
+
+
+def assert_whole_tree(path) -> None:
     """Every marked run the tree holds is named in the parent tree, under its page, by the
     element that holds it, and each element is held by its parent (the folded tree stays
     whole). The parent tree names more: WeasyPrint tags the running heads and page numbers
     without putting them in the tree."""
-    for path in pdfs[kind]:
-        with pikepdf.open(path) as pdf:
-            nums = pdf.Root.StructTreeRoot.ParentTree.Nums
-            parents = {int(nums[i]): nums[i + 1] for i in range(0, len(nums), 2)}
-            pages = {page.obj.objgen: parents[int(page.obj.StructParents)] for page in pdf.pages
-                     if "/StructParents" in page.obj}
-            held = 0
-            for _, element in _tree(pdf):
-                assert any(k.objgen == element.objgen for k in element.P.K if isinstance(k, pikepdf.Dictionary))
-                for mcid in _marks(element):
-                    assert pages[element.Pg.objgen][mcid].objgen == element.objgen, (path.name, mcid)
-                    held += 1
-            assert held == len(_read(pdf)) > 0, path.name
+    with pikepdf.open(path) as pdf:
+        nums = pdf.Root.StructTreeRoot.ParentTree.Nums
+        parents = {int(nums[i]): nums[i + 1] for i in range(0, len(nums), 2)}
+        pages = {page.obj.objgen: parents[int(page.obj.StructParents)] for page in pdf.pages
+                 if "/StructParents" in page.obj}
+        held = 0
+        for _, element in _tree(pdf):
+            assert any(k.objgen == element.objgen for k in element.P.K if isinstance(k, pikepdf.Dictionary))
+            for mcid in _marks(element):
+                assert pages[element.Pg.objgen][mcid].objgen == element.objgen, (path.name, mcid)
+                held += 1
+        assert held == len(_read(pdf)) > 0, path.name

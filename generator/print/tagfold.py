@@ -7,7 +7,7 @@ paragraph's text and 2 a `Div` around one other element, and its back to an empt
 that hold nothing or one element and carry nothing of their own (no language, no attributes):
 the same content in the same order under the same headings, paragraphs, lists and tables, in
 about a third of the elements on a card sheet (805 to 229 on 8 pages of cards). A joined deck
-holds its whole tree in memory: 10,000 cards peaked at 651 MB before, 408 MB after.
+holds its whole tree in memory: 10,000 cards peaked at 651 MB before, 408 MB with the fold.
 
 A run of text marks its content `Span` in the page's stream; the element holding it may be a
 paragraph. The marked-content tag is not the structure type (ISO 32000-1, 14.7.2: the tree's
