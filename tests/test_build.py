@@ -4,6 +4,7 @@ reproducibility, confined fetching, shrink-to-fit. Built from small fixture game
 from __future__ import annotations
 
 import json
+import os
 
 import pypdfium2 as pdfium
 import pytest
@@ -256,7 +257,78 @@ def test_a_build_reads_each_game_once_before_its_documents(tmp_path, monkeypatch
     monkeypatch.setattr(Project, "read", lambda self, name, report: reads.append(name) or read(self, name, report))
     run = command._Build(project, command._prepared_output(project, False), Inputs(project), Report())
     assert command._validated(run, ["nuclear"]) == ["nuclear"]
-    assert command.probability_tables(project, ["nuclear"], run.manifest, run.inputs, run.games)
-    verified = command.verified_examples(project, ["nuclear"], run.manifest, run.inputs, run.games)
+    assert command._checked(run, ["nuclear"], tables=True, examples=True)
     assert reads == ["nuclear"]
-    assert verified["nuclear"] and list((tmp_path / "output" / "nuclear" / "tables").glob("*.json"))
+    assert run.verified["nuclear"] and list((tmp_path / "output" / "nuclear" / "tables").glob("*.json"))
+
+
+def test_bounded_runs_are_started_ahead_and_taken_in_order():
+    """`ahead` keeps as many runs going as there are cores: the next is started before the
+    first is taken, no more than `width` are started and not yet taken, and they come back in
+    the items' order."""
+    from generator.checker.bounded import ahead
+
+    started, taken = [], []
+    for item, run in ahead(range(5), lambda item: started.append(item) or f"run {item}", width=2):
+        taken.append((item, run, len(started)))
+    assert [(item, run) for item, run, _ in taken] == [(k, f"run {k}") for k in range(5)]
+    assert [count for *_, count in taken] == [2, 3, 4, 5, 5]
+    one = []
+    assert [len(one) for _ in ahead(range(3), one.append, width=1)] == [1, 2, 3]  # one core: one at a time
+
+
+def test_the_games_are_checked_side_by_side_and_reported_in_their_order(tmp_path, monkeypatch):
+    """Validation starts the next game's checks (and the rules checker the next game's
+    examples) before it waits for the first game's; each game's diagnostics still come
+    together, in the games' order, and each game's verdict is its own."""
+    import shutil
+
+    from generator.checks import trial
+    from generator.commands import build as command
+    from generator.core.diagnostics import Report
+    from generator.print import jobs
+    from generator.project import Project
+    from generator.project.rebuild import Inputs
+
+    monkeypatch.setattr(os, "cpu_count", lambda: 2)  # side by side on any machine
+    for name in ("frames", "nuclear"):
+        shutil.copytree(REPO / "content" / name, tmp_path / "content" / name)
+    (tmp_path / "content" / "frames" / "data" / "broken.yaml").write_text("units: [\n", "utf-8")
+    events = []
+    pending_init, pending_finish = trial.PendingChecks.__init__, trial.PendingChecks.finish
+
+    def init(self, game, *args, **kwargs):
+        events.append(("checks start", game.id))
+        pending_init(self, game, *args, **kwargs)
+
+    def finish(self, report):
+        events.append(("checks done", self.game.id))
+        return pending_finish(self, report)
+
+    monkeypatch.setattr(trial.PendingChecks, "__init__", init)
+    monkeypatch.setattr(trial.PendingChecks, "finish", finish)
+    started = jobs.examples_started
+
+    def examples(game):
+        events.append(("examples start", game.id))
+        wait = started(game)
+        return lambda: events.append(("examples done", game.id)) or wait()
+
+    monkeypatch.setattr(jobs, "examples_started", examples)
+    project = Project(tmp_path)
+    run = command._Build(project, command._prepared_output(project, False), Inputs(project), Report())
+    assert command._validated(run, ["frames", "nuclear"]) == ["nuclear"]
+    assert events.index(("checks start", "nuclear")) < events.index(("checks done", "frames"))
+    sources = [d.location.path.relative_to(tmp_path / "content").parts[0] for d in run.report.diagnostics
+               if d.location and (tmp_path / "content") in d.location.path.parents]
+    assert sources and "frames" in sources and sources == sorted(sources, key=["frames", "nuclear"].index)
+    assert any(d.location.path.name == "broken.yaml" for d in run.report.errors)
+    events.clear()
+    (tmp_path / "content" / "frames" / "data" / "broken.yaml").unlink()
+    run = command._Build(project, command._prepared_output(project, False), Inputs(project), Report())
+    assert command._validated(run, ["frames", "nuclear"]) == ["frames", "nuclear"]
+    events.clear()
+    assert command._checked(run, ["frames", "nuclear"], tables=True, examples=True)
+    assert events.index(("examples start", "nuclear")) < events.index(("examples done", "frames"))
+    assert run.verified["nuclear"] and all(run.verified["nuclear"].values())
+    assert set(run.verified) == {"frames", "nuclear"}

@@ -21,12 +21,14 @@ import time
 import traceback
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable
+from collections import deque
+from typing import Any, Callable, Iterable, Iterator, TypeVar
 
 from ..system.children import die_with_parent, interrupts_held, let_interrupts_through
 
 TIME_LIMIT_ENV = "RULESMITH_TIME_LIMIT"
 DEFAULT_SECONDS = 60.0
+T, S = TypeVar("T"), TypeVar("S")
 MEMORY = 2 << 30  # bytes the child may allocate beyond what it inherits (MemoryError past that)
 GRACE = 2.0  # after the limit, the child gets this long to say where it was before it is killed
 
@@ -207,4 +209,19 @@ def run_bounded(fn: Callable[..., Any], *args: Any, seconds: float | None = None
     return start_bounded(fn, *args, seconds=seconds).wait()
 
 
-__all__ = ["Child", "ChildFailed", "start_bounded", "DEFAULT_SECONDS", "Outcome", "Overtime", "TIME_LIMIT_ENV", "run_bounded", "time_limit"]
+def ahead(items: Iterable[T], start: Callable[[T], S], width: int | None = None) -> Iterator[tuple[T, S]]:
+    """(item, start(item)) for each item in order, each started up to `width` items (the
+    machine's cores) before it is taken: the bounded runs of several games go on side by side
+    while the caller waits for the first, and no more of them share the cores at once than
+    there are cores, so none is slowed towards its time limit by a crowd of others."""
+    width = max(1, width if width is not None else (os.cpu_count() or 1))
+    started: deque[tuple[T, S]] = deque()
+    for item in items:
+        started.append((item, start(item)))
+        if len(started) >= width:
+            yield started.popleft()
+    while started:
+        yield started.popleft()
+
+
+__all__ = ["Child", "ChildFailed", "ahead", "start_bounded", "DEFAULT_SECONDS", "Outcome", "Overtime", "TIME_LIMIT_ENV", "run_bounded", "time_limit"]

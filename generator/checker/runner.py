@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from ..core.diagnostics import Diagnostic, Location, Report
 from ..reading.game import Game
@@ -281,16 +281,27 @@ def _verified(game: Game) -> dict[str, bool]:
 def verified_examples(game: Game) -> dict[str, bool]:
     """{example id: passed} for every example with a check block: what renderers mark 'verified'.
     The examples run bounded (bounded.py); none counts as verified when they overrun."""
-    from .bounded import run_bounded
+    return start_verified(game)()
+
+
+def start_verified(game: Game) -> Callable[[], dict[str, bool]]:
+    """verified_examples started: the examples run in their bounded child while the caller
+    goes on; calling what is returned waits for them."""
+    from .bounded import start_bounded
 
     if not (game.folder / "procedures.py").is_file():
-        return _verified(game)
-    outcome = run_bounded(_verified, game)
-    return outcome.value if outcome.ok else {}
+        found = _verified(game)
+        return lambda: found
+    child = start_bounded(_verified, game)
+
+    def wait() -> dict[str, bool]:
+        outcome = child.wait()
+        return outcome.value if outcome.ok else {}
+    return wait
 
 
 __all__ = [
     "CheckResult", "CheckRun", "ERROR", "ExampleResult", "FAIL", "GameResult", "Note", "PASS",
     "RuleResult", "UNCHECKED", "block_diagnostics", "check_game", "procedure_diagnostics", "run_block", "run_rule",
-    "verified_examples",
+    "start_verified", "verified_examples",
 ]

@@ -152,12 +152,11 @@ def build(project, names, kinds, partial, langs, workers, force, options, strict
         click.echo(render(report, "text", project.root), err=True)
         click.echo("error: content has errors; nothing built", err=True)
         return True
-    if {"reference", "site"} & set(kinds) and not probability_tables(project, names, run.manifest, run.inputs,
-                                                                    run.games):
+    # the rules checker runs once per game: its tables feed the reference sheets and the site,
+    # its examples' verdicts the rulebook marks and the site
+    if not _checked(run, names, tables={"reference", "site"} & set(kinds),
+                    examples={"rulebook", "site", "changes"} & set(kinds)):
         return True
-    # the rules checker runs once per game: its results feed the rulebook marks and the site
-    if {"rulebook", "site", "changes"} & set(kinds):
-        run.verified = verified_examples(project, names, run.manifest, run.inputs, run.games)
     run.games.clear()  # the workers load what they lay out; forked, they would carry these too
     jobs, skipped = _planned(run, names, langs, kinds, options)
     _remove_gone(run, _Asked(names, partial, langs, kinds, options), {job for job, _key, _state in jobs} | set(skipped))
@@ -241,11 +240,15 @@ def tell(line: str) -> None:
 
 
 def _validated(run: _Build, names) -> list[str]:
-    """The games whose content has no errors; validated first: never build from broken content."""
+    """The games whose content has no errors; validated first: never build from broken content.
+    Each game's checks run in a child of their own (trial.py), the next games' started while
+    the first is waited for; the diagnostics come in the games' order."""
+    from ..checker.bounded import ahead
+
     valid = []
-    for name in names:
+    for name, started in ahead(names, lambda name: _Validation.start(run.project, name, run.manifest, run.inputs)):
         errors = len(run.report.errors)
-        game = validate(run.project, name, run.manifest, run.inputs, run.report)
+        game = started.finish(run.manifest, run.report)
         if len(run.report.errors) == errors:
             valid.append(name)
             if game is not None:
@@ -477,19 +480,50 @@ SETTINGS = ("print.yaml", "sheets.yaml")
 def validate(project, name: str, manifest: Manifest, inputs: Inputs, report: Report):
     """Validate a game, unless its files are those the last build validated (then its
     warnings are repeated from then). The game as loaded, or None (not loaded)."""
-    key = f"validate:{name}"  # the project's print.yaml and sheets.yaml are validated with each game
-    state = digest(Inputs.common(), inputs.game(name), inputs.templates(name, SETTINGS))
-    if manifest.fresh(key, state):
-        load_diagnostics(manifest.get(key)["diagnostics"], report)
-        return None
-    local = Report()
-    game = project.load(name, local)
-    report.diagnostics.extend(local.diagnostics)
-    if local.errors:
-        manifest.forget(key)
-    else:
-        manifest.record(key, state, [], diagnostics=save_diagnostics(local))
-    return game
+    return _Validation.start(project, name, manifest, inputs).finish(manifest, report)
+
+
+@dataclass
+class _Validation:
+    """A game's validation under way: its checks started (`PendingChecks`), or its warnings
+    as the last build found them when its files are those that build validated (`game` None)."""
+
+    key: str
+    state: str
+    report: Report
+    fresh: bool = False  # validated by the last build: nothing runs
+    game: object = None
+    pending: object = None  # checks/trial.py's PendingChecks
+
+    @classmethod
+    def start(cls, project, name: str, manifest: Manifest, inputs: Inputs) -> "_Validation":
+        # the project's print.yaml and sheets.yaml are validated with each game
+        started = cls(f"validate:{name}", digest(Inputs.common(), inputs.game(name), inputs.templates(name, SETTINGS)),
+                      Report())
+        if manifest.fresh(started.key, started.state):
+            load_diagnostics(manifest.get(started.key)["diagnostics"], started.report)
+            started.fresh = True
+            return started
+        from ..checks.trial import PendingChecks
+
+        started.game = project.read(name, started.report)
+        if started.game is not None:
+            started.pending = PendingChecks(started.game)
+        return started
+
+    def finish(self, manifest: Manifest, report: Report):
+        """Wait for the checks; the diagnostics go to `report`, the verdict to the manifest.
+        The game as loaded, or None (not loaded)."""
+        if self.pending is not None:
+            self.game.check_result = self.pending.finish(self.report)
+        report.diagnostics.extend(self.report.diagnostics)
+        if self.fresh:
+            return None
+        if self.report.errors:
+            manifest.forget(self.key)
+        else:
+            manifest.record(self.key, self.state, [], diagnostics=save_diagnostics(self.report))
+        return self.game
 
 
 def _loaded(project, name: str, games: dict):
@@ -498,6 +532,45 @@ def _loaded(project, name: str, games: dict):
     if name not in games:
         games[name] = project.load(name, Report(), checks=False)
     return games[name]
+
+
+def _checked(run: _Build, names, tables: bool, examples: bool) -> bool:
+    """The checker's probability tables (`tables`) and the examples' verdicts (`examples`,
+    into run.verified) of each game, each kept while the game's files are the same. A game's
+    examples run in a bounded child, started ahead (bounded.py), while this process works
+    out the tables. False if a procedure failed."""
+    from ..checker.bounded import ahead
+
+    failed = False
+    for name, verdicts in ahead(names, lambda name: _examples_started(run, name) if examples else None):
+        if tables and not failed and not probability_tables(run.project, [name], run.manifest, run.inputs, run.games):
+            failed = True
+        if verdicts is not None:  # waited for even after a failure: no child is left behind
+            run.verified[name] = verdicts()
+    return not failed
+
+
+def _examples_started(run: _Build, name: str) -> Callable[[], dict[str, bool]] | None:
+    """The game's examples' verdicts: as the last build found them while its files are the
+    same, else started now (see jobs.examples_started); calling the result waits for them
+    and records them. None: the game could not be loaded."""
+    from ..print.jobs import examples_started
+
+    key, state = f"examples:{name}", digest(Inputs.common(), "examples", run.inputs.game(name))
+    if run.manifest.fresh(key, state):
+        kept = run.manifest.get(key)["examples"]
+        return lambda: kept
+    started = time.perf_counter()
+    game = _loaded(run.project, name, run.games)
+    if game is None:
+        return None
+    wait = examples_started(game)
+
+    def verdicts() -> dict[str, bool]:
+        found = wait()
+        run.manifest.record(key, state, [], examples=found, seconds=round(time.perf_counter() - started, 3))
+        return found
+    return verdicts
 
 
 def probability_tables(project, names, manifest: Manifest, inputs: Inputs, games: dict) -> bool:
@@ -524,23 +597,6 @@ def probability_tables(project, names, manifest: Manifest, inputs: Inputs, games
         manifest.remove_left(key, files)
         manifest.record(key, state, files)
     return True
-
-
-def verified_examples(project, names, manifest: Manifest, inputs: Inputs, games: dict) -> dict[str, dict[str, bool]]:
-    from ..print.jobs import checked_examples
-
-    out = {}
-    for name in names:
-        key, state = f"examples:{name}", digest(Inputs.common(), "examples", inputs.game(name))
-        if manifest.fresh(key, state):
-            out[name] = manifest.get(key)["examples"]
-            continue
-        started = time.perf_counter()
-        game = _loaded(project, name, games)
-        if game is not None:
-            out[name] = checked_examples(game)
-            manifest.record(key, state, [], examples=out[name], seconds=round(time.perf_counter() - started, 3))
-    return out
 
 
 def page_count(n: int) -> str:
