@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any, Iterable, Iterator
 
-from ..checker.bounded import start_bounded, time_limit
+from ..checker.bounded import ahead, start_bounded, time_limit
 from ..checker.procedures import load_procedures, module_path, mark_unusable, problem_of
 from ..checker.runner import CheckRun, GameResult, check_game
 from ..core.diagnostics import Report
@@ -74,16 +74,16 @@ def check_bounded(game: Game, report: Report, catalogs: bool = True, examples: b
 def checked_games(project: Any, names: Iterable[str], catalogs: bool = True,
                   examples: bool = False) -> Iterator[tuple[str, Report, Game | None]]:
     """Each named game of a project (a Project) read and checked, as `project.load` one after
-    another would, but with every game's checks started before the first is waited for: each
-    runs in a child of its own, so the games are checked side by side on the machine's cores.
-    Yields (name, the game's diagnostics, the game or None) in the order of `names`; the
-    game's check_result is set."""
-    started = []
-    for name in names:
+    another would, but with the next games' checks started before the first is waited for
+    (as many as there are cores, bounded.ahead): each runs in a child of its own, so the games
+    are checked side by side on the machine's cores. Yields (name, the game's diagnostics, the
+    game or None) in the order of `names`; the game's check_result is set."""
+    def start(name: str) -> tuple[Report, Game | None, PendingChecks | None]:
         report = Report()
         game = project.read(name, report)
-        started.append((name, report, game, PendingChecks(game, catalogs, examples) if game is not None else None))
-    for name, report, game, pending in started:
+        return report, game, PendingChecks(game, catalogs, examples) if game is not None else None
+
+    for name, (report, game, pending) in ahead(names, start):
         if pending is not None:
             game.check_result = pending.finish(report)
         yield name, report, game
