@@ -89,6 +89,7 @@ class BuildContext:
     # the card faces the fitting laid out, kept for the card images (facepages.FacePages); None: not kept
     face_pages: FacePages | None = field(default=None, compare=False, repr=False)
     _modules: dict[str, list] = field(default_factory=dict, init=False, repr=False, compare=False)
+    _stylesheets: dict[str, str] = field(default_factory=dict, init=False, repr=False, compare=False)
 
     @cached_property
     def tr(self) -> Translator:
@@ -128,8 +129,12 @@ class BuildContext:
         raise KeyError(f"no macro '{name}' in {template} of {', '.join(str(f) for f in self.templates)}")
 
     def css(self, name: str) -> str:
-        """A stylesheet from the first template folder that has it."""
-        return template_text(self.templates, name)
+        """A stylesheet from the first template folder that has it (read once per context: a
+        deck's thousand faces each take the card stylesheet)."""
+        found = self._stylesheets.get(name)
+        if found is None:
+            found = self._stylesheets[name] = template_text(self.templates, name)
+        return found
 
     @property
     def roots(self) -> list[Path]:

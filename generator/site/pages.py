@@ -207,8 +207,8 @@ def _card_faces(ctx: BuildContext, report: Report) -> tuple[list, dict]:
     game = ctx.game
     if not (game.cards or game.units or game.tables or game.dice):
         return [], {}
-    faces = fitted_faces(ctx, all_faces(ctx), Report())
-    return faces, printed_parts(fitted_faces(ctx, all_faces(ctx), report, split_long=True))
+    faces = all_faces(ctx)
+    return fitted_faces(ctx, faces, Report()), printed_parts(fitted_faces(ctx, faces, report, split_long=True))
 
 
 def _unit_faces(site: _GameSite) -> dict:
