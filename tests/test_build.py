@@ -332,3 +332,22 @@ def test_the_games_are_checked_side_by_side_and_reported_in_their_order(tmp_path
     assert events.index(("examples start", "nuclear")) < events.index(("examples done", "frames"))
     assert run.verified["nuclear"] and all(run.verified["nuclear"].values())
     assert set(run.verified) == {"frames", "nuclear"}
+
+
+def test_a_context_reads_each_stylesheet_once(demo: Workspace, monkeypatch):
+    """Every card face's HTML takes the card stylesheet: a context reads it from its template
+    folder once, not once per face (a deck of a thousand cards read it thousands of times)."""
+    from generator.core.diagnostics import Report
+    from generator.print import context
+    from generator.print.cardfaces import all_faces
+    from generator.print.images import faces_html
+    from generator.project import Project
+
+    reads = []
+    real = context.template_text
+    monkeypatch.setattr(context, "template_text", lambda dirs, name: reads.append(name) or real(dirs, name))
+    ctx = context.BuildContext(Project(demo.root).load("demo", Report(), checks=False), "en", demo.root)
+    faces = all_faces(ctx)
+    htmls = [faces_html(ctx, [face]) for face in faces]
+    assert len(faces) >= 2 and reads.count("cards.css") == 1
+    assert all(real(ctx.templates, "cards.css") in html for html in htmls)
