@@ -128,3 +128,33 @@ def test_deadzone_reference_cards_fit_in_russian(shipped):
         text = " ".join(texts[f"table-model-parameters-{n}"].split())
         assert f"Параметры модели ({n})" in text and "Параметр" in text and "Описание" in text, text
         assert first in text and last in text, text  # the first row on the first card, the last on the second
+
+
+def test_the_site_fits_its_faces_once_for_both_a_page_per_card_and_the_printed_cards(ws, monkeypatch):
+    """The site's pages take a face per card and its previews the cards as printed (a long
+    table continued, a card that does not fit reported): `fitted_both` gives both from one
+    measuring, the same faces and the same report as the two fittings apart, and works out
+    each face's key once."""
+    from generator.core.diagnostics import Report
+    from generator.print.cardfaces import all_faces
+    from generator.print.context import BuildContext
+    from generator.project import Project
+
+    _reference_game(ws)
+    rows = "".join(f"      - {{result: Row {n:02d}, effect: Every unit of the row's side rolls again.}}\n"
+                   for n in range(1, ROWS + 1))
+    ws.write("data/tables.yaml", "tables:\n  - id: events\n    name: Events\n    columns:\n"
+             "      - {id: result, name: Outcome}\n      - {id: effect, name: What happens}\n    rows:\n" + rows)
+    ws.edit("data/actions.yaml", MOVE_TEXT, f"    text: {TOO_LONG.strip()}\n")
+    ctx = BuildContext(Project(ws.root).load("demo", Report(), checks=False), "en", ws.root)
+    faces = all_faces(ctx)
+    apart = Report()
+    whole, printed = fitting.fitted_faces(ctx, faces, Report()), fitting.fitted_faces(ctx, faces, apart, split_long=True)
+    assert len(printed) > len(whole) and fitting.unfit(printed)  # continued cards, and one that does not fit
+    keys = []
+    real = fitting._key
+    monkeypatch.setattr(fitting, "_key", lambda *args: keys.append(args[1].id) or real(*args))
+    both = Report()
+    assert fitting.fitted_both(ctx, faces, both) == (whole, printed)
+    assert [d.message for d in both.diagnostics] == [d.message for d in apart.diagnostics] and both.diagnostics
+    assert all(keys.count(face.id) == 1 for face in faces), keys  # each face measured once, not once a fitting

@@ -43,6 +43,18 @@ def fitted_faces(ctx: BuildContext, faces: list[CardFace], report: Report, cache
     return _fitted_backs(ctx, fronts, report, cache, unfit_code)
 
 
+def fitted_both(ctx: BuildContext, faces: list[CardFace], report: Report,
+                unfit_code: str = "W003") -> tuple[list[CardFace], list[CardFace]]:
+    """`fitted_faces(faces)` and `fitted_faces(faces, split_long=True)` from one measuring of
+    the faces (their keys worked out once): a face per card (the site's pages), and the
+    faces as the sheets print them. Only the second reports a card that does not fit."""
+    base, low = _text_sizes(ctx)
+    measured = _measured(ctx, faces, base, low, True)
+    whole = _fitted_fronts(ctx, faces, Report(), True, False, unfit_code, measured)
+    printed = _fitted_fronts(ctx, faces, report, True, True, unfit_code, measured)
+    return _fitted_backs(ctx, whole, Report(), True, unfit_code), _fitted_backs(ctx, printed, report, True, unfit_code)
+
+
 def unfit(faces: list[CardFace]) -> list[CardFace]:
     """The faces too long for their card, front or back, even at the minimum text size (and,
     with `split_long`, on as many cards as their parts allow): their text is cut off."""
@@ -69,11 +81,13 @@ def _fitted_backs(ctx: BuildContext, faces: list[CardFace], report: Report, cach
 
 
 def _fitted_fronts(ctx: BuildContext, faces: list[CardFace], report: Report, cache: bool,
-                   split_long: bool, unfit_code: str = "W003") -> list[CardFace]:
-    """The fronts fitted (see fitted_faces), each too long one reported as `unfit_code`."""
+                   split_long: bool, unfit_code: str = "W003",
+                   measured: list[CardFace] | None = None) -> list[CardFace]:
+    """The fronts fitted (see fitted_faces), each too long one reported as `unfit_code`.
+    `measured`: the faces at the sizes `_measured` gives them, when worked out already."""
     base, low = _text_sizes(ctx)
     out: list[CardFace] = []
-    for face in _measured(ctx, faces, base, low, cache):
+    for face in measured if measured is not None else _measured(ctx, faces, base, low, cache):
         out += _continued(ctx, face, base, low, cache) if split_long and face.extra.get("over") else [face]
     for face in unfit(out):
         needed, available = face.extra["over"]

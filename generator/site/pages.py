@@ -15,7 +15,7 @@ from pathlib import Path
 from markupsafe import Markup
 
 from ..print.cardfaces import all_faces
-from ..print.fitting import fitted_faces, printed_parts
+from ..print.fitting import fitted_both, printed_parts
 from ..print.context import BuildContext
 from ..print.reference import probability_tables
 from ..core.diagnostics import Report
@@ -207,8 +207,8 @@ def _card_faces(ctx: BuildContext, report: Report) -> tuple[list, dict]:
     game = ctx.game
     if not (game.cards or game.units or game.tables or game.dice):
         return [], {}
-    faces = all_faces(ctx)
-    return fitted_faces(ctx, faces, Report()), printed_parts(fitted_faces(ctx, faces, report, split_long=True))
+    faces, printed = fitted_both(ctx, all_faces(ctx), report)
+    return faces, printed_parts(printed)
 
 
 def _unit_faces(site: _GameSite) -> dict:
