@@ -402,6 +402,26 @@ def test_search_ships_no_unused_bundles(shipped_site: Path):
     assert not [p.name for p in search.iterdir() if "-ui." in p.name or "highlight" in p.name]
 
 
+def test_the_search_index_runs_pagefinds_binary_not_an_interpreter_for_it(tmp_path: Path, monkeypatch):
+    """Pagefind is run as its own binary: `python -m pagefind` started an interpreter only to
+    find it (0.1 s of CPU a build). The index it makes is whole."""
+    import subprocess
+
+    from generator.site import search
+
+    ran = []
+    real = subprocess.run
+    monkeypatch.setattr(search.subprocess, "run", lambda command, **kw: ran.append(command) or real(command, **kw))
+    site = tmp_path / "site"
+    (site / "demo").mkdir(parents=True)
+    (site / "demo" / "index.html").write_text('<!DOCTYPE html><html lang="en"><head><title>Demo</title></head>'
+                                               "<body><main data-pagefind-body><p>Scouts move first.</p></main>"
+                                               "</body></html>", encoding="utf-8")
+    assert search.index_site(site)
+    assert len(ran) == 1 and Path(ran[0][0]).name.startswith("pagefind") and "-m" not in ran[0][:3]
+    assert (site / "pagefind" / "pagefind.js").is_file() and list((site / "pagefind").glob("pagefind-entry.json"))
+
+
 def test_pages_have_descriptions_and_no_relative_language_links(shipped_site: Path):
     page = (shipped_site / "nuclear/en/combat.html").read_text(encoding="utf-8")
     description = re.search(r'<meta name="description" content="([^"]*)">', page).group(1)

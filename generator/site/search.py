@@ -17,10 +17,13 @@ from ..system import faults, folders
 def index_site(site: Path, into: Path | None = None) -> bool:
     """Index the site (into `into`, else site/pagefind); False if Pagefind is not installed."""
     try:
-        import pagefind  # noqa: F401
+        from pagefind.service import get_executable
     except ImportError:
         return False
-    command = [sys.executable, "-m", "pagefind", "--site", str(site), "--quiet"]
+    # Pagefind's binary itself: `python -m pagefind` starts an interpreter only to find it
+    binary = get_executable()
+    command = [str(binary)] if binary is not None else [sys.executable, "-m", "pagefind"]
+    command += ["--site", str(site), "--quiet"]
     if into is not None:
         command += ["--output-path", str(into)]
         into.mkdir(parents=True, exist_ok=True)  # a folder we cannot write is said by the OS, not by a panic
