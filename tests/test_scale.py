@@ -47,22 +47,6 @@ def test_chunk_size_keeps_fronts_with_their_backs(monkeypatch):
     assert chunk_pages() == 2
 
 
-def test_a_deck_of_up_to_eight_pages_is_laid_out_whole_and_a_longer_one_four_pages_at_a_time(monkeypatch):
-    """Every shipped deck is one document (no chunks to keep and join); a longer deck is cut
-    into chunks of four pages, the fronts of a sheet with their backs; a chunk size asked
-    for is also the most pages laid out whole."""
-    from generator.print.sheets import SheetsHtml, chunk_count, parts, whole_pages
-
-    monkeypatch.delenv(CHUNK_SETTING, raising=False)
-    deck = lambda pages: SheetsHtml("<body>", [(f'<div class="sheet">{k}</div>',) for k in range(pages)], "</body>")  # noqa: E731
-    assert whole_pages() == 8 and chunk_count(deck(8)) == 1 and [first for first, _ in parts(deck(8))] == [1]
-    assert chunk_count(deck(10)) == 3 and [first for first, _ in parts(deck(10))] == [1, 5, 9]
-    assert [part.count("sheet") for _, part in parts(deck(10))] == [4, 4, 2]
-    assert whole_pages(2) == 2 and [first for first, _ in parts(deck(4), 2)] == [1, 3]
-    monkeypatch.setenv(CHUNK_SETTING, "6")
-    assert whole_pages() == 6 and chunk_count(deck(8)) == 2
-
-
 def test_chunked_sheets_are_the_whole_document_joined(deck: Workspace, monkeypatch):
     whole_path = build(deck, "cards", images=False).files[0]
     whole = PdfReader(whole_path)

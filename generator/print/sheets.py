@@ -25,14 +25,8 @@ from .pdf import PdfResult, finishing, identifier, render_document, write_pdf, w
 from .tagging import VERSION as TAGS
 from .verify import LayoutRules, verify_layout
 
-# A document of up to WHOLE_PAGES pages (fronts and backs) is laid out whole: every shipped
-# deck (deadzone's sheets are 8 pages), no chunks to keep and join. A longer one is laid out
-# SHEETS_PER_CHUNK pages at a time; an edited card lays its chunk out again. Measured on a
-# generated deck of 1,000 cards (bench/build.py), chunks of 4 pages instead of 8 cost the
-# clean build nothing and the one-card edit about a tenth less.
-WHOLE_PAGES = 8
-SHEETS_PER_CHUNK = 4
-CHUNK_SETTING = "RULESMITH_SHEETS_PER_CHUNK"  # another chunk size (and whole size), e.g. to try the seams quickly
+SHEETS_PER_CHUNK = 8  # pages (fronts and backs) laid out at once; an edited card lays its chunk out again
+CHUNK_SETTING = "RULESMITH_SHEETS_PER_CHUNK"  # another chunk size, e.g. to try the seams quickly
 PAGE = re.compile(r'(?=<div class="sheet[ "])')
 
 
@@ -40,12 +34,6 @@ def chunk_pages(per_chunk: int | None = None) -> int:
     """Pages per chunk: an even number, so that a sheet of fronts and its backs stay together."""
     n = per_chunk or int(os.environ.get(CHUNK_SETTING) or SHEETS_PER_CHUNK)
     return max(2, n - n % 2)
-
-
-def whole_pages(per_chunk: int | None = None) -> int:
-    """The most pages a document is laid out whole with: WHOLE_PAGES, or the chunk size asked
-    for (`per_chunk`, RULESMITH_SHEETS_PER_CHUNK)."""
-    return chunk_pages(per_chunk) if per_chunk or os.environ.get(CHUNK_SETTING) else WHOLE_PAGES
 
 
 @dataclass
@@ -91,16 +79,16 @@ def _page_starts(html: str) -> tuple[int, list[int], int]:
 def parts(html: str | SheetsHtml, per_chunk: int | None = None) -> Iterator[tuple[int, str]]:
     """(number of its first page, HTML) of each chunk of the document, made one at a time;
     a document that fits in one chunk is its own only part."""
-    n, whole = chunk_pages(per_chunk), whole_pages(per_chunk)
+    n = chunk_pages(per_chunk)
     if isinstance(html, SheetsHtml):
-        if len(html.pages) <= whole:
+        if len(html.pages) <= n:
             yield 1, str(html)
             return
         for k in range(0, len(html.pages), n):
             yield k + 1, html.head + "".join("".join(page) for page in html.pages[k:k + n]) + html.tail
         return
     body, starts, end = _page_starts(html)
-    if len(starts) <= whole:
+    if len(starts) <= n:
         yield 1, html
         return
     head, tail = html[:body], html[end:]
@@ -112,7 +100,7 @@ def parts(html: str | SheetsHtml, per_chunk: int | None = None) -> Iterator[tupl
 def chunk_count(html: str | SheetsHtml, per_chunk: int | None = None) -> int:
     pages = len(html.pages) if isinstance(html, SheetsHtml) else len(_page_starts(html)[1])
     n = chunk_pages(per_chunk)
-    return 1 if pages <= whole_pages(per_chunk) else -(-pages // n)
+    return 1 if pages <= n else -(-pages // n)
 
 
 # Chunks already laid out (by the card sheets' overflow check) and written, by the hash of
