@@ -19,16 +19,17 @@ import sys
 import threading
 import time
 import traceback
+from collections import deque
 from dataclasses import dataclass, field
 from pathlib import Path
-from collections import deque
 from typing import Any, Callable, Iterable, Iterator, TypeVar
 
 from ..system.children import die_with_parent, interrupts_held, let_interrupts_through
 
+T, S = TypeVar("T"), TypeVar("S")  # what `ahead` takes and starts
+
 TIME_LIMIT_ENV = "RULESMITH_TIME_LIMIT"
 DEFAULT_SECONDS = 60.0
-T, S = TypeVar("T"), TypeVar("S")
 MEMORY = 2 << 30  # bytes the child may allocate beyond what it inherits (MemoryError past that)
 GRACE = 2.0  # after the limit, the child gets this long to say where it was before it is killed
 
