@@ -290,7 +290,8 @@ def write_counter_images(ctx: BuildContext, all_pieces: list[Piece], folder) -> 
     Simulator sheets of fronts and of backs in the same order (tts/counters-SHEET-front-N.png)."""
     import pypdfium2 as pdfium
 
-    from .images import DPI, PNG_LEVEL, tts_sheets
+    from . import pngfile
+    from .images import DPI, tts_sheets
 
     config = layout_config(ctx)
     unique = unique_pieces(all_pieces)
@@ -316,7 +317,7 @@ def write_counter_images(ctx: BuildContext, all_pieces: list[Piece], folder) -> 
         for k, side in enumerate(("front", "back")):
             image = pdf[2 * index + k].render(scale=DPI / 72).to_pil().convert("RGB")
             path = out_dir / f"{piece.counter.id}-{side}.png"
-            outputs.write_with(path, lambda tmp, image=image: image.save(tmp, format="PNG", compress_level=PNG_LEVEL))
+            outputs.write_with(path, lambda tmp, image=image: pngfile.write(tmp, image))
             written.append(path)
             by_sheet.setdefault((piece.sheet.id, side), []).append(image)
     for (sheet, side), images in by_sheet.items():

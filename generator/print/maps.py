@@ -440,7 +440,7 @@ def write_maps(ctx: BuildContext, report: Report, paper: str = "a4", images: boo
     if images:
         import pypdfium2 as pdfium
 
-        from .images import PNG_LEVEL
+        from . import pngfile
 
         (out / "tts").mkdir(parents=True, exist_ok=True)
         pdf = pdfium.PdfDocument(str(large.path))
@@ -451,7 +451,7 @@ def write_maps(ctx: BuildContext, report: Report, paper: str = "a4", images: boo
             media = [float(v) for v in page.get_mediabox()]
             crop = (trim[0] - media[0], trim[1] - media[1], media[2] - trim[2], media[3] - trim[3])
             image = page.render(scale=IMAGE_DPI / 72, crop=crop).to_pil().convert("RGB")  # the map, not its bleed
-            outputs.write_with(path, lambda tmp, image=image: image.save(tmp, format="PNG", compress_level=PNG_LEVEL))
+            outputs.write_with(path, lambda tmp, image=image: pngfile.write(tmp, image))
             files.append(path)
         pdf.close()
     return files, tiled.pages
