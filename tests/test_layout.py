@@ -138,6 +138,24 @@ def test_glyph_from_a_font_not_shipped(tmp_path):
     assert codes(found) == ["W043"] and "U+2605" in found[0].message
 
 
+def test_text_is_shaped_again_only_for_characters_its_style_has_not_drawn(tmp_path, monkeypatch):
+    """The check remembers, per font style and language, the characters drawn with shipped
+    fonts: a paragraph of those is not shaped again; a new character, another style or
+    another language is, and a character drawn with a system font is found every time."""
+    from weasyprint.text.line_break import Layout
+
+    shaped = []
+    reactivate = Layout.reactivate
+    monkeypatch.setattr(Layout, "reactivate", lambda self, style: (shaped.append(self.text), reactivate(self, style))[1])
+    body = ("<p data-src='rules/a.md:1'>Rated</p><p data-src='rules/a.md:2'>Rated</p>"
+            "<p data-src='rules/a.md:3'>Rated ★</p><p data-src='rules/a.md:4'>Rated ★</p>"
+            "<p data-src='rules/a.md:5'><b>Rated</b></p><p lang='ru' data-src='rules/a.md:6'>Rated</p>")
+    found = findings(tmp_path, body)
+    assert codes(found) == ["W043"] and "U+2605" in found[0].message
+    assert shaped.count("Rated") == 3  # the first, the bold one and the Russian one
+    assert shaped.count("Rated ★") == 2
+
+
 def test_glyphs_the_fonts_lack_are_drawn_without_them(tmp_path):
     """✓, →, the hyphen U+2010 and ◦ are swapped for pictures or characters PT fonts have."""
     body = "<p title='a → b'>Checked ✓, 2+ → 3+, co‐op</p><ul><li>a<ul><li>nested</li></ul></li></ul>"

@@ -88,6 +88,7 @@ class LayoutCheck:
     _seen: set = field(default_factory=set)
     _texts: list[_Text] = field(default_factory=list)
     _fonts: dict = field(default_factory=dict)
+    _drawn: dict = field(default_factory=dict)  # per font style and language: characters drawn with shipped fonts
 
     def run(self, document) -> list[Diagnostic]:
         for number, page in enumerate(document.pages, start=self.first_page):
@@ -257,9 +258,20 @@ class LayoutCheck:
                   _overflow_hint(where.area_kind), key=id(area))
 
     def _glyphs(self, box, where: _Where) -> None:
+        """Characters drawn with a font Rulesmith does not ship (a fallback of the system's).
+        Pango picks a character's font from the style's fonts and the language, so text whose
+        every character this style and language already drew with shipped fonts is not
+        shaped again."""
         from weasyprint.text.ffi import ffi
         from weasyprint.text.fonts import get_pango_font_key
 
+        style = box.style
+        drawn = self._drawn.setdefault((tuple(style["font_family"]), style["font_style"], style["font_weight"],
+                                        style["font_stretch"], style["lang"]), set())
+        seen = set(box.text)
+        if seen <= drawn:
+            return
+        shipped_only = True
         box.pango_layout.reactivate(box.style)
         try:
             line, _ = box.pango_layout.get_first_line()
@@ -273,12 +285,15 @@ class LayoutCheck:
                     self._fonts[key] = _font_is_shipped(item.analysis.font, description)
                 shipped, family = self._fonts[key]
                 if not shipped:
+                    shipped_only = False
                     chars = text[item.offset:item.offset + item.length].decode("utf-8", "replace")
                     codes = " ".join(f"U+{ord(c):04X} {c}" for c in dict.fromkeys(chars) if not c.isspace())
                     self._add("W043", where, f"{codes} drawn with '{family}', a font Rulesmith does not ship (page {self._page})",
                               "use a character the shipped fonts have (PT Sans, PT Serif)", key=(family, codes))
         finally:
             box.pango_layout.deactivate()
+        if shipped_only:
+            drawn |= seen
 
     # -- whole-page findings ----------------------------------------------------------------
     def _overlaps(self) -> None:
