@@ -19,6 +19,7 @@ from ..system.children import die_with_parent, interrupts_held, let_interrupts_t
 from ..system.memory import give_back
 from ..core.diagnostics import Diagnostic, Report
 from ..project import Project
+from ..project.loaded import loaded
 from .documents import KINDS, registry
 from .sources import Source
 
@@ -77,7 +78,7 @@ def run_job(job: Job) -> JobResult:
     report = Report()
     project = Project(job.root)
     outputs.confine_to(project.output)
-    game = project.load(job.game, report, checks=False)  # `rulesmith build` validated it already
+    game = loaded(project, job.game, report)  # `rulesmith build` validated it already
     if game is None or report.errors:
         result.error = f"{job.game} has content errors; run 'rulesmith validate {job.game}'"
         result.diagnostics = report.errors
