@@ -1,8 +1,8 @@
 """Games loaded once per process (project/loaded.py): a build's worker lays out several
 documents of a game from one load of it. Kept while the game's files are the same; loaded
 again when any of them changed, even to text of the same length; a game with errors is not
-kept; one project's games at a time; and no document changes the game it is given, so the
-next document of the same worker sees the game as its files say."""
+kept; one project's games at a time; and no document nor site page changes the game it is
+given, so the next work of the same worker sees the game as its files say."""
 
 from __future__ import annotations
 
@@ -17,6 +17,7 @@ from generator.print.jobs import Job, plan, run_job
 from generator.project import Project
 from generator.project import loaded as kept_games
 from generator.project.loaded import loaded
+from generator.site.language import SiteLanguage
 
 from .conftest import REPO, Workspace
 
@@ -60,16 +61,19 @@ def _snapshot(game) -> tuple:
 
 @pytest.mark.parametrize("fixture", ["bridgehead", "river-line"])
 def test_no_document_changes_the_game_it_is_given(tmp_path, fixture):
-    """Every document of a card game (two languages) and of a hex-and-counter game with maps,
-    laid out one after another in one process from one load of the game."""
+    """Every document and the site's pages of a card game (two languages) and of a
+    hex-and-counter game with maps, made one after another in one process from one load of
+    the game."""
     shutil.copytree(REPO / "tests" / "fixtures" / fixture, tmp_path / "content" / fixture)
     project = Project(tmp_path)
     game = loaded(project, fixture, Report())
     before = _snapshot(game)
     jobs = plan(project, [fixture], None, KINDS)
     assert {job.kind for job in jobs} >= {"rulebook", "reference"}
-    for job in jobs:
-        result = run_job(job)
-        assert result.error is None, (job.label, result.error)
+    langs = tuple(dict.fromkeys(job.lang for job in jobs))
+    work = [*jobs, *(SiteLanguage(tmp_path, fixture, lang, langs) for lang in langs)]
+    for item in work:
+        result = run_job(item) if isinstance(item, Job) else item.run()
+        assert getattr(result, "error", None) is None, (item.label, result.error)
         assert loaded(project, fixture, Report()) is game
-        assert _snapshot(game) == before, f"{job.label} changed the game"
+        assert _snapshot(game) == before, f"{item.label} changed the game"

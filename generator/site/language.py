@@ -21,6 +21,7 @@ from ..core.diagnostics import Diagnostic, Report
 from ..i18n.translate import report_fallbacks
 from ..print.context import BuildContext
 from ..project import Project
+from ..project.loaded import loaded
 from .components import copy_images
 from .downloads import is_download
 from .offline import offline_files
@@ -58,11 +59,12 @@ class SiteLanguage:
         return self.root / "output" / SITE / self.game / self.lang
 
     def run(self) -> "SitePages":
-        """Load the game and make its pages (in a worker of the build: the game is loaded there)."""
+        """Load the game and make its pages (in a worker of the build: the game is loaded there,
+        or kept from the worker's documents of it: project/loaded.py)."""
         project = Project(self.root)
         outputs.confine_to(project.output)
         started, cpu = time.perf_counter(), time.process_time()
-        return make_pages(self, project.load(self.game, Report(), checks=False), started, cpu)
+        return make_pages(self, loaded(project, self.game, Report()), started, cpu)
 
 
 @dataclass
