@@ -317,7 +317,7 @@ def write_counter_images(ctx: BuildContext, all_pieces: list[Piece], folder) -> 
         for k, side in enumerate(("front", "back")):
             image = pdf[2 * index + k].render(scale=DPI / 72).to_pil().convert("RGB")
             path = out_dir / f"{piece.counter.id}-{side}.png"
-            outputs.write_with(path, lambda tmp, image=image: pngfile.write(tmp, image))
+            outputs.write_bytes(path, pngfile.encoded(image))
             written.append(path)
             by_sheet.setdefault((piece.sheet.id, side), []).append(image)
     for (sheet, side), images in by_sheet.items():

@@ -126,7 +126,7 @@ class _ImagePlan:
         if page is None:
             return None
         image = raster(page, DPI / 72, self.heights[i])
-        outputs.write_with(self.paths[i], lambda tmp: pngfile.write(tmp, image))
+        outputs.write_bytes(self.paths[i], pngfile.encoded(image))
         self.made[in_project(self.paths[i], self.root)] = self.states[i]
         return image
 
@@ -242,7 +242,7 @@ def _mixed_backs(faces: list[CardFace], decks: list[str]) -> set[str]:
 
 
 def _write_png(path: Path, image: Image.Image) -> Path:
-    outputs.write_if_changed(path, png(image))
+    outputs.write_if_changed(path, pngfile.encoded(image))
     return path
 
 
@@ -284,7 +284,7 @@ class TtsSheets:
         path = self.folder / f"{self.deck}-{self.number}.png"
         sheet = self._sheet()
         if sheet is not None:
-            outputs.write_if_changed(path, png(sheet))
+            outputs.write_if_changed(path, pngfile.encoded(sheet))
         self.cells, self.start = [], None
         return [path]
 
@@ -308,10 +308,6 @@ class TtsSheets:
                 r, c = divmod(k, TTS_COLS)
                 sheet.paste(cell, (c * self.width, r * self.height))
         return sheet
-
-
-def png(image: Image.Image) -> bytes:
-    return pngfile.encoded(image)
 
 
 def tts_sheets(deck: str, images: list[Image.Image], folder: Path) -> list[Path]:

@@ -451,7 +451,7 @@ def write_maps(ctx: BuildContext, report: Report, paper: str = "a4", images: boo
             media = [float(v) for v in page.get_mediabox()]
             crop = (trim[0] - media[0], trim[1] - media[1], media[2] - trim[2], media[3] - trim[3])
             image = page.render(scale=IMAGE_DPI / 72, crop=crop).to_pil().convert("RGB")  # the map, not its bleed
-            outputs.write_with(path, lambda tmp, image=image: pngfile.write(tmp, image))
+            outputs.write_bytes(path, pngfile.encoded(image))
             files.append(path)
         pdf.close()
     return files, tiled.pages

@@ -1,5 +1,6 @@
 """The build's PNG files (card and counter images, Tabletop Simulator sheets, maps), written
-by pypng with every row unfiltered.
+by pypng with every row unfiltered (the callers write the bytes with outputs.write_bytes or
+write_if_changed).
 
 Pillow's encoder tries four PNG filters on every row and keeps the one nearest zero (its
 ZipEncode.c has no setting for that). On flat-coloured card art the trial costs more than the
@@ -26,9 +27,3 @@ def encoded(image: Image.Image) -> bytes:
     writer = png.Writer(width, height, greyscale=False, bitdepth=8, compression=LEVEL)
     writer.write_packed(buffer, (pixels[top:top + stride] for top in range(0, height * stride, stride)))
     return buffer.getvalue()
-
-
-def write(path, image: Image.Image) -> None:
-    """Write `image` to `path` (a temporary file that outputs.write_with renames in)."""
-    with open(path, "wb") as file:
-        file.write(encoded(image))
