@@ -5,6 +5,7 @@ leaves every file as it was."""
 
 from __future__ import annotations
 
+import os
 import selectors
 import socket
 import threading
@@ -67,6 +68,39 @@ def test_a_game_named_site_is_not_built(ws: Workspace):
     assert result.returncode == 1 and "Traceback" not in result.stderr, result.stderr
     assert "content/site/game.yaml:2:5: error[E017]: game id 'site' is reserved" in result.stderr
     assert "error: content has errors; nothing built" in result.stderr
+    assert not (ws.root / "output" / "site").exists()
+
+
+def test_a_build_refused_for_content_errors_stops_cutting_the_site_fonts(ws: Workspace, monkeypatch):
+    """The site's font pieces are cut from the start of a build, beside validation
+    (webfonts.FontsAhead); a build that stops there stops the cutting too, and the site is
+    not finished: nothing waits for the pieces."""
+    from generator.commands.build import build
+    from generator.site import webfonts
+
+    calls, started = [], []
+
+    class Recorded(webfonts.FontsAhead):
+        def __init__(self, output):
+            monkeypatch.setattr(webfonts, "_CUT", {})  # none held: a child cuts them
+            super().__init__(output)
+            started.append(self.child)
+
+        def wait(self):
+            calls.append("wait")
+            super().wait()
+
+        def stop(self):
+            calls.append("stop")
+            super().stop()
+
+    monkeypatch.setattr(webfonts, "FontsAhead", Recorded)
+    _second_game(ws, "site")
+    project = Project(ws.root)
+    assert build(project, project.resolve_games(()), ["site"], False, None, 1, False, {}, False, quiet=True)
+    assert calls == ["stop"] and started[0] is not None
+    with pytest.raises(ChildProcessError):
+        os.waitpid(started[0].pid, os.WNOHANG)  # ended and reaped
     assert not (ws.root / "output" / "site").exists()
 
 

@@ -4,6 +4,7 @@ escaped, pages carry lang, landmarks and unique ids, and nothing points off-site
 from __future__ import annotations
 
 import json
+import os
 import re
 from html.parser import HTMLParser
 from pathlib import Path
@@ -507,6 +508,59 @@ def test_font_pieces_are_cut_once_and_kept(ws: Workspace, tmp_path: Path, monkey
     build_site(project, ["demo"], Report(), search=False)
     assert {p.name: p.read_bytes() for p in (site / "assets/fonts").iterdir()} == first
 
+
+
+def test_a_build_cuts_the_font_pieces_in_a_child_and_holds_what_it_cut(tmp_path: Path, monkeypatch):
+    """FontsAhead cuts the pieces beside the build's validation, in a child: this process
+    does not cut them, keeps them all once it has waited, and holds their bytes so that the
+    next site it builds (`serve`, a test run) starts no child."""
+    from generator.site import webfonts
+
+    monkeypatch.setattr(webfonts, "_CUT", {})
+    first = webfonts.FontsAhead(tmp_path / "one")
+    assert first.child is not None
+
+    def cut_here(*_args):
+        raise AssertionError("the build's own process cut a piece")
+
+    monkeypatch.setattr(webfonts, "_cut", cut_here)  # the child, forked already, cuts as before
+    first.wait()
+    kept = sorted((tmp_path / "one/.rulesmith/webfonts").iterdir())
+    assert len(kept) == len(webfonts.pieces()) and all(path.stat().st_size > 1000 for path in kept)
+    assert {webfonts._key(piece) for piece in webfonts.pieces()} <= set(webfonts._CUT)
+
+    second = webfonts.FontsAhead(tmp_path / "two")
+    assert second.child is None  # kept at once from what this process holds
+    assert [path.read_bytes() for path in sorted((tmp_path / "two/.rulesmith/webfonts").iterdir())] == \
+        [path.read_bytes() for path in kept]
+
+
+def test_a_build_that_ends_early_stops_cutting_the_font_pieces_and_leaves_no_temporary_file(tmp_path: Path,
+                                                                                            monkeypatch):
+    """Stopped halfway (the content had errors, the user pressed Ctrl+C), the child ends at
+    once and leaves whole pieces only: the one it was writing goes with its temporary file."""
+    import time
+
+    from fontTools.ttLib import TTFont
+
+    from generator.outputs import TEMP
+    from generator.site import webfonts
+
+    monkeypatch.setattr(webfonts, "_CUT", {})
+    ahead = webfonts.FontsAhead(tmp_path)
+    child, folder = ahead.child, tmp_path / ".rulesmith/webfonts"
+    deadline = time.monotonic() + 60
+    while not (folder.is_dir() and any(folder.glob("*.woff2"))) and time.monotonic() < deadline:
+        time.sleep(0.02)
+    ahead.stop()
+    assert ahead.child is None
+    with pytest.raises(ChildProcessError):
+        os.waitpid(child.pid, os.WNOHANG)  # ended and reaped: nothing writes on after the build
+    kept = list(folder.iterdir())
+    assert 1 <= len(kept) < len(webfonts.pieces())  # stopped halfway
+    assert not [path for path in kept if TEMP.fullmatch(path.name)]
+    for path in kept:
+        assert TTFont(path).flavor == "woff2"  # whole
 
 
 def test_the_font_pieces_are_worked_out_once_and_handed_out_as_copies():

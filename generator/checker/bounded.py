@@ -187,6 +187,12 @@ class Child:
             return Outcome(ended=True, exit_code=value[0], frames=value[1])
         raise ChildFailed(value)
 
+    def stop(self) -> None:
+        """End the run now, its outcome unwanted (the build it was for stopped)."""
+        os.kill(self.pid, signal.SIGKILL)
+        os.waitpid(self.pid, 0)
+        os.close(self.read)
+
 
 class _Done:
     def __init__(self, outcome: Outcome):
@@ -194,6 +200,9 @@ class _Done:
 
     def wait(self) -> Outcome:
         return self.outcome
+
+    def stop(self) -> None:
+        pass
 
 
 def start_bounded(fn: Callable[..., Any], *args: Any, seconds: float | None = None) -> Child | _Done:

@@ -145,6 +145,31 @@ def build(project, names, kinds, partial, langs, workers, force, options, strict
     own_report = report is None
     report = Report() if report is None else report
     run = _Build(project, _prepared_output(project, force), Inputs(project), report, quiet=quiet)
+    with _fonts_ahead(project, kinds) as fonts:
+        return _built(run, names, kinds, partial, langs, workers, options, strict, own_report, skip_invalid,
+                      site_url, fonts)
+
+
+@contextmanager
+def _fonts_ahead(project, kinds) -> Iterator:
+    """The site's font pieces cut from the start, beside validation and the checks
+    (webfonts.FontsAhead); the child is stopped if the build ends before the site is finished."""
+    if "site" not in kinds:
+        yield None
+        return
+    from ..site.webfonts import FontsAhead
+
+    fonts = FontsAhead(project.output)
+    try:
+        yield fonts
+    finally:
+        fonts.stop()
+
+
+def _built(run: _Build, names, kinds, partial, langs, workers, options, strict, own_report: bool,
+           skip_invalid: bool, site_url: str, fonts) -> bool:
+    """`build` once output/ is prepared; `fonts`: the font pieces being cut (or None)."""
+    project, report = run.project, run.report
     valid = _validated(run, names)
     if skip_invalid and valid != list(names):
         names, partial = valid, True
@@ -162,7 +187,7 @@ def build(project, names, kinds, partial, langs, workers, force, options, strict
     _remove_gone(run, _Asked(names, partial, langs, kinds, options), {job for job, _key, _state in jobs} | set(skipped))
     site = _SiteRequest(names, partial, langs, site_url, bool(options.get("changes_since"))) if "site" in kinds else None
     with _older_read(run.project, jobs, options.get("changes_since")) as jobs:
-        failed = _made(run, jobs, skipped, workers, site)
+        failed = _made(run, jobs, skipped, workers, site, fonts)
     run.manifest.save()
     if report.diagnostics and own_report:
         click.echo(render(report, "text", project.root), err=True)
@@ -326,16 +351,16 @@ def _job_state(run: _Build, document, job: Job) -> str:
                   sorted((run.verified.get(job.game) or {}).items()) if document.reads_examples else "")
 
 
-def _made(run: _Build, jobs, skipped: list[Job], workers, site: _SiteRequest | None) -> list:
+def _made(run: _Build, jobs, skipped: list[Job], workers, site: _SiteRequest | None, fonts=None) -> list:
     """Make the documents and, on the same workers, each game-language folder of the site once
     the documents of its game and language are done; then the rest of the site (its downloads,
     what the games share, the search index). Each told to the user (a progress bar on a
-    terminal); the jobs that failed."""
+    terminal); the jobs that failed. `fonts`: the site's font pieces being cut already."""
     console = Console(stderr=True)
     failed: list = []
     states = {job: (key, state) for job, key, state in jobs}
     built = _site_build(run, site) if site else None
-    languages = built.work() if built else []  # the site's work for the workers
+    languages = built.languages() if built else []  # the site's work for the workers
 
     def say(line: str) -> None:
         console.print(line, highlight=False, markup=False) if console.is_terminal else click.echo(line)
@@ -351,7 +376,7 @@ def _made(run: _Build, jobs, skipped: list[Job], workers, site: _SiteRequest | N
         task = progress.add_task("building", total=len(jobs) + len(languages) + (1 if site else 0), pages=0)
 
         def done(result) -> None:
-            if not isinstance(result.job, Job):  # the site's work: a game-language folder, the font pieces
+            if not isinstance(result.job, Job):  # the site's work: a game-language folder
                 progress.update(task, advance=1, description=result.job.label)
                 if result.fault is not None:
                     raise result.fault
@@ -381,6 +406,8 @@ def _made(run: _Build, jobs, skipped: list[Job], workers, site: _SiteRequest | N
             say(f"unchanged: {len(skipped)} document{'s' if len(skipped) != 1 else ''}")
         if built is not None:
             progress.update(task, description="site")
+            if fonts is not None:
+                fonts.wait()
             _finish_site(run, built, (lambda line: None) if run.quiet else say)
             progress.advance(task)
     return failed

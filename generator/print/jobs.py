@@ -162,8 +162,7 @@ def run_jobs(jobs: list[Job], workers: int | None = None,
     anything with a root, game, lang, kind, label and cost, and a `run()` whose result has a
     `job`, `error` and `fault`), queued after every document, the longest first; each starts
     once the documents of its game and language are done, so a worker takes it when it would
-    otherwise wait; work that waits for nothing and says it goes `ahead` (long, and of no
-    document: the site's font pieces) goes before the documents instead. `admit(work)`, called
+    otherwise wait. `admit(work)`, called
     in this process just before the work would start (after `on_done` of those documents), may
     leave it out: it is then not run nor reported."""
     workers = workers or os.cpu_count() or 1
@@ -172,7 +171,7 @@ def run_jobs(jobs: list[Job], workers: int | None = None,
     results = []
     pool = ProcessPoolExecutor(max_workers=min(workers, len(jobs) + len(later)), initializer=_die_with_parent)
     waiting = _waits(jobs, later)
-    queued = _queue(jobs, later, waiting)
+    queued = _queue(jobs, later)
     running: dict = {}
 
     def start_ready() -> None:
@@ -222,12 +221,9 @@ def _run_here(jobs: list[Job], later: Sequence, on_done, admit) -> list[JobResul
     return results
 
 
-def _queue(jobs: list[Job], later: Sequence, waiting: dict) -> list:
-    """The order the workers take the work in: what goes ahead, the documents the longest first,
-    then the later work."""
-    ahead = [item for item in later if getattr(item, "ahead", False) and not waiting.get(item)]
-    return [*ahead, *(_longest_first(jobs) if jobs else []),
-            *[item for item in _longest_first_later(later) if item not in ahead]]
+def _queue(jobs: list[Job], later: Sequence) -> list:
+    """The order the workers take the work in: the documents the longest first, then the later work."""
+    return [*(_longest_first(jobs) if jobs else []), *_longest_first_later(later)]
 
 
 def _waits(jobs: list[Job], later: Sequence) -> dict:

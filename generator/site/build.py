@@ -31,7 +31,7 @@ from .language import LANG_NAMES, SiteLanguage, SitePages, make_pages
 from .markup import scaled_units
 from .offline import write_game_list, write_worker
 from .search import index_site
-from .webfonts import FONTS, CutFonts, all_kept, font_face_css, preloads, scripts_of, write_fonts
+from .webfonts import FONTS, font_face_css, preloads, scripts_of, write_fonts
 
 TEMPLATES = ("site/*", "card.html.j2", "cards.css", "counter.html.j2", "counters.css", "sheets.yaml")
 
@@ -169,17 +169,9 @@ class SiteBuild:
                                             self.changes, _cost(self.manifest.get(f"site:{name}/{lang}"))))
         return out
 
-    def work(self) -> list:
-        """What a build's workers can do of the site beside the documents: the font pieces not
-        cut yet (they wait for nothing), then the game-language folders (languages())."""
-        fonts = [] if all_kept(self.project.output) else [CutFonts(self.project.root)]
-        return [*fonts, *self.languages()]
-
-    def admit(self, work) -> bool:
+    def admit(self, work: SiteLanguage) -> bool:
         """Whether the folder is to be made: False if it is made from what the last build made it
         from (the documents it offers done by now: the pages show which there are)."""
-        if not isinstance(work, SiteLanguage):
-            return True
         place = (work.game, work.lang)
         state = _language_state(self, work.game, work.lang, list(work.langs))
         if self.manifest.fresh(f"site:{work.game}/{work.lang}", state):
@@ -189,12 +181,10 @@ class SiteBuild:
         return True
 
     def take(self, made) -> bool:
-        """A folder's pages made (SitePages), the font pieces cut, or the work's failure (its
-        `error`). False if the site failed (font pieces that failed are cut again by finish())."""
+        """A folder's pages made (SitePages), or the work's failure (its `error`). False if the
+        site failed."""
         work = made.job
         self.seconds += made.seconds
-        if not isinstance(work, SiteLanguage):
-            return True
         if made.error:
             self._failed.add((work.game, work.lang))
             return False

@@ -4,17 +4,15 @@ so a browser fetches only the pieces a page's text uses: an English page the Lat
 Russian page the Latin and the Cyrillic ones. Cutting takes a few seconds, so the pieces are
 kept in output/.rulesmith/webfonts/ under a name made from the face's hash and the cut, and
 cut again only when either changes; a process that builds several sites (`serve`, a test run)
-cuts each piece once."""
+cuts each piece once. A build cuts them beside its validation and checks (FontsAhead)."""
 
 from __future__ import annotations
 
 import hashlib
-import time
 from dataclasses import dataclass
 from functools import lru_cache
 from io import BytesIO
 from pathlib import Path
-from typing import ClassVar
 
 from ..system import folders
 from .. import outputs
@@ -108,10 +106,14 @@ def _pieces() -> tuple[Piece, ...]:
     return tuple(out)
 
 
-@lru_cache(maxsize=None)
+# Each piece's WOFF2 bytes once cut in this process (or handed over by the child that cut
+# them: FontsAhead), by face and characters: a face's bytes are taken to stay the same while
+# the process runs, as `_hash` takes them.
+_CUT: dict[tuple[Path, tuple[int, ...]], bytes] = {}
+
+
 def _cut(path: Path, codes: tuple[int, ...]) -> bytes:
-    """The WOFF2 piece of the face at `path` holding `codes` (once per process: a face's bytes
-    are taken to stay the same while it runs, as `_hash` takes them)."""
+    """The WOFF2 piece of the face at `path` holding `codes`."""
     from fontTools import subset
     from fontTools.ttLib import TTFont
 
@@ -136,10 +138,17 @@ def _face(piece: Piece) -> Path:
     return folder / f"{prefix}-{piece.suffix}.ttf"
 
 
+def _key(piece: Piece) -> tuple[Path, tuple[int, ...]]:
+    source = _face(piece)
+    return source, _split(source)[piece.script]
+
+
 def cut(piece: Piece) -> bytes:
     """The piece's WOFF2 bytes, cut from its shipped face (once per process)."""
-    source = _face(piece)
-    return _cut(source, _split(source)[piece.script])
+    key = _key(piece)
+    if key not in _CUT:
+        _CUT[key] = _cut(*key)
+    return _CUT[key]
 
 
 def _kept(output: Path, piece: Piece) -> Path:
@@ -158,38 +167,54 @@ def keep_pieces(output: Path) -> list[Path]:
     return out
 
 
-def all_kept(output: Path) -> bool:
-    """Whether every piece is kept already (nothing to cut)."""
-    return all(_kept(output, piece).is_file() for piece in pieces())
+def _kept_and_cut(output: Path) -> dict[tuple[Path, tuple[int, ...]], bytes]:
+    """keep_pieces, in FontsAhead's child: the pieces' bytes, for its parent to hold as well."""
+    keep_pieces(output)
+    return dict(_CUT)
 
 
-@dataclass(frozen=True)
-class CutFonts:
-    """The pieces not kept yet, cut as a piece of work a build's worker does beside the
-    documents (it waits for none of them, and goes first); the site copies them in when it is
-    finished."""
-
-    root: Path
-    game: str = ""  # of no game and no language: it waits for no document
-    lang: str = ""
-    cost: float = 0.0
-    ahead: ClassVar[bool] = True  # a few seconds' work that waits for nothing: before the documents, not after
-    kind: ClassVar[str] = "fonts"
-    label: ClassVar[str] = "site/fonts"
-
-    def run(self) -> "FontsCut":
-        started = time.perf_counter()
-        outputs.confine_to(self.root / "output")
-        keep_pieces(self.root / "output")
-        return FontsCut(self, time.perf_counter() - started)
+CUT_SECONDS = 600.0  # far more than cutting takes: past it the child is stopped and finish() cuts what is left
 
 
-@dataclass
-class FontsCut:
-    job: CutFonts
-    seconds: float = 0.0
-    error: str | None = None
-    fault: OSError | None = None
+class FontsAhead:
+    """The pieces not kept yet, cut in a child process of its own from the start of a build:
+    the build's validation and checks leave a core idle much of the time, and the pieces wait
+    for nothing. Pieces this process holds already are kept at once, with no child; those a
+    child cuts are handed back to this process (`serve` and a test run build many sites).
+    `wait()` before the site is finished (its finish() cuts whatever the child did not keep);
+    `stop()` when the build ends otherwise."""
+
+    def __init__(self, output: Path):
+        from ..checker.bounded import start_bounded
+
+        self.output, self.child = output, None
+        missing = [piece for piece in pieces() if not _kept(output, piece).is_file()]
+        if all(_key(piece) in _CUT for piece in missing):
+            keep_pieces(output)
+        else:
+            self.child = start_bounded(_kept_and_cut, output, seconds=CUT_SECONDS)
+
+    def wait(self) -> None:
+        """Wait for the child, and hold the pieces it cut; a piece it failed to keep is cut
+        again by the site's finish()."""
+        from ..checker.bounded import ChildFailed
+
+        child, self.child = self.child, None
+        if child is None:
+            return
+        try:
+            outcome = child.wait()
+        except ChildFailed:
+            return
+        if outcome.ok and isinstance(outcome.value, dict):
+            _CUT.update(outcome.value)
+
+    def stop(self) -> None:
+        """End the child now, and remove the temporary file of a piece it was writing."""
+        child, self.child = self.child, None
+        if child is not None:
+            child.stop()
+            outputs.remove_stale_temps(self.output / STATE / "webfonts")
 
 
 def write_fonts(output: Path, assets: Path) -> list[Path]:
