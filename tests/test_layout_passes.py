@@ -43,12 +43,34 @@ def test_tables_apart_hold_every_table_and_nothing_else(tmp_path):
     tables = re.findall(r'<table data-table="(\d+)"', html)
     assert tables and re.findall(r'<table data-table="(\d+)"', apart) == tables
     assert 'class="cover"' not in apart and 'class="toc"' not in apart
-    assert apart.startswith(html[:html.index("<body>")])  # the book's own styles and page rules
+    head = html.index("</head>")
+    # the book's own styles and page rules, its columns filled one after the other
+    assert apart.startswith(html[:head] + bookblocks.UNBALANCED + html[head:html.index("<body>")])
     # every block of the small document holds a table or is a heading right above one
     found = bookblocks.blocks(apart)
     assert all("<table" in apart[start:end] or re.match(r"<h[1-6]", apart[start:end]) for start, end in found)
     assert len(found) < len(bookblocks.blocks(html)) / 2
     assert bookblocks.tables_apart(html.replace("<table", "<div").replace("</table>", "</div>")) is None
+
+
+def test_the_tables_apart_fill_their_columns_unbalanced_and_tell_the_same_tables(tmp_path):
+    """Balancing the columns of each section of the tables apart would lay it out several times
+    over; a column is as wide however full it is, so the same tables are too wide for it."""
+    from generator.print.pdf import render_document
+
+    ctx = _context(tmp_path, "deadzone", "ru")
+    html = rulebook.book_html(ctx)
+    many = {n for n, count in bookblocks.columns(html).items() if count >= 4}
+    apart = bookblocks.tables_apart(html, many)
+    # a line too long for a column in one of the tables: that table is too wide for it
+    cell = re.search(r'<table data-table="(\d+)".*?<td>', apart, re.DOTALL)
+    apart = (apart[:cell.end()] + '<span style="white-space: nowrap">' + "слово " * 40 + "</span>"
+             + apart[cell.end():])
+    found = []
+    for probe in (apart, apart.replace(bookblocks.UNBALANCED, "")):
+        laid_out = render_document(probe, ctx.game.folder, ctx.roots)[0]
+        found.append(rulebook._wide_tables(laid_out, 4))
+    assert found[0] == found[1] == {cell.group(1)}
 
 
 def _whole_layouts(monkeypatch) -> list[str]:

@@ -113,8 +113,8 @@ def tables_apart(html: str, leave: frozenset[str] | set[str] = frozenset()) -> s
     as wide in a column as the table and the column's width make it, wherever the column is,
     so this small document tells which tables are too wide for their column without laying
     the whole book out. The tables numbered in `leave` (known to span: what they hold spans
-    with them) are left out, and the blocks left with no table. None for a book without
-    other tables."""
+    with them) are left out, and the blocks left with no table. Its columns are filled one
+    after the other (`UNBALANCED`). None for a book without other tables."""
     found = blocks(html)
     kept = {}
     for k, (start, end) in enumerate(found):
@@ -123,9 +123,9 @@ def tables_apart(html: str, leave: frozenset[str] | set[str] = frozenset()) -> s
             kept[k] = held
     if not kept:
         return None
-    body, end = html.index("<body>") + len("<body>"), html.rindex("</body>")
+    head, body, end = html.index("</head>"), html.index("<body>") + len("<body>"), html.rindex("</body>")
     openings = [(m.start(), html[m.start():html.index(">", m.start()) + 1]) for m in _CHAPTER.finditer(html)]
-    pieces = [html[:body]]
+    pieces = [html[:head], UNBALANCED, html[head:body]]
     for k, held in kept.items():
         start = found[headed(html, k, found)][0]
         tag = [tag for at, tag in openings if at < start][-1]
@@ -133,6 +133,10 @@ def tables_apart(html: str, leave: frozenset[str] | set[str] = frozenset()) -> s
     pieces.append(html[end:])
     return "".join(pieces)
 
+
+# The tables apart fill their columns one after the other: a column is as wide however full
+# it is, and balancing the columns of each section lays it out several times over.
+UNBALANCED = "<style>.chapter { column-fill: auto; }</style>"
 
 _ROW = re.compile(r"<(/?)(table|tr|td|th)\b([^>]*)>", re.IGNORECASE)
 _COLSPAN = re.compile(r'\bcolspan="?(\d+)')
