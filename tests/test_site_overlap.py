@@ -38,7 +38,7 @@ def test_a_games_pages_are_made_by_a_worker_while_another_games_document_waits(t
     """Two games, two workers: the other game's rulebook waits (up to a minute) until demo's
     pages are being made. Only a build that makes a game's pages once its own documents are
     done, on a worker, while the other documents are still at work, lets it go on in time. The
-    site's font pieces are cut on a worker too."""
+    site's font pieces are cut beside it too, in a child of their own (webfonts.FontsAhead)."""
     import generator.print.jobs as jobs
     import generator.site.language as language
     import generator.site.webfonts as webfonts
@@ -71,6 +71,7 @@ def test_a_games_pages_are_made_by_a_worker_while_another_games_document_waits(t
     monkeypatch.setattr(jobs, "run_job", held)
     monkeypatch.setattr(language, "make_pages", marked)
     monkeypatch.setattr(webfonts, "cut", noted)
+    monkeypatch.setattr(webfonts, "_CUT", {})  # none held by this process: they are cut, not copied
     _build(tmp_path, ["rulebook", "site"], workers=2)
     assert seen.read_text() == "site"  # demo's pages were under way while other's rulebook was still to make
     assert int(started.read_text()) != os.getpid()  # on a worker, not in the build's own process
