@@ -514,9 +514,14 @@ def test_a_build_cuts_the_font_pieces_in_a_child_and_holds_what_it_cut(tmp_path:
     """FontsAhead cuts the pieces beside the build's validation, in a child: this process
     does not cut them, keeps them all once it has waited, and holds their bytes so that the
     next site it builds (`serve`, a test run) starts no child."""
+    from fontTools.misc.timeTools import epoch_diff
+    from fontTools.ttLib import TTFont
+
     from generator.site import webfonts
+    from generator.system import stamps
 
     monkeypatch.setattr(webfonts, "_CUT", {})
+    monkeypatch.delenv("SOURCE_DATE_EPOCH", raising=False)  # a build that has not laid a PDF out yet
     first = webfonts.FontsAhead(tmp_path / "one")
     assert first.child is not None
 
@@ -528,6 +533,8 @@ def test_a_build_cuts_the_font_pieces_in_a_child_and_holds_what_it_cut(tmp_path:
     kept = sorted((tmp_path / "one/.rulesmith/webfonts").iterdir())
     assert len(kept) == len(webfonts.pieces()) and all(path.stat().st_size > 1000 for path in kept)
     assert {webfonts._key(piece) for piece in webfonts.pieces()} <= set(webfonts._CUT)
+    # stamped with the fixed time, not the time it was cut: the same bytes build after build
+    assert {TTFont(path)["head"].modified for path in kept} == {stamps.EPOCH - epoch_diff}
 
     second = webfonts.FontsAhead(tmp_path / "two")
     assert second.child is None  # kept at once from what this process holds

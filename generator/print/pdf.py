@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import hashlib
 import logging
-import os
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -15,6 +14,7 @@ from weasyprint.text.fonts import FontConfiguration
 
 from .. import outputs
 from ..core.diagnostics import Diagnostic, Severity
+from ..system.stamps import fixed as fixed_stamps
 from .fetcher import ConfinedFetcher
 from .fonts import font_dirs, with_shipped_glyphs
 from .linebreak import apply as correct_line_breaking
@@ -22,9 +22,7 @@ from .layoutwork import apply as lighten_layout
 from .tagging import honest, variant
 from .verify import LayoutRules, verify_layout
 
-# fontTools stamps embedded font subsets with the current time unless SOURCE_DATE_EPOCH is
-# set; a fixed stamp keeps two builds of the same input byte-identical.
-os.environ.setdefault("SOURCE_DATE_EPOCH", "946684800")
+fixed_stamps()  # two builds of the same input: the same bytes, embedded fonts and all
 
 logging.getLogger("weasyprint").setLevel(logging.ERROR)
 logging.getLogger("fontTools").setLevel(logging.ERROR)

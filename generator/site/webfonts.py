@@ -18,6 +18,7 @@ from ..system import folders
 from .. import outputs
 from ..outputs.layout import STATE
 from ..print.fonts import FAMILIES, STYLES
+from ..system.stamps import fixed as fixed_stamps
 
 # Each piece's characters; "other" takes every glyph of the face that neither script has.
 SCRIPTS = {
@@ -113,9 +114,12 @@ _CUT: dict[tuple[Path, tuple[int, ...]], bytes] = {}
 
 
 def _cut(path: Path, codes: tuple[int, ...]) -> bytes:
-    """The WOFF2 piece of the face at `path` holding `codes`."""
+    """The WOFF2 piece of the face at `path` holding `codes` (stamped with stamps.EPOCH: a
+    piece cut again is the same bytes)."""
     from fontTools import subset
     from fontTools.ttLib import TTFont
+
+    fixed_stamps()
 
     options = subset.Options()
     options.flavor = "woff2"
