@@ -29,13 +29,16 @@ def _others(lang: str) -> str:
 
 
 def _marks() -> set[str]:
-    """Every key the scaffold's files name (__T:key__, "__D:key__")."""
+    """Every key the scaffold's files name (__T:key__, "__D:key__"); its procedures.py's
+    compiled bytecode, where Python keeps it beside the package, is none of them (`new`
+    leaves it out too)."""
+    from generator.system import folders
+
     root = resources.files("generator") / "scaffold"
     keys = set()
     for layer in ("game", "complete", "counters"):
-        for path in Path(str(root / layer)).rglob("*"):
-            if path.is_file():
-                keys |= {m["dict"] or m["text"] for m in TEXT_MARK.finditer(path.read_text(encoding="utf-8"))}
+        for path in folders.files(Path(str(root / layer)), {"__pycache__"}):
+            keys |= {m["dict"] or m["text"] for m in TEXT_MARK.finditer(path.read_text(encoding="utf-8"))}
     return keys
 
 
