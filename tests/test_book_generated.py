@@ -15,6 +15,7 @@ booklet is written and imposed)."""
 from __future__ import annotations
 
 import random
+import re
 import shutil
 from pathlib import Path
 
@@ -25,13 +26,14 @@ from hypothesis import strategies as st
 
 from generator.commands.new import scaffold
 from generator.core.diagnostics import Report
+from generator.print import bookblocks
 from generator.print.booklet import impose
 from generator.print.bookpages import book_layout, finish
 from generator.print import layoutwork
 from generator.print.context import BuildContext
 from generator.print.notes import repeated
 from generator.print.pdf import render_document
-from generator.print.rulebook import rulebook_html
+from generator.print.rulebook import _wide_tables as wide_tables, book_html, rulebook_html
 from generator.project import Project
 
 from .test_layoutwork import boxes
@@ -314,3 +316,45 @@ def test_generated_books_lay_out_as_weasyprint_alone(games, spec):
 @given(spec=book)
 def test_a_hundred_generated_books_lay_out_as_weasyprint_alone(games, spec):
     same_as_weasyprint_alone(games, spec)
+
+
+def same_tables_apart_balanced_or_not(games: dict, spec: dict) -> None:
+    """The book `spec`'s tables apart (bookblocks.tables_apart), their columns filled one after
+    the other as the build lays them out, and balanced: the same tables too wide for their
+    column (a column is as wide however full it is). Generated words rarely make a table too
+    wide, so a cell of one table is given a line of 1 to 12 words that does not wrap."""
+    root, game = games[spec["lang"]]
+    write_book(game.folder, spec)
+    ctx = BuildContext(game, spec["lang"], root)
+    paper = "a5" if spec["format"] == "booklet" else spec["format"]
+    layout = book_layout(ctx.roots, paper)
+    if layout.columns < 2:
+        return
+    html = book_html(ctx, paper, layout=layout)
+    many = {n for n, count in bookblocks.columns(html).items() if count >= layout.spanning_table}
+    apart = bookblocks.tables_apart(html, many)
+    if apart is None:
+        return
+    assert bookblocks.UNBALANCED in apart
+    rng = random.Random(spec["seed"])
+    at = rng.choice([cell.end() for cell in re.finditer(r"<t[dh]\b[^>]*>", apart)])
+    line = " ".join(rng.choice(WORDS[spec["lang"]]) for _ in range(rng.randint(1, 12)))
+    apart = f'{apart[:at]}<span style="white-space: nowrap">{line}</span>{apart[at:]}'
+    unbalanced, balanced = (wide_tables(render_document(probe, game.folder, ctx.roots)[0], layout.spanning_table)
+                            for probe in (apart, apart.replace(bookblocks.UNBALANCED, "")))
+    assert unbalanced == balanced
+
+
+@settings(max_examples=4, deadline=None, database=None, derandomize=True,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.function_scoped_fixture])
+@given(spec=book)
+def test_generated_books_tables_apart_tell_the_same_tables_unbalanced(games, spec):
+    same_tables_apart_balanced_or_not(games, spec)
+
+
+@pytest.mark.slow
+@settings(max_examples=60, deadline=None, database=None, derandomize=True, phases=[Phase.explicit, Phase.generate],
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.function_scoped_fixture])
+@given(spec=book)
+def test_sixty_generated_books_tables_apart_tell_the_same_tables_unbalanced(games, spec):
+    same_tables_apart_balanced_or_not(games, spec)
