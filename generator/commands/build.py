@@ -145,55 +145,50 @@ def build(project, names, kinds, partial, langs, workers, force, options, strict
     own_report = report is None
     report = Report() if report is None else report
     run = _Build(project, _prepared_output(project, force), Inputs(project), report, quiet=quiet)
-    with _fonts_ahead(project, kinds) as fonts:
-        return _built(run, names, kinds, partial, langs, workers, options, strict, own_report, skip_invalid,
-                      site_url, fonts)
-
-
-@contextmanager
-def _fonts_ahead(project, kinds) -> Iterator:
-    """The site's font pieces cut from the start, beside validation and the checks
-    (webfonts.FontsAhead); the child is stopped if the build ends before the site is finished."""
-    if "site" not in kinds:
-        yield None
-        return
-    from ..site.webfonts import FontsAhead
-
-    fonts = FontsAhead(project.output)
-    try:
-        yield fonts
-    finally:
-        fonts.stop()
-
-
-def _built(run: _Build, names, kinds, partial, langs, workers, options, strict, own_report: bool,
-           skip_invalid: bool, site_url: str, fonts) -> bool:
-    """`build` once output/ is prepared; `fonts`: the font pieces being cut (or None)."""
-    project, report = run.project, run.report
-    valid = _validated(run, names)
-    if skip_invalid and valid != list(names):
-        names, partial = valid, True
-    elif report.errors:
-        click.echo(render(report, "text", project.root), err=True)
-        click.echo("error: content has errors; nothing built", err=True)
-        return True
-    # the rules checker runs once per game: its tables feed the reference sheets and the site,
-    # its examples' verdicts the rulebook marks and the site
-    if not _checked(run, names, tables={"reference", "site"} & set(kinds),
-                    examples={"rulebook", "site", "changes"} & set(kinds)):
-        return True
-    run.games.clear()  # the workers load what they lay out; forked, they would carry these too
-    jobs, skipped = _planned(run, names, langs, kinds, options)
-    _remove_gone(run, _Asked(names, partial, langs, kinds, options), {job for job, _key, _state in jobs} | set(skipped))
-    site = _SiteRequest(names, partial, langs, site_url, bool(options.get("changes_since"))) if "site" in kinds else None
-    with _older_read(run.project, jobs, options.get("changes_since")) as jobs:
-        failed = _made(run, jobs, skipped, workers, site, fonts)
+    with _fonts_ahead(run, kinds):
+        valid = _validated(run, names)
+        if skip_invalid and valid != list(names):
+            names, partial = valid, True
+        elif report.errors:
+            click.echo(render(report, "text", project.root), err=True)
+            click.echo("error: content has errors; nothing built", err=True)
+            return True
+        # the rules checker runs once per game: its tables feed the reference sheets and the site,
+        # its examples' verdicts the rulebook marks and the site
+        if not _checked(run, names, tables={"reference", "site"} & set(kinds),
+                        examples={"rulebook", "site", "changes"} & set(kinds)):
+            return True
+        run.games.clear()  # the workers load what they lay out; forked, they would carry these too
+        jobs, skipped = _planned(run, names, langs, kinds, options)
+        _remove_gone(run, _Asked(names, partial, langs, kinds, options),
+                     {job for job, _key, _state in jobs} | set(skipped))
+        site = (_SiteRequest(names, partial, langs, site_url, bool(options.get("changes_since")))
+                if "site" in kinds else None)
+        with _older_read(run.project, jobs, options.get("changes_since")) as jobs:
+            failed = _made(run, jobs, skipped, workers, site)
     run.manifest.save()
     if report.diagnostics and own_report:
         click.echo(render(report, "text", project.root), err=True)
     for result in failed:
         click.echo(f"error: {result.job.label}: {result.error}", err=True)
     return bool(failed) or report.failed(strict)
+
+
+@contextmanager
+def _fonts_ahead(run: "_Build", kinds) -> Iterator[None]:
+    """The site's font pieces cut from the start, beside validation and the checks
+    (webfonts.FontsAhead, as `run.fonts`); the child is stopped if the build ends before the
+    site is finished."""
+    if "site" not in kinds:
+        yield
+        return
+    from ..site.webfonts import FontsAhead
+
+    run.fonts = FontsAhead(run.project.output)
+    try:
+        yield
+    finally:
+        run.fonts.stop()
 
 
 @contextmanager
@@ -224,6 +219,7 @@ class _Build:
     verified: dict[str, dict[str, bool]] = field(default_factory=dict)
     games: dict = field(default_factory=dict)  # each game as validation loaded it, for the steps after
     removed: list[str] = field(default_factory=list)  # a line for each file removed, not yet said
+    fonts: object = None  # the site's font pieces being cut (webfonts.FontsAhead), when the site is built
     quiet: bool = False  # no line per document, no progress bar
 
 
@@ -351,11 +347,11 @@ def _job_state(run: _Build, document, job: Job) -> str:
                   sorted((run.verified.get(job.game) or {}).items()) if document.reads_examples else "")
 
 
-def _made(run: _Build, jobs, skipped: list[Job], workers, site: _SiteRequest | None, fonts=None) -> list:
+def _made(run: _Build, jobs, skipped: list[Job], workers, site: _SiteRequest | None) -> list:
     """Make the documents and, on the same workers, each game-language folder of the site once
     the documents of its game and language are done; then the rest of the site (its downloads,
     what the games share, the search index). Each told to the user (a progress bar on a
-    terminal); the jobs that failed. `fonts`: the site's font pieces being cut already."""
+    terminal); the jobs that failed."""
     console = Console(stderr=True)
     failed: list = []
     states = {job: (key, state) for job, key, state in jobs}
@@ -406,8 +402,8 @@ def _made(run: _Build, jobs, skipped: list[Job], workers, site: _SiteRequest | N
             say(f"unchanged: {len(skipped)} document{'s' if len(skipped) != 1 else ''}")
         if built is not None:
             progress.update(task, description="site")
-            if fonts is not None:
-                fonts.wait()
+            if run.fonts is not None:
+                run.fonts.wait()  # the font pieces, cut beside validation: finish() copies them in
             _finish_site(run, built, (lambda line: None) if run.quiet else say)
             progress.advance(task)
     return failed
