@@ -90,6 +90,16 @@ book = st.fixed_dictionaries({
     "chapters": st.lists(chapter, min_size=1, max_size=3), "lists": data_lists})
 
 
+def generated(examples: int, shrink: bool = True):
+    """Hypothesis settings for generated books: the same books run after run, no deadline nor
+    database; `shrink=False` (the slow runs) reports a failing book as generated, since
+    shrinking re-lays out hundreds of books."""
+    return settings(max_examples=examples, deadline=None, database=None, derandomize=True,
+                    **({} if shrink else {"phases": [Phase.explicit, Phase.generate]}),
+                    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,
+                                           HealthCheck.function_scoped_fixture])
+
+
 class Writer:
     """Markdown for block specifications, in one language's words."""
 
@@ -252,15 +262,13 @@ def test_generated_text_is_valid_content(games):
     assert book.count('class="unstated-note"') >= 1 and book.count("?‡") >= 6
 
 
-@settings(max_examples=8, deadline=None, database=None, derandomize=True,
-          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.function_scoped_fixture])
+@generated(8)
 @given(spec=book)
 def test_generated_books_lay_out(games, spec):
     assert lay_out(games, spec) >= 2  # the cover, the contents and the text
 
 
-@settings(max_examples=3, deadline=None, database=None, derandomize=True, phases=[Phase.explicit, Phase.generate],
-          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.function_scoped_fixture])
+@generated(3, shrink=False)
 @given(spec=book)
 def test_generated_books_keep_a_whole_folded_tree(games, spec):
     """Written tagged, a generated book (nested lists, tables, footnotes, definition lists,
@@ -283,9 +291,7 @@ def test_generated_books_keep_a_whole_folded_tree(games, spec):
 
 
 @pytest.mark.slow
-# no shrinking: a failing book is reported as generated (shrinking re-lays out hundreds of books)
-@settings(max_examples=500, deadline=None, database=None, derandomize=True, phases=[Phase.explicit, Phase.generate],
-          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.function_scoped_fixture])
+@generated(500, shrink=False)
 @given(spec=book)
 def test_five_hundred_generated_books_lay_out(games, spec):
     assert lay_out(games, spec) >= 2
@@ -303,16 +309,14 @@ def same_as_weasyprint_alone(games: dict, spec: dict) -> None:
         assert boxes(render_document(html, game.folder, ctx.roots)[0]) == ours
 
 
-@settings(max_examples=4, deadline=None, database=None, derandomize=True,
-          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.function_scoped_fixture])
+@generated(4)
 @given(spec=book)
 def test_generated_books_lay_out_as_weasyprint_alone(games, spec):
     same_as_weasyprint_alone(games, spec)
 
 
 @pytest.mark.slow
-@settings(max_examples=100, deadline=None, database=None, derandomize=True, phases=[Phase.explicit, Phase.generate],
-          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.function_scoped_fixture])
+@generated(100, shrink=False)
 @given(spec=book)
 def test_a_hundred_generated_books_lay_out_as_weasyprint_alone(games, spec):
     same_as_weasyprint_alone(games, spec)
@@ -345,16 +349,14 @@ def same_tables_apart_balanced_or_not(games: dict, spec: dict) -> None:
     assert unbalanced == balanced
 
 
-@settings(max_examples=4, deadline=None, database=None, derandomize=True,
-          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.function_scoped_fixture])
+@generated(4)
 @given(spec=book)
 def test_generated_books_tables_apart_tell_the_same_tables_unbalanced(games, spec):
     same_tables_apart_balanced_or_not(games, spec)
 
 
 @pytest.mark.slow
-@settings(max_examples=60, deadline=None, database=None, derandomize=True, phases=[Phase.explicit, Phase.generate],
-          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.function_scoped_fixture])
+@generated(60, shrink=False)
 @given(spec=book)
 def test_sixty_generated_books_tables_apart_tell_the_same_tables_unbalanced(games, spec):
     same_tables_apart_balanced_or_not(games, spec)
