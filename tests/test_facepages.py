@@ -123,3 +123,40 @@ def test_a_clean_build_lays_no_front_out_again_for_its_image(demo, monkeypatch):
     for path in pngs:
         again = Image.open(path)
         assert again.size == first[path.name].size and _difference(again, first[path.name])[0] <= 2, path.name
+
+
+def test_a_sheets_cells_are_drawn_at_their_size_and_show_their_cards(demo):
+    """A Tabletop Simulator sheet's cell is the card drawn at the cell's size, from the
+    fitting's taller page (the shrunk card among them): each shows what the card's PNG shrunk
+    to the cell shows, within three levels on average once both are blurred a little (the edges
+    of letters are smoothed at the cell's size rather than the PNG's: unblurred, seven levels
+    on the long card), in the card's proportions; drawn 2 px off, the long card is 5 levels off."""
+    from PIL import ImageFilter, ImageStat
+
+    def blurred(image: Image.Image) -> Image.Image:
+        return image.filter(ImageFilter.GaussianBlur(1.5))
+
+    result = run_job(Job(demo.root, "demo", "en", "cards"))
+    assert result.error is None, result.error
+    out = demo.root / "output/demo/en"
+    faces = json_cards(out)
+    sheet = Image.open(out / "tts" / "orders-1.png").convert("RGB")
+    width, height = images.cell_size(Image.open(out / "cards" / f"orders-{faces[0]}.png").size)
+    assert sheet.size == (min(len(faces), images.TTS_COLS) * width, -(-len(faces) // images.TTS_COLS) * height)
+    for n, card in enumerate(faces):
+        row, col = divmod(n, images.TTS_COLS)
+        cell = sheet.crop((col * width, row * height, (col + 1) * width, (row + 1) * height))
+        shrunk = Image.open(out / "cards" / f"orders-{card}.png").convert("RGB").resize(cell.size, Image.LANCZOS)
+        mean = sum(ImageStat.Stat(ImageChops.difference(blurred(cell), blurred(shrunk))).mean) / 3
+        assert mean < 3, (card, mean)
+
+
+def json_cards(out) -> list[str]:
+    """The ids of the orders deck's cards in the order its sheet shows them (images.json)."""
+    import json
+
+    kept = json.loads((out.parents[1] / ".rulesmith" / "images.json").read_text(encoding="utf-8"))
+    cells = kept["output/demo/en/tts/orders-1.png#cells"]
+    by_state = {state: key.rsplit("/", 1)[1].removeprefix("orders-").removesuffix(".png")
+                for key, state in kept.items() if "/cards/orders-" in key}
+    return [by_state[state] for state in cells]

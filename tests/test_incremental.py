@@ -160,14 +160,19 @@ def test_card_text_pastes_its_card_into_the_kept_sheet(copy: Workspace, monkeypa
     _same_as_clean(copy, tmp_path)
 
 
-@pytest.mark.parametrize("how", ["card added", "cells moved", "cells unknown", "sheet resized"])
+ALARM = ("cards:\n  - id: alarm\n    name: Alarm\n    card_kind: order\n    deck: orders\n    quantity: 1\n"
+         "    text: Every unit wakes.\n")  # data/alarm.yaml: a card read before cards.yaml's, theirs unchanged
+
+
+@pytest.mark.parametrize("how", ["cells moved", "cells unknown", "sheet resized"])
 def test_a_sheet_whose_cells_changed_or_are_unknown_is_made_right(copy: Workspace, monkeypatch, tmp_path: Path,
-                                                                   how: str):
-    """A card added to a deck changes its sheet's cells. A cell that showed another card
-    when last made (`cells moved`: images.json says so) gets its card's PNG read back. When
-    images.json does not say which card each cell showed (a store of an older build), or the
-    sheet left is not of the size its cells make, the sheet is made anew, every card read
-    back. Each gives the sheet a clean build makes."""
+                                                                   laid_out: list[str], how: str):
+    """A card added at the front of a deck moves the others' cells on its sheet (`cells
+    moved`): a cell that showed another card when last made is cut from the sheet as it was
+    (images.json says which card each cell showed), the moved cards not laid out again. When
+    images.json does not say (a store of an older build), or the sheet left is too small to
+    hold the cell, the card is laid out again. No card's PNG is read back (a cell is drawn at
+    its own size, not shrunk from it), and each gives the sheet a clean build makes."""
     import json
 
     store = copy.root / "output" / ".rulesmith" / "images.json"
@@ -177,8 +182,6 @@ def test_a_sheet_whose_cells_changed_or_are_unknown_is_made_right(copy: Workspac
     assert cells
     if how == "cells unknown":
         kept = {k: v for k, v in kept.items() if k not in cells}
-    if how == "cells moved":
-        kept = {k: v[::-1] if k in cells else v for k, v in kept.items()}
     store.write_text(json.dumps(kept), encoding="utf-8")
     if how == "sheet resized":  # the sheet left is read as half its width
         from generator.print import images
@@ -187,14 +190,34 @@ def test_a_sheet_whose_cells_changed_or_are_unknown_is_made_right(copy: Workspac
         monkeypatch.setattr(images, "_read_png", lambda path: (lambda image: image.crop(
             (0, 0, image.width // 2, image.height)))(real(path)) if path.name == sheet.name else real(path))
     opened = _opened(monkeypatch)
-    if how == "card added":
-        copy.edit("data/cards.yaml", "cards:\n", "cards:\n  - id: alarm\n    name: Alarm\n    card_kind: order\n"
-                  "    deck: orders\n    quantity: 1\n    text: Every unit wakes.\n")
+    if how == "cells moved":
+        copy.write("data/alarm.yaml", ALARM)
     else:
         copy.edit("data/cards.yaml", "One unit moves and then attacks.", "One unit moves, then fights.")
     assert not run_build(copy.root).errors
-    assert how == "card added" or [p for p in opened if "cards/orders-" in p]  # its cards read back
+    assert not [p for p in opened if "cards/" in p]  # no card's PNG read back
+    assert bool([p for p in opened if p.endswith("orders-1.png")]) == (how != "cells unknown")  # the sheet as it was
+    again = [html for html in laid_out if "Ambush" in html and "page:face-" in html]  # Ambush's face laid out
+    assert bool(again) == (how != "cells moved")
     monkeypatch.undo()
+    _same_as_clean(copy, tmp_path)
+
+
+def test_a_card_moved_to_the_next_sheet_is_laid_out_again(copy: Workspace, tmp_path: Path, laid_out: list[str]):
+    """A card added at the front of a deck of two sheets moves the first sheet's last card
+    onto the second: the first sheet is written by then, so that card alone is laid out again;
+    every other moved cell is cut from the sheet it was on. The sheets are those a clean build
+    makes."""
+    extra = "".join(f"  - id: drill-{k}\n    name: Drill {k}\n    card_kind: order\n    deck: orders\n"
+                    f"    quantity: 1\n    text: Drill number {k} moves one unit.\n" for k in range(70))
+    copy.edit("data/cards.yaml", "  - id: ambush", extra + "  - id: ambush")
+    assert not run_build(copy.root).errors
+    assert (copy.root / "output" / "demo" / "en" / "tts" / "orders-2.png").is_file()
+    laid_out.clear()
+    copy.write("data/alarm.yaml", ALARM)
+    assert not run_build(copy.root).errors
+    faces = [html for html in laid_out if "page:face-" in html and "Drill number" in html]
+    assert len(faces) == 1 and faces[0].count('class="card card-') == 1  # one Drill card, alone
     _same_as_clean(copy, tmp_path)
 
 

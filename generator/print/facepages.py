@@ -76,6 +76,19 @@ def kept_faces(ctx, wanted: bool) -> Iterator[None]:
         ctx.face_pages = None
 
 
+def raster_to(page, size: tuple[int, int], height_mm: float) -> Image.Image:
+    """The page as an RGB image of `size` pixels, cut to a card `height_mm` tall: a page of
+    the card's size whole, or the top of a taller page of the fitting's (a Tabletop Simulator
+    sheet's cell, images.py: drawn at its own size rather than shrunk from the card's PNG)."""
+    width, height = page.get_size()
+    tall = max(1, round(height / (height_mm * PT_PER_MM)))
+    w, h = size
+    bitmap = pdfium.PdfBitmap.new_native(w, h, pdfium_c.FPDFBitmap_BGR)
+    pdfium_c.FPDFBitmap_FillRect(bitmap, 0, 0, w, h, 0xFFFFFFFF)
+    pdfium_c.FPDF_RenderPageBitmap(bitmap, page, 0, 0, w, h * tall, 0, pdfium_c.FPDF_ANNOT)
+    return bitmap.to_pil().convert("RGB")
+
+
 def raster(page, scale: float, height_mm: float) -> Image.Image:
     """The page as an RGB image at `scale` pixels per point, cut to a card `height_mm` tall:
     a page of the card's size whole, or the top of a taller page of the fitting's, with the

@@ -1,5 +1,8 @@
 """Card images: one PNG per card, and Tabletop Simulator deck sheets (at most 10×7 cards,
-within 4096 px), rasterized from the same card faces as the printed sheets."""
+within 4096 px), rasterized from the same card faces as the printed sheets. A sheet's cell is
+drawn from the card's page at the cell's own size (not shrunk from the card's PNG, which
+costs several times as much); a card not laid out by this build takes its cell from the
+sheet that showed it when last made, or is laid out again."""
 
 from __future__ import annotations
 
@@ -16,7 +19,7 @@ from ..system import folders
 from .. import outputs
 from .cardfaces import CardFace
 from .context import BuildContext
-from .facepages import face_key, raster
+from .facepages import PT_PER_MM, face_key, raster, raster_to
 from .fonts import fit_text
 from . import memo, pngfile
 from .pdf import render_document
@@ -73,11 +76,13 @@ def write_card_images(ctx: BuildContext, faces: list[CardFace], folder: Path, re
         pdf = _faces_pdf(ctx, [replace(faces[i], index=n) for n, i in enumerate(rest)]) if rest else None
         pages.update((i, pdf[n]) for n, i in enumerate(rest))
         for i in indices:
-            image = plan.image(i, pages.get(i))
+            plan.image(i, pages.get(i))
             written.append(plan.paths[i])
             deck = sheets.setdefault(faces[i].deck, TtsSheets(faces[i].deck, plan.per_deck[faces[i].deck],
                                                               folder / "tts"))
-            written += deck.add(plan.cell(i, image), plan.base(i))
+            done = deck.add(plan.cell(i, pages.get(i)), plan.base(i))
+            plan.written.update(path for path in done if path in plan.remade)
+            written += done
         if pdf is not None:
             pdf.close()
     if plan.made:
@@ -92,6 +97,7 @@ class _ImagePlan:
 
     def __init__(self, ctx: BuildContext, faces: list[CardFace], folder: Path, known: dict):
         root = self.root = ctx.project_root
+        self.ctx, self.faces = ctx, faces
         self.paths = [folder / "cards" / f"{face.deck}-{face.id}.png" for face in faces]
         alone = [faces_html(ctx, [replace(face, index=0)]) for face in faces]
         self.states = [made_from(root, (), html, DPI) for html in alone]
@@ -111,37 +117,67 @@ class _ImagePlan:
         self.before = {sheet: old for sheet in self.remade
                        if isinstance(old := known.get(_cells_key(sheet, root)), list) and len(old) == len(cells[sheet])
                        and sheet.is_file()}
-        self.position: list[int] = []  # each card's cell on its sheet
-        count: dict[Path, int] = {}
-        for sheet in self.sheet_of:
-            self.position.append(count.get(sheet, 0))
-            count[sheet] = self.position[-1] + 1
+        self.position = _positions(self.sheet_of)
+        self.cell_px = [cell_size(card_px(face)) for face in faces]
+        self.shown = _shown(known, root)
+        self.written: set[Path] = set()  # the sheets written so far by this build: no cell is taken from them
+        self._old: dict[Path, Image.Image | None] = {}  # sheets as last made, read (the last two)
 
     def laid_out(self, i: int):
         """The page the fitting laid card i out on, as it is now (facepages.py), or None."""
         return self.laid.page(self.keys[i]) if self.laid is not None else None
 
-    def image(self, i: int, page) -> Image.Image | None:
-        """Card i's image: rendered from its `page` (and written) when it changed, else None."""
+    def image(self, i: int, page) -> None:
+        """Card i's image rendered from its `page` and written, when it changed (a page)."""
         if page is None:
-            return None
-        image = raster(page, DPI / 72, self.heights[i])
-        outputs.write_bytes(self.paths[i], pngfile.encoded(image))
+            return
+        outputs.write_bytes(self.paths[i], pngfile.encoded(raster(page, DPI / 72, self.heights[i])))
         self.made[in_project(self.paths[i], self.root)] = self.states[i]
-        return image
 
-    def cell(self, i: int, image: Image.Image | None):
-        """What card i's TTS sheet takes of it: nothing when the sheet is kept; else its image
-        just rendered, or `Kept` (its PNG read back if needed) when it is the card the same cell
-        of the sheet showed when last made, or its PNG read back."""
+    def cell(self, i: int, page):
+        """What card i's TTS sheet takes of it: nothing when the sheet is kept; else its cell
+        drawn from its `page` (laid out now), or `Kept` when it is the card the same cell of the
+        sheet showed when last made, or its cell as last made (`kept_cell`)."""
         sheet = self.sheet_of[i]
         if sheet not in self.remade:
             return None
-        read = lambda: _read_png(self.paths[i])  # noqa: E731
+        if page is not None:
+            return raster_to(page, self.cell_px[i], self.heights[i])
         before = self.before.get(sheet)
-        if before is not None and before[self.position[i]] == self.states[i] and image is None:
-            return Kept(read)
-        return image if image is not None else read()
+        if before is not None and before[self.position[i]] == self.states[i]:
+            return Kept(lambda: self.kept_cell(i))
+        return self.kept_cell(i)
+
+    def kept_cell(self, i: int) -> Image.Image:
+        """Card i's cell (the card not laid out by this build): cut from the sheet that showed
+        its face when last made, while this build has not written that sheet yet and it holds
+        the cell; else the face laid out again, on a page as the fitting's (fitting.py), so
+        that its cell is the one a clean build draws."""
+        found = self.shown.get(self.states[i])
+        if found is not None and found[0] not in self.written:
+            sheet, n = found
+            old = self._old_sheet(sheet)
+            w, h = self.cell_px[i]
+            row, col = divmod(n, TTS_COLS)
+            box = (col * w, row * h, (col + 1) * w, (row + 1) * h)
+            if old is not None and box[2] <= old.width and box[3] <= old.height:
+                return old.crop(box)
+        pdf = _faces_pdf(self.ctx, [replace(self.faces[i], index=0)], measure=True)
+        try:
+            return raster_to(pdf[0], self.cell_px[i], self.heights[i])
+        finally:
+            pdf.close()
+
+    def _old_sheet(self, sheet: Path) -> Image.Image | None:
+        """A sheet as last made (None: not there or not readable); the last two read are kept."""
+        if sheet not in self._old:
+            try:
+                self._old[sheet] = _read_png(sheet)
+            except (OSError, ValueError):
+                self._old[sheet] = None
+            while len(self._old) > 2:
+                del self._old[next(iter(self._old))]
+        return self._old[sheet]
 
     def base(self, i: int):
         """At the first card of a remade sheet whose cells are known: the sheet as last made
@@ -154,10 +190,28 @@ class _ImagePlan:
 
 class Kept:
     """A card of a remade TTS sheet that the same cell of the sheet showed when last made:
-    the cell stays as it is, unless the sheet is made anew (`load` reads its PNG back)."""
+    the cell stays as it is, unless the sheet is made anew (`load` gives the cell)."""
 
     def __init__(self, load: Callable[[], Image.Image]):
         self.load = load
+
+
+def card_px(face: CardFace) -> tuple[int, int]:
+    """The size in pixels of a card's image (its page rasterized at DPI)."""
+    w, h = face.mm
+    return math.ceil(w * PT_PER_MM * DPI / 72), math.ceil(h * PT_PER_MM * DPI / 72)
+
+
+def cell_size(card: tuple[int, int]) -> tuple[int, int]:
+    """The size of a TTS sheet's cell for a card of `card` pixels: ten across within 4096 px,
+    seven down within 4096 px, the card's proportions kept."""
+    w0, h0 = card
+    width = TTS_MAX_PX // TTS_COLS
+    height = round(width * h0 / w0)
+    if height * TTS_ROWS > TTS_MAX_PX:
+        height = TTS_MAX_PX // TTS_ROWS
+        width = round(height * w0 / h0)
+    return width, height
 
 
 def _read_png(path: Path) -> Image.Image:
@@ -171,6 +225,23 @@ def _cells(sheet_of: list[Path], states: list[str]) -> dict[Path, list[str]]:
     for sheet, state in zip(sheet_of, states):
         cells.setdefault(sheet, []).append(state)
     return cells
+
+
+def _positions(sheet_of: list[Path]) -> list[int]:
+    """Each card's cell on its sheet."""
+    position: list[int] = []
+    count: dict[Path, int] = {}
+    for sheet in sheet_of:
+        position.append(count.get(sheet, 0))
+        count[sheet] = position[-1] + 1
+    return position
+
+
+def _shown(known: dict, root: Path) -> dict[str, tuple[Path, int]]:
+    """Where each face was shown when last made, by its state: (the sheet, its cell), as
+    images.json's cells of each sheet say."""
+    return {state: (root / key.removesuffix("#cells"), n) for key, states in known.items()
+            if key.endswith("#cells") and isinstance(states, list) for n, state in enumerate(states)}
 
 
 def _cells_key(sheet: Path, root: Path) -> str:
@@ -197,9 +268,10 @@ def _sheet_states(root: Path, faces: list[CardFace], sheet_of: list[Path], per_d
     return {sheet: made_from(root, (), *values) for sheet, values in parts.items()}
 
 
-def _faces_pdf(ctx: BuildContext, faces: list[CardFace], backs: bool = False):
-    """The faces (or their backs) laid out one per page, as a PDF to rasterize."""
-    document, _ = render_document(faces_html(ctx, faces, backs=backs), ctx.game.folder, ctx.roots)
+def _faces_pdf(ctx: BuildContext, faces: list[CardFace], backs: bool = False, measure: bool = False):
+    """The faces (or their backs) laid out one per page, as a PDF to rasterize; with `measure`
+    on the fitting's taller pages (faces_html)."""
+    document, _ = render_document(faces_html(ctx, faces, backs=backs, measure=measure), ctx.game.folder, ctx.roots)
     return pdfium.PdfDocument(document.write_pdf())
 
 
@@ -223,14 +295,14 @@ def write_back_images(ctx: BuildContext, faces: list[CardFace], tts_dir: Path) -
         chunk = backs[start:start + CHUNK]
         pdf = _faces_pdf(ctx, chunk, backs=True)
         for index, face in enumerate(chunk):
-            image = pdf[index].render(scale=DPI / 72).to_pil().convert("RGB")
+            image = lambda: pdf[index].render(scale=DPI / 72).to_pil().convert("RGB")  # noqa: E731
             if face.reverse is not None:
-                written.append(_write_png(tts_dir.parent / "cards" / f"{face.deck}-{face.id}-back.png", image))
+                written.append(_write_png(tts_dir.parent / "cards" / f"{face.deck}-{face.id}-back.png", image()))
             if face.deck in mixed:
                 deck = sheets.setdefault(face.deck, TtsSheets(f"{face.deck}-back", per_deck[face.deck], tts_dir))
-                written += deck.add(image)
+                written += deck.add(raster_to(pdf[index], cell_size(card_px(face)), face.mm[1]))
             else:
-                written.append(_write_png(tts_dir / f"{face.deck}-back.png", image))
+                written.append(_write_png(tts_dir / f"{face.deck}-back.png", image()))
         pdf.close()
     return written
 
@@ -263,13 +335,8 @@ class TtsSheets:
         self.cells: list = []  # of the sheet being filled: a cell-sized image, Kept or None
         self.start: Callable[[], Image.Image] | None = None
 
-    def _size(self, card_px: tuple[int, int]) -> None:
-        w0, h0 = card_px
-        self.width = TTS_MAX_PX // TTS_COLS
-        self.height = round(self.width * h0 / w0)
-        if self.height * TTS_ROWS > TTS_MAX_PX:
-            self.height = TTS_MAX_PX // TTS_ROWS
-            self.width = round(self.height * w0 / h0)
+    def _size(self, card: tuple[int, int]) -> None:
+        self.width, self.height = cell_size(card)
 
     def add(self, image, base: Callable[[], Image.Image] | None = None) -> list[Path]:
         """The next card: its image, Kept, or None (its sheet is kept); `base` at a sheet's
@@ -289,8 +356,11 @@ class TtsSheets:
         return [path]
 
     def _cell(self, image: Image.Image) -> Image.Image:
+        """`image` as a cell: a card's image shrunk to the cell's size, or a cell as it is."""
         if not self.width:
             self._size(image.size)
+        if image.size == (self.width, self.height):
+            return image
         return image.resize((self.width, self.height), Image.LANCZOS)
 
     def _sheet(self) -> Image.Image | None:
