@@ -10,7 +10,7 @@ from ..model.printing import REFERENCE_SECTIONS
 from ..system import folders
 from ..text import blocks
 from ..text.legend import legend_for
-from . import notes as unstated
+from . import notes as unstated, widthprobe
 from .boxtree import every_box
 from .context import BuildContext, print_config, print_linker, section_mark
 from .decisions import decided, strings
@@ -109,7 +109,7 @@ def fit_reference(ctx: BuildContext) -> tuple[frozenset[str], frozenset[str], se
     page repeats are left out (notes.py). Returns
     the sections spread and moved, the notes left out, and the files the layout read; the
     last layout is kept for write_pdf."""
-    wide: frozenset[str] = frozenset()
+    wide = _surely_wide(ctx)
     moved: frozenset[str] = frozenset()
     read = None
     for _round in range(4):
@@ -125,6 +125,15 @@ def fit_reference(ctx: BuildContext) -> tuple[frozenset[str], frozenset[str], se
     repeats = unstated.settle(document, html, lambda h: render_document(h, ctx.game.folder, ctx.roots, keep=True)[0],
                               guess)
     return wide, moved, repeats, read
+
+
+def _surely_wide(ctx: BuildContext) -> frozenset[str]:
+    """The sections whose tables are too wide for their column even cut to their widest rows
+    (widthprobe.py): they span the sheet from its first layout."""
+    narrow = widthprobe.narrowed(sheet_html(ctx))
+    if narrow is None:
+        return frozenset()
+    return frozenset(_too_wide(render_document(narrow, ctx.game.folder, ctx.roots)[0]))
 
 
 def _too_wide(document) -> set[str]:
