@@ -26,7 +26,7 @@ from hypothesis import strategies as st
 
 from generator.commands.new import scaffold
 from generator.core.diagnostics import Report
-from generator.print import bookblocks
+from generator.print import bookblocks, widthprobe
 from generator.print.booklet import impose
 from generator.print.bookpages import book_layout, finish
 from generator.print import layoutwork
@@ -360,3 +360,86 @@ def test_generated_books_tables_apart_tell_the_same_tables_unbalanced(games, spe
 @given(spec=book)
 def test_sixty_generated_books_tables_apart_tell_the_same_tables_unbalanced(games, spec):
     same_tables_apart_balanced_or_not(games, spec)
+
+
+def _too_long_a_line(games: dict, spec: dict, words: int | None = None):
+    """The book `spec` (its context, layout and HTML) with one of its tables that neither
+    holds a table nor is held by one given a line of `words` words (else 1 to 40) that does
+    not wrap, in one of its cells; None for a one-column book or one without such a table."""
+    root, game = games[spec["lang"]]
+    write_book(game.folder, spec)
+    ctx = BuildContext(game, spec["lang"], root)
+    paper = "a5" if spec["format"] == "booklet" else spec["format"]
+    layout = book_layout(ctx.roots, paper)
+    html = book_html(ctx, paper, layout=layout)
+    extents = [(table.start(), widthprobe.element_end(html, table.start()))
+               for table in re.finditer(r'<table data-table="', html)]
+    plain = [(start, end) for start, end in extents
+             if not any(a < start < b or start < a < end for a, b in extents)]
+    cells = [cell.end() for start, end in plain for cell in re.finditer(r"<t[dh]\b[^>]*>", html[:end])
+             if cell.start() > start]
+    if layout.columns < 2 or not cells:
+        return None
+    rng = random.Random(spec["seed"])
+    at = rng.choice(cells)
+    line = " ".join(rng.choice(WORDS[spec["lang"]]) for _ in range(words or rng.randint(1, 40)))
+    return ctx, layout, f'{html[:at]}<span style="white-space: nowrap">{line}</span>{html[at:]}'
+
+
+def turned_first_as_laid_out_whole(games: dict, spec: dict, monkeypatch) -> None:
+    """A generated book with a line too long for its column or the page: the tables the cut
+    tables tell are wider than the page are among those the book's layout tells, and turning
+    them from the first layout fits the book as laying it out as it is first does
+    (rulebook._surely_turned)."""
+    from generator.print import rulebook
+
+    made = _too_long_a_line(games, spec)
+    if made is None:
+        return
+    ctx, layout, html = made
+    fitted = rulebook._fit(ctx, html, layout.spanning_table)[0]
+    spans = rulebook._crowded(ctx, html, layout.spanning_table)
+    surely = rulebook._surely_turned(ctx, html, spans) if spans else set()
+    monkeypatch.setattr(rulebook, "_surely_turned", lambda *args: set())
+    whole = rulebook._fit(ctx, html, layout.spanning_table)[0]
+    monkeypatch.undo()
+    assert surely <= {item for item in whole if item.isdigit()}
+    assert fitted == whole
+
+
+@generated(6)
+@given(spec=book)
+def test_generated_books_turn_the_same_tables_from_the_first_layout(games, spec, monkeypatch):
+    turned_first_as_laid_out_whole(games, spec, monkeypatch)
+
+
+@pytest.mark.slow
+@generated(40, shrink=False)
+@given(spec=book)
+def test_forty_generated_books_turn_the_same_tables_from_the_first_layout(games, spec, monkeypatch):
+    turned_first_as_laid_out_whole(games, spec, monkeypatch)
+
+
+def test_a_table_wider_than_the_page_is_turned_from_the_first_layout(games, monkeypatch):
+    """A table given forty words that do not wrap is turned, and the whole book is laid out
+    once less than when it is first laid out as it is to tell so; fitted the same."""
+    from generator.print import rulebook
+
+    spec = {"lang": "en", "format": "a4", "seed": 3, "lists": {},
+            "chapters": [(True, [("p", 40), ("table", 4, 6, 1), ("p", 70), ("h", 2), ("p", 70)]), (False, [("p", 60)])]}
+    ctx, layout, html = _too_long_a_line(games, spec, words=40)
+    books: list[str] = []
+    real = rulebook.render_document
+    monkeypatch.setattr(rulebook, "render_document", lambda h, *a, **k: books.append(h) or real(h, *a, **k))
+
+    def fitted() -> tuple[list[str], int]:
+        """The decision, and the whole books laid out for it (not the tables apart)."""
+        books.clear()
+        decision = rulebook._fit(ctx, html, layout.spanning_table)[0]
+        return decision, len([h for h in books if "toc-title" in h and bookblocks.UNBALANCED not in h])
+
+    first, laid_first = fitted()
+    assert [item for item in first if item.isdigit()] == ["0"], first
+    monkeypatch.setattr(rulebook, "_surely_turned", lambda *args: set())
+    whole, laid_whole = fitted()
+    assert whole == first and laid_whole == laid_first + 1, (laid_first, laid_whole)

@@ -114,7 +114,7 @@ def test_a_table_of_many_columns_spans_without_being_laid_out_apart(tmp_path, mo
             '<table data-table="1"><tr><td>x</td></tr></table></td></tr></table>'
             '<table data-table="2"><tr><td>1</td></tr><tr><td>1</td><td>2</td><td>3</td><td>4</td></tr></table>')
     assert bookblocks.columns(html) == {"0": 3, "1": 1, "2": 4}
-    assert bookblocks._without_tables(html, {"0"}).startswith('<table data-table="2"')
+    assert bookblocks.without_tables(html, {"0"}).startswith('<table data-table="2"')
     ctx = _context(tmp_path, "nuclear", "ru")
     book = rulebook.book_html(ctx)
     many = {n for n, count in bookblocks.columns(book).items() if count >= 4}

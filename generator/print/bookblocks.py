@@ -118,7 +118,7 @@ def tables_apart(html: str, leave: frozenset[str] | set[str] = frozenset()) -> s
     found = blocks(html)
     kept = {}
     for k, (start, end) in enumerate(found):
-        held = _without_tables(html[start:end], leave) if '<table data-table="' in html[start:end] else ""
+        held = without_tables(html[start:end], leave) if '<table data-table="' in html[start:end] else ""
         if '<table data-table="' in held:
             kept[k] = held
     if not kept:
@@ -142,7 +142,7 @@ _ROW = re.compile(r"<(/?)(table|tr|td|th)\b([^>]*)>", re.IGNORECASE)
 _COLSPAN = re.compile(r'\bcolspan="?(\d+)')
 
 
-def _without_tables(html: str, numbers: frozenset[str] | set[str]) -> str:
+def without_tables(html: str, numbers: frozenset[str] | set[str]) -> str:
     """`html` without the tables numbered in `numbers` (and what they hold)."""
     cut: list[tuple[int, int]] = []
     opened: list[tuple[str | None, int]] = []

@@ -16,7 +16,7 @@ from ..text.numbering import game_numbering
 from ..text.refs import printed_by_reference, printed_fields, shown_in
 from ..text.render import RenderContext, render_chapter, titles, verified_mark
 from . import bookblocks
-from . import notes as unstated
+from . import notes as unstated, widthprobe
 from .decisions import decided, strings
 from .bookpages import book_layout, page_css
 from .pdf import render_document
@@ -122,6 +122,11 @@ def _fit(ctx: BuildContext, html: str, spanning: int) -> tuple[list[str], set]:
     spans = _crowded(ctx, html, spanning) if spanning else set()
     decision = [f"span-{n}" for n in sorted(spans, key=int)]  # first across the columns; what is still too wide turns
     guess = unstated.expected(html)  # the notes a page most likely repeats, left out of the first layout
+    turned = _surely_turned(ctx, html, spans) if spans else set()
+    if turned and not _holding_tables(html, turned):  # turned from the first layout: the book as it is not needed
+        done = _turned_first(ctx, html, spanning, decision, turned, guess)
+        if done is not None:
+            return done
     document, fetcher = render(_fitted(html, decision + _notes(guess)))
     if spanning and _wide_tables(document, spanning) - spans:  # one the tables apart did not tell
         return _fit_whole(ctx, html, spanning)
@@ -143,6 +148,54 @@ def _crowded(ctx: BuildContext, html: str, spanning: int) -> set[str]:
     if apart is None:
         return many
     return many | _wide_tables(render_document(apart, ctx.game.folder, ctx.roots)[0], spanning)
+
+
+def _surely_turned(ctx: BuildContext, html: str, spans: set[str]) -> set[str]:
+    """The tables that span the columns (`spans`) and are wider than the page even cut to
+    their widest rows (widthprobe.py): fewer rows never make a table wider, so each is turned
+    (a table the cut misses is found by the book's layout, as before)."""
+    others = set(bookblocks.columns(bookblocks.without_tables(html, spans)))
+    apart = bookblocks.tables_apart(widthprobe.cut(html, spans), others)
+    if apart is None:
+        return set()
+    document = render_document(apart, ctx.game.folder, ctx.roots)[0]
+    return {n for n, width, page in _table_widths(document) if n in spans and width > page + 1}
+
+
+def _holding_tables(html: str, numbers: set[str]) -> bool:
+    """Whether a table numbered in `numbers` holds another numbered table: the book laid out
+    as it is tells that one wider than the page too, where its table leaves it (to be turned
+    with it), which a layout with its table turned does not."""
+    for number in numbers:
+        start = html.find(f'<table data-table="{number}"')
+        if start >= 0 and '<table data-table="' in html[start + 1:widthprobe.element_end(html, start)]:
+            return True
+    return False
+
+
+def _table_widths(document):
+    """(number, width, the page's width) of each numbered table laid out in `document`."""
+    for page in document.pages:
+        for box, _parent in _walk(page._page_box, None):
+            element = getattr(box, "element", None)
+            if element is not None and box.element_tag == "table" and element.get("data-table"):
+                yield element.get("data-table"), box.margin_width(), page._page_box.width
+
+
+def _turned_first(ctx: BuildContext, html: str, spanning: int, decision: list[str], turned: set[str],
+                  guess: frozenset[str]) -> tuple[list[str], set] | None:
+    """`_fit` with the tables of `turned` turned from the first layout, placed, and the notes a
+    page repeats left out; None where that layout shows another table too wide for its column
+    or the page than the decision says (`_fit` then lays the book out as it is)."""
+    render = lambda h: render_document(h, ctx.game.folder, ctx.roots, keep=True)  # noqa: E731
+    spans = {item.removeprefix("span-") for item in decision}
+    decision = decision + sorted(turned, key=int)
+    decision += _floated(html, decision, sorted(turned, key=int), lambda h: render(h)[0])
+    document, fetcher = render(_fitted(html, decision + _notes(guess)))
+    if _wide_tables(document, spanning) - spans or _wide_tables(document, 0) - turned:
+        return None
+    repeats = unstated.settle(document, _fitted(html, decision), lambda h: render(h)[0], guess)
+    return decision + _notes(repeats), fetcher.read
 
 
 def _fit_whole(ctx: BuildContext, html: str, spanning: int) -> tuple[list[str], set]:

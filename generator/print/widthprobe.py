@@ -1,12 +1,13 @@
-"""A first look at which sections of the reference sheet are too wide for their column,
-before the sheet is laid out: the sheet cut to its sections' tables, each table to its head
-and, for each column, the row with the column's longest word (`narrowed`), is a small
-document whose layout takes a tenth of the sheet's.
+"""A first look at which tables are too wide, before the document is laid out: a table cut
+to its head and, for each column, the row with the column's longest word (`cut`) lays out in
+a fraction of the time.
 
 A table's narrowest width is that of its widest cells, column by column: fewer rows can only
-make it narrower. So a section whose table is too wide for its column here is too wide on the
-sheet too, and spans it from the first layout; one it misses (a long word in a row left out,
-or outside a table) is found by that layout, as before (reference.fit_reference)."""
+make it narrower. So a table too wide cut is too wide whole. The reference sheet cut to its
+sections' tables (`narrowed`) tells the sections that span the sheet from its first layout
+(reference.fit_reference); the rulebook's tables of many columns cut tell those wider than
+the page, turned from its first layout (rulebook._surely_turned). What the cut misses (a long
+word in a row left out, or outside a table) is found by that layout, as before."""
 
 from __future__ import annotations
 
@@ -18,6 +19,7 @@ _SECTION = re.compile(r'<section class="ref-section\b')
 _PART = re.compile(r"<(/?)(table|thead|tr)\b[^>]*>", re.IGNORECASE)
 _CELL_PART = re.compile(r"<(/?)(table|td|th)\b[^>]*>", re.IGNORECASE)
 _MARKUP = re.compile(r"<[^>]+>")
+_NUMBERED = re.compile(r'<table data-table="(\d+)"')
 
 
 def narrowed(html: str) -> str | None:
@@ -29,7 +31,7 @@ def narrowed(html: str) -> str | None:
         if section.start() < at:  # inside one already cut
             continue
         opening_end = html.index(">", section.start()) + 1
-        end = _closing(html, section.start())
+        end = element_end(html, section.start())
         tables = [_cut(table) for table in _tables(html[opening_end:end - len("</section>")])]
         pieces.append(html[at:section.start()])
         if tables:
@@ -40,7 +42,20 @@ def narrowed(html: str) -> str | None:
     return "".join(pieces) if found else None
 
 
-def _closing(html: str, start: int) -> int:
+def cut(html: str, numbers: set[str] | frozenset[str]) -> str:
+    """`html` (the rulebook's, its tables numbered) with each table numbered in `numbers` cut
+    to its head and widest rows."""
+    pieces, at = [], 0
+    for table in _NUMBERED.finditer(html):
+        if table.start() < at or table.group(1) not in numbers:
+            continue
+        end = element_end(html, table.start())
+        pieces += [html[at:table.start()], _cut(html[table.start():end])]
+        at = end
+    return "".join(pieces) + html[at:]
+
+
+def element_end(html: str, start: int) -> int:
     """The end of the element that starts at `start` (after its end tag)."""
     depth = 0
     for tag in TAG.finditer(html, start):
