@@ -200,3 +200,27 @@ def test_removing_a_context_after_migration_shares_the_message_again(ws: Workspa
     assert [e.msgctxt for e in catalog if e.msgid == "Full strength." and not e.obsolete] == [None]
     old = [e for e in catalog if e.obsolete and e.msgid == "Full strength."]
     assert old and old[0].msgstr == "Все всадники в строю."  # kept as obsolete, not lost
+
+
+def test_a_catalog_is_parsed_once_while_its_text_is_the_same(ws: Workspace, monkeypatch):
+    """A worker builds a game's documents one after the other, each loading its translator:
+    the catalog is parsed the first time only, until its text changes (even to the same size:
+    `serve` rebuilds after an edit in the same process)."""
+    from generator.i18n import translate
+
+    _game(ws).run("i18n", "update", "ru")
+    catalog = polib.pofile(str(ws.game / "locale/ru.po"))
+    catalog.find("Full strength.").msgstr = "Полный состав."
+    catalog.save()
+    parsed: list[object] = []
+    real = translate.read_catalog
+    monkeypatch.setattr(translate, "read_catalog", lambda path: parsed.append(path) or real(path))
+    first, game = _translator(ws)
+    again, _ = _translator(ws)
+    assert len(parsed) == 1 and again.field(game.units["scouts"], "text") == "Полный состав."
+    again.entries.clear()  # a translator's own: the next one is whole
+    assert _translator(ws)[0].field(game.units["scouts"], "text") == "Полный состав."
+    path = ws.game / "locale/ru.po"
+    path.write_text(path.read_text(encoding="utf-8").replace("Полный состав.", "Неполный сост."), encoding="utf-8")
+    edited, game = _translator(ws)
+    assert edited.field(game.units["scouts"], "text") == "Неполный сост." and len(parsed) == 2

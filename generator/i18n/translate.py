@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from ..reading.game import Game
@@ -12,6 +14,34 @@ from .contexts import Contexts, load_contexts
 from .messages import needs_translation, normalize, place_of
 from .plurals import CountedWord, rule_text
 from .ui import InterfaceWords
+
+
+# The finished translations of each catalog read by this process, under the hash of its text:
+# a worker lays out a game's documents one after the other, each reading the same catalog.
+_READ: dict[Path, tuple[bytes, tuple[dict, dict, str | None]]] = {}
+
+
+def _finished(path: Path) -> tuple[dict, dict, str | None]:
+    """The catalog's finished translations (msgctxt, msgid) -> msgstr, its words with forms
+    for counts -> their forms, and its Plural-Forms; parsed once while its text is the same
+    (read_catalog's errors raised as it raises them)."""
+    try:
+        digest = hashlib.sha256(path.read_bytes()).digest()
+    except OSError:
+        digest = b""
+    kept = _READ.get(path)
+    if kept is not None and digest and kept[0] == digest:
+        return kept[1]
+    catalog = read_catalog(path)
+    entries, plurals = {}, {}
+    for entry in (e for e in catalog if finished(e)):
+        if entry.msgid_plural:
+            plurals[(entry.msgctxt, entry.msgid)] = tuple(entry.msgstr_plural[i] for i in sorted(entry.msgstr_plural))
+        else:
+            entries[(entry.msgctxt, entry.msgid)] = entry.msgstr
+    found = (entries, plurals, catalog.metadata.get("Plural-Forms"))
+    _READ[path] = (digest, found)
+    return found
 
 
 @dataclass
@@ -36,14 +66,9 @@ class Translator:
         path = po_path(game, lang)
         header = None
         if lang != game.manifest.source_language and path.exists():
-            catalog = read_catalog(path)
-            header = catalog.metadata.get("Plural-Forms")
-            for entry in (e for e in catalog if finished(e)):
-                if entry.msgid_plural:
-                    translator.plurals[(entry.msgctxt, entry.msgid)] = tuple(
-                        entry.msgstr_plural[i] for i in sorted(entry.msgstr_plural))
-                else:
-                    translator.entries[(entry.msgctxt, entry.msgid)] = entry.msgstr
+            entries, plurals, header = _finished(path)
+            translator.entries.update(entries)
+            translator.plurals.update(plurals)
         translator.plural_rule = rule_text(lang, header)
         return translator
 
