@@ -112,3 +112,13 @@ def test_a_table_too_wide_for_its_column_spans_the_sheet_from_its_first_layout(p
     assert wide == {"tables"}
     sheets = [html for html in laid if '<header class="ref-head">' in html and "<h2>" in html]
     assert len(laid) == 2 and len(sheets) == 1, len(laid)
+
+
+def test_a_word_hyphenation_cannot_break_keeps_its_row_beside_the_longest():
+    """A dice roll shorter than a long word may still be the wider cell (the word hyphenates,
+    the roll does not): both rows stay."""
+    table = ('<table><thead><tr><th>Weapon</th></tr></thead><tbody>'
+             '<tr><td>counterintelligence</td></tr><tr><td>short</td></tr><tr><td>2D6+1/3D6-2</td></tr></tbody></table>')
+    cut = widthprobe.narrowed(f'<section class="ref-section" id="ref-w">{table}</section>')
+    assert cut == ('<section class="ref-section" id="ref-w"><table><thead><tr><th>Weapon</th></tr></thead><tbody>'
+                   '<tr><td>counterintelligence</td></tr><tr><td>2D6+1/3D6-2</td></tr></tbody></table></section>')
