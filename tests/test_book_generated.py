@@ -340,10 +340,7 @@ def same_tables_apart_balanced_or_not(games: dict, spec: dict) -> None:
     if apart is None:
         return
     assert bookblocks.UNBALANCED in apart
-    rng = random.Random(spec["seed"])
-    at = rng.choice([cell.end() for cell in re.finditer(r"<t[dh]\b[^>]*>", apart)])
-    line = " ".join(rng.choice(WORDS[spec["lang"]]) for _ in range(rng.randint(1, 12)))
-    apart = f'{apart[:at]}<span style="white-space: nowrap">{line}</span>{apart[at:]}'
+    apart = _nowrap_line(apart, [cell.end() for cell in re.finditer(r"<t[dh]\b[^>]*>", apart)], spec, 12)
     unbalanced, balanced = (wide_tables(render_document(probe, game.folder, ctx.roots)[0], layout.spanning_table)
                             for probe in (apart, apart.replace(bookblocks.UNBALANCED, "")))
     assert unbalanced == balanced
@@ -380,10 +377,16 @@ def _too_long_a_line(games: dict, spec: dict, words: int | None = None):
              if cell.start() > start]
     if layout.columns < 2 or not cells:
         return None
+    return ctx, layout, _nowrap_line(html, cells, spec, 40, words)
+
+
+def _nowrap_line(html: str, cells: list[int], spec: dict, most: int, words: int | None = None) -> str:
+    """`html` with a line of `words` words (else 1 to `most`) of the book's language that does
+    not wrap, at one of `cells` (offsets in `html`), chosen by the book's seed."""
     rng = random.Random(spec["seed"])
     at = rng.choice(cells)
-    line = " ".join(rng.choice(WORDS[spec["lang"]]) for _ in range(words or rng.randint(1, 40)))
-    return ctx, layout, f'{html[:at]}<span style="white-space: nowrap">{line}</span>{html[at:]}'
+    line = " ".join(rng.choice(WORDS[spec["lang"]]) for _ in range(words or rng.randint(1, most)))
+    return f'{html[:at]}<span style="white-space: nowrap">{line}</span>{html[at:]}'
 
 
 def turned_first_as_laid_out_whole(games: dict, spec: dict, monkeypatch) -> None:

@@ -4,6 +4,7 @@ generated from the data for whatever the chapters do not already show."""
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from markupsafe import Markup, escape
@@ -184,18 +185,13 @@ def _table_widths(document):
 
 def _turned_first(ctx: BuildContext, html: str, spanning: int, decision: list[str], turned: set[str],
                   guess: frozenset[str]) -> tuple[list[str], set] | None:
-    """`_fit` with the tables of `turned` turned from the first layout, placed, and the notes a
-    page repeats left out; None where that layout shows another table too wide for its column
-    or the page than the decision says (`_fit` then lays the book out as it is)."""
-    render = lambda h: render_document(h, ctx.game.folder, ctx.roots, keep=True)  # noqa: E731
+    """`_fit` with the tables of `turned` turned from the first layout (`_placed`); None where
+    that layout shows another table too wide for its column or the page than the decision
+    says (`_fit` then lays the book out as it is)."""
     spans = {item.removeprefix("span-") for item in decision}
-    decision = decision + sorted(turned, key=int)
-    decision += _floated(html, decision, sorted(turned, key=int), lambda h: render(h)[0])
-    document, fetcher = render(_fitted(html, decision + _notes(guess)))
-    if _wide_tables(document, spanning) - spans or _wide_tables(document, 0) - turned:
-        return None
-    repeats = unstated.settle(document, _fitted(html, decision), lambda h: render(h)[0], guess)
-    return decision + _notes(repeats), fetcher.read
+    return _placed(ctx, html, decision, turned, None, None, guess,
+                   accept=lambda document: not (_wide_tables(document, spanning) - spans
+                                                or _wide_tables(document, 0) - turned))
 
 
 def _fit_whole(ctx: BuildContext, html: str, spanning: int) -> tuple[list[str], set]:
@@ -214,15 +210,19 @@ def _fit_whole(ctx: BuildContext, html: str, spanning: int) -> tuple[list[str], 
 
 
 def _placed(ctx: BuildContext, html: str, decision: list[str], wide: set[str], document, fetcher,
-            guess: frozenset[str] = frozenset()) -> tuple[list[str], set]:
+            guess: frozenset[str] = frozenset(), accept: Callable[[object], bool] | None = None
+            ) -> tuple[list[str], set] | None:
     """The decision with the tables too wide for the page (`wide`, in `document`, the book
-    laid out as `decision` says without the notes of `guess`) turned and placed, and the notes
-    a page repeats left out."""
+    laid out as `decision` says without the notes of `guess`; None when not laid out) turned
+    and placed, and the notes a page repeats left out. `accept(layout)`, on the book laid out
+    with them turned: None where it refuses it."""
     render = lambda h: render_document(h, ctx.game.folder, ctx.roots, keep=True)  # noqa: E731
     if wide:
-        decision += sorted(wide, key=int)
+        decision = decision + sorted(wide, key=int)
         decision += _floated(html, decision, sorted(wide, key=int), lambda h: render(h)[0])
-        document = render(_fitted(html, decision + _notes(guess)))[0]
+        document, fetcher = render(_fitted(html, decision + _notes(guess)))
+        if accept is not None and not accept(document):
+            return None
     repeats = unstated.settle(document, _fitted(html, decision), lambda h: render(h)[0], guess)
     return decision + _notes(repeats), fetcher.read
 
