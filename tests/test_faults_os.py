@@ -246,6 +246,105 @@ def test_real_full_disk_under_output(project: Path, size: str):
     assert snapshot(project / "content") == content
 
 
+REWRITE = """
+import os, sys
+import pikepdf
+from generator.print.pdfsave import save
+
+folder = sys.argv[1]
+target = os.path.join(folder, "x.pdf")
+pdf = pikepdf.new()
+pdf.add_blank_page()
+pdf.save(target)
+with open(os.path.join(folder, "filler"), "wb", buffering=0) as filler:  # the disk full to the byte
+    try:
+        while True:
+            filler.write(b"x" * 512)
+    except OSError:
+        pass
+with pikepdf.open(target, allow_overwriting_input=True) as pdf:
+    pdf.pages[0].contents_add(pikepdf.Stream(pdf, os.urandom(int(sys.argv[2]))))
+    try:
+        save(pdf, target)
+    except OSError as exc:
+        print("OSError", exc.errno)
+"""
+
+
+@pytest.mark.parametrize("size", [3000, 10000])
+def test_a_pdf_rewritten_on_a_full_disk_is_an_os_error_not_an_abort(tmp_path: Path, size: int):
+    """qpdf writing a file itself ends the process when the disk is full and the last bytes only
+    fail as its file closes ("terminate called after throwing an instance of 'QPDFSystemError'",
+    exit 134: a build worker that vanished). Written through pdfsave.save, the document is
+    either written whole or the write is an OSError."""
+    disk = tmp_path / "disk"
+    disk.mkdir()
+    prefix = mounted(private_mounts(), f"mount -t tmpfs -o size=40k tmpfs {disk}")
+    result = subprocess.run([*prefix, sys.executable, "-c", REWRITE, str(disk), str(size)],
+                            capture_output=True, text=True, cwd=REPO, timeout=120)
+    assert result.returncode == 0, result.stderr
+    assert "terminate called" not in result.stderr
+    if size > 4096:  # more than the file's page on the tmpfs already holds: the disk refuses it
+        assert result.stdout.strip() == f"OSError {errno.ENOSPC}", result.stdout + result.stderr
+
+
+def test_no_pdf_is_saved_by_qpdf_itself():
+    """Every document changed with pikepdf is written back through pdfsave.save."""
+    import ast
+
+    found = []
+    for path in sorted((REPO / "generator").rglob("*.py")):
+        if path.name == "pdfsave.py" or "pikepdf" not in path.read_text(encoding="utf-8"):
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "save":
+                found.append(f"{path.relative_to(REPO)}:{node.lineno}")
+    assert found == []
+
+
+class _Ends:
+    """Later work for run_jobs whose worker dies without a word (a library's abort)."""
+
+    def __init__(self, root: Path, kind: str):
+        self.root, self.game, self.lang, self.kind, self.cost = root, "demo", "en", kind, 0.0
+
+    @property
+    def label(self) -> str:
+        return f"demo/en/{self.kind}"
+
+    def run(self):
+        if self.kind == "aborts":
+            os.abort()
+        time.sleep(60)
+
+
+def test_a_worker_that_vanishes_ends_the_build_in_one_line(project: Path):
+    """A worker killed or crashed inside a library leaves the pool broken: the build says so in
+    one line naming the documents being made and the signal, stops the other workers at once,
+    and leaves no temporary file."""
+    from generator.print import jobs
+
+    output = project / "output"
+    output.mkdir()
+    started = time.monotonic()
+    with pytest.raises(faults.Fault) as raised:
+        jobs.run_jobs([], workers=2, later=[_Ends(project, "sleeps"), _Ends(project, "aborts")])
+    assert time.monotonic() - started < 30
+    line = str(raised.value)
+    assert line.startswith("a build worker ended abruptly (SIGABRT) while making "), line
+    assert "demo/en/aborts" in line and "--jobs 1" in line, line
+    assert leftovers(output) == []
+
+
+def test_a_killed_worker_is_said_to_be_perhaps_out_of_memory():
+    from generator.print.jobs import vanished
+
+    line = vanished([-signal.SIGKILL, -signal.SIGTERM, None], ["demo/en/rulebook"])
+    assert line.startswith("a build worker ended abruptly (SIGKILL; the system may have run out of "
+                           "memory) while making demo/en/rulebook;"), line
+    assert vanished([-signal.SIGTERM], []).startswith("a build worker ended abruptly (SIGTERM);")
+
+
 def test_a_search_index_cut_short_by_a_full_disk_is_an_error_not_a_json_error(tmp_path: Path, monkeypatch):
     """Pagefind exits 0 when the disk fills up under it, leaving empty files; the build used to
     read the empty pagefind-entry.json back and end in a JSONDecodeError."""

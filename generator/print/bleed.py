@@ -9,6 +9,8 @@ from pathlib import Path
 
 import pikepdf
 
+from .pdfsave import save
+
 MM = 72 / 25.4
 MARK_CLEARANCE = 1.0  # mm between the bleed's edge and the nearest crop mark
 
@@ -81,7 +83,7 @@ def set_bleed_box(path: Path, bleed: float) -> None:
             box = [max(media[0], trim[0] - out), max(media[1], trim[1] - out),
                    min(media[2], trim[2] + out), min(media[3], trim[3] + out)]
             page.obj.BleedBox = pikepdf.Array([round(v, 4) for v in box])
-        pdf.save(path, deterministic_id=True)
+        save(pdf, path)
 
 
 VIEWBOX = re.compile(r'viewBox="\s*([-\d.eE+]+)[\s,]+([-\d.eE+]+)[\s,]+([-\d.eE+]+)[\s,]+([-\d.eE+]+)\s*"')

@@ -17,6 +17,7 @@ from markupsafe import escape
 
 from .. import outputs
 from .pdf import identifier, render_document, write_tagged
+from .pdfsave import save
 
 A4_LANDSCAPE = (841.89, 595.28)  # points
 
@@ -75,7 +76,7 @@ def _write(document, html: str, book: Path, path: Path) -> None:
                 if number not in forms:
                     forms[number] = pdf.copy_foreign(source.pages[number].as_form_xobject())
                 _place(pdf, page, forms[number], slot)
-        pdf.save(path, deterministic_id=True)
+        save(pdf, path)
 
 
 def _place(pdf: pikepdf.Pdf, page: pikepdf.Page, form, slot: int) -> None:

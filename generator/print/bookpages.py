@@ -11,6 +11,7 @@ import pikepdf
 
 from ..reading.loader import read_settings
 from ..model.printing import BookLayout, PrintConfig
+from .pdfsave import save
 
 
 def book_layout(folders: list[Path], paper: str) -> BookLayout:
@@ -57,7 +58,7 @@ def finish(path: Path, layout: BookLayout) -> None:
                     _turn(pdf, page)
         while len(pdf.pages) % layout.pad_to:
             pdf.add_blank_page(page_size=(width, height))
-        pdf.save(path, deterministic_id=True)
+        save(pdf, path)
 
 
 def _size(page: pikepdf.Page) -> tuple[float, float]:

@@ -17,6 +17,7 @@ from weasyprint.formatting_structure import boxes
 
 from .boxtree import every_box
 from .living import CHANGED
+from .pdfsave import save
 
 PX = 0.75  # a CSS pixel in PDF points
 MM = 72 / 25.4  # a millimetre in PDF points
@@ -85,4 +86,4 @@ def draw(path: Path, found: list[Bar]) -> None:
             page = pdf.pages[number]  # the page's own drawing (and the transform it leaves) kept apart
             page.contents_add(pikepdf.Stream(pdf, b"q\n"), prepend=True)
             page.contents_add(pikepdf.Stream(pdf, stream))
-        pdf.save(path, deterministic_id=True)
+        save(pdf, path)

@@ -10,10 +10,12 @@ import os
 import signal
 import time
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterable, Sequence
 
+from ..system.faults import Fault
 from ..system.folders import files
 from ..system.children import die_with_parent, interrupts_held, let_interrupts_through
 from ..system.memory import give_back
@@ -186,27 +188,60 @@ def run_jobs(jobs: list[Job], workers: int | None = None,
         while running:
             finished, _ = wait(running, return_when=FIRST_COMPLETED)
             for future in finished:
+                results.append(future.result())  # a broken pool's: raised, the work still running
                 item = running.pop(future)
-                results.append(future.result())
                 for first in waiting.values():
                     first.discard(item)
                 if on_done:
                     on_done(results[-1])
             start_ready()
+    except BrokenProcessPool as exc:
+        ended = _stop(pool, Project([*jobs, *later][0].root))
+        raise Fault(vanished(ended, sorted(item.label for item in running.values()))) from exc
     except BaseException:
-        processes = list((getattr(pool, "_processes", None) or {}).values())
-        for process in processes:
-            process.kill()  # stop the documents being written now, not after they finish
-        for process in processes:
-            process.join(5)  # gone for good: the temporary files they were writing can go too
-        pool.shutdown(wait=False, cancel_futures=True)
-        from .. import outputs
-
-        outputs.remove_stale_temps(Project([*jobs, *later][0].root).output)
+        _stop(pool, Project([*jobs, *later][0].root))
         raise
     pool.shutdown()
     order = {item: i for i, item in enumerate([*jobs, *later])}
     return sorted(results, key=lambda r: order[r.job])
+
+
+def _stop(pool: ProcessPoolExecutor, project: Project) -> list[int | None]:
+    """Stop the pool's workers now, not after the documents they are writing are done, and
+    remove the temporary files they leave; the exit codes the workers had before."""
+    processes = list((getattr(pool, "_processes", None) or {}).values())
+    ended = [process.exitcode for process in processes]
+    for process in processes:
+        process.kill()
+    for process in processes:
+        process.join(5)  # gone for good: the temporary files they were writing can go too
+    pool.shutdown(wait=False, cancel_futures=True)
+    from .. import outputs
+
+    outputs.remove_stale_temps(project.output)
+    return ended
+
+
+def vanished(codes: Iterable[int | None], making: Sequence[str]) -> str:
+    """The line for a worker that ended without a result (killed, or crashed inside a library)
+    while the documents `making` were being made; `codes` the workers' exit codes."""
+    signals = sorted({-code for code in codes if code is not None and code < 0})
+    if len(signals) > 1 and signal.SIGTERM in signals:  # how the pool ends the others once one is gone
+        signals.remove(signal.SIGTERM)
+    how = ", ".join(_signal_name(number) for number in signals)
+    if signal.SIGKILL in signals:
+        how += "; the system may have run out of memory"
+    where = f" while making {' or '.join(making)}" if making else ""
+    return (f"a build worker ended abruptly{f' ({how})' if how else ''}{where}; nothing it was "
+            f"writing was kept. Run again; if it happens again, build that document alone "
+            f"with --jobs 1")
+
+
+def _signal_name(number: int) -> str:
+    try:
+        return signal.Signals(number).name
+    except ValueError:
+        return f"signal {number}"
 
 
 def _run_here(jobs: list[Job], later: Sequence, on_done, admit) -> list[JobResult]:

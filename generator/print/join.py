@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pikepdf
 
+from .pdfsave import save
 from .tagging import JoinedTree
 
 
@@ -44,7 +45,7 @@ def join(parts: list[Path], path: Path) -> None:
             with pdf.open_outline() as outline:
                 outline.root.extend(bookmarks)
         unique_subset_names(pdf)
-        pdf.save(path, deterministic_id=True)
+        save(pdf, path)
 
 
 SUBSET = re.compile(r"^/?([A-Z]{6})\+(.+)$")

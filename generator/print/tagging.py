@@ -27,6 +27,7 @@ from weasyprint.formatting_structure import boxes
 from weasyprint.pdf import tags as _tags
 from weasyprint.pdf.stream import Stream
 
+from .pdfsave import save
 from .tagfold import fold
 
 # The tagging this module adds: part of the key of a kept chunk (sheets.py), so a chunk laid
@@ -165,7 +166,7 @@ def honest(path: Path) -> list[str]:
     with pikepdf.open(path, allow_overwriting_input=True) as pdf:
         found = disclaim(pdf)
         if found:
-            pdf.save(path, deterministic_id=True)
+            save(pdf, path)
     return found
 
 
