@@ -11,7 +11,8 @@ once (rasterizing them is not WeasyPrint's and is left to the build's side).
 
 The build lays out with two corrections to WeasyPrint's layout that take repeated work off it
 (print/layoutwork.py); the floor is measured with them, and again with WeasyPrint's own layout
-("stock floor"), the floor as it stood before them.
+("stock floor"), the floor as it stood before them. The floor's workers set Python's garbage
+collector as the build's workers do (generator/system/collector.py).
 
 Printed, per kind of document and in total: CPU seconds of the build and of the floor and
 their ratio; in total also wall seconds with one worker and with the default workers; and
@@ -48,6 +49,7 @@ from generator.print.documents import KINDS  # noqa: E402
 from generator.print import layoutwork  # noqa: E402
 from generator.print.jobs import Job, checked_examples, plan, run_jobs  # noqa: E402
 from generator.project import Project  # noqa: E402
+from generator.system.collector import for_layout  # noqa: E402
 
 from incremental import rulesmith  # noqa: E402
 
@@ -189,7 +191,7 @@ def floor(tasks, workers: int) -> tuple[float, float, dict[str, float]]:
     if workers == 1:
         done = [lay_out_once(t) for t in tasks]
     else:
-        with ProcessPoolExecutor(max_workers=workers) as pool:
+        with ProcessPoolExecutor(max_workers=workers, initializer=for_layout) as pool:
             done = list(pool.map(lay_out_once, tasks))
     wall, cpu = time.perf_counter() - wall, cpu_now() - cpu
     per_kind: dict[str, float] = {}

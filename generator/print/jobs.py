@@ -18,6 +18,7 @@ from typing import Callable, Iterable, Sequence
 from ..system.faults import Fault
 from ..system.folders import files
 from ..system.children import die_with_parent, interrupts_held, let_interrupts_through
+from ..system.collector import for_layout
 from ..system.memory import give_back
 from ..core.diagnostics import Diagnostic, Report
 from ..project import Project
@@ -147,10 +148,12 @@ def plan(project: Project, games: Iterable[str], langs: Iterable[str] | None, ki
 
 def _die_with_parent() -> None:
     """Pool worker start: the worker dies with the build process, however it dies (Ctrl+C,
-    kill, a crash), so no worker goes on writing into output/."""
+    kill, a crash), so no worker goes on writing into output/; its collector set for layout
+    (system/collector.py)."""
     die_with_parent(os.getppid())
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl+C is the parent's to handle
     let_interrupts_through()  # held while the pool forked it
+    for_layout()
 
 
 def run_jobs(jobs: list[Job], workers: int | None = None,
@@ -210,7 +213,7 @@ def _stop(pool: ProcessPoolExecutor, project: Project) -> list[int | None]:
     """Stop the pool's workers now, not after the documents they are writing are done, and
     remove the temporary files they leave; the exit codes the workers had before."""
     processes = list((getattr(pool, "_processes", None) or {}).values())
-    ended = [process.exitcode for process in processes]
+    ended = _exit_codes(processes)
     for process in processes:
         process.kill()
     for process in processes:
@@ -220,6 +223,17 @@ def _stop(pool: ProcessPoolExecutor, project: Project) -> list[int | None]:
 
     outputs.remove_stale_temps(project.output)
     return ended
+
+
+def _exit_codes(processes: list, within: float = 1.0) -> list[int | None]:
+    """The workers' exit codes, once one is known: the pool's own thread may be reaping a dead
+    worker at that moment, and its code reads as None until it has (for at most `within` s)."""
+    deadline = time.monotonic() + within
+    while True:
+        codes = [process.exitcode for process in processes]
+        if any(code not in (None, 0) for code in codes) or time.monotonic() > deadline:
+            return codes
+        time.sleep(0.02)
 
 
 def vanished(codes: Iterable[int | None], making: Sequence[str]) -> str:
