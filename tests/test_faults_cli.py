@@ -82,7 +82,8 @@ def test_a_build_refused_for_content_errors_stops_cutting_the_site_fonts(ws: Wor
 
     class Recorded(webfonts.FontsAhead):
         def __init__(self, output):
-            monkeypatch.setattr(webfonts, "_CUT", {})  # none held: a child cuts them
+            monkeypatch.setattr(webfonts, "_CUT", {})  # none held nor shipped: a child cuts them
+            monkeypatch.setattr(webfonts, "SHIPPED", ws.root / "none shipped")
             super().__init__(output)
             started.append(self.child)
 

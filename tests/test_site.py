@@ -521,6 +521,7 @@ def test_a_build_cuts_the_font_pieces_in_a_child_and_holds_what_it_cut(tmp_path:
     from generator.system import stamps
 
     monkeypatch.setattr(webfonts, "_CUT", {})
+    monkeypatch.setattr(webfonts, "SHIPPED", tmp_path / "none shipped")  # faces other than those shipped cut
     monkeypatch.delenv("SOURCE_DATE_EPOCH", raising=False)  # a build that has not laid a PDF out yet
     first = webfonts.FontsAhead(tmp_path / "one")
     assert first.child is not None
@@ -554,6 +555,7 @@ def test_a_build_that_ends_early_stops_cutting_the_font_pieces_and_leaves_no_tem
     from generator.site import webfonts
 
     monkeypatch.setattr(webfonts, "_CUT", {})
+    monkeypatch.setattr(webfonts, "SHIPPED", tmp_path / "none shipped")  # faces other than those shipped cut
     ahead = webfonts.FontsAhead(tmp_path)
     child, folder = ahead.child, tmp_path / ".rulesmith/webfonts"
     deadline = time.monotonic() + 60

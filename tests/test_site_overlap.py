@@ -71,7 +71,8 @@ def test_a_games_pages_are_made_by_a_worker_while_another_games_document_waits(t
     monkeypatch.setattr(jobs, "run_job", held)
     monkeypatch.setattr(language, "make_pages", marked)
     monkeypatch.setattr(webfonts, "cut", noted)
-    monkeypatch.setattr(webfonts, "_CUT", {})  # none held by this process: they are cut, not copied
+    monkeypatch.setattr(webfonts, "_CUT", {})  # none held by this process nor shipped: they are cut
+    monkeypatch.setattr(webfonts, "SHIPPED", tmp_path / "none shipped")
     _build(tmp_path, ["rulebook", "site"], workers=2)
     assert seen.read_text() == "site"  # demo's pages were under way while other's rulebook was still to make
     assert int(started.read_text()) != os.getpid()  # on a worker, not in the build's own process

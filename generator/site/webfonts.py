@@ -1,10 +1,13 @@
 """The site's fonts: the shipped TrueType faces cut into WOFF2 pieces by script (Latin,
 Cyrillic, and one for every other glyph the face has), each declared with its unicode-range,
 so a browser fetches only the pieces a page's text uses: an English page the Latin piece, a
-Russian page the Latin and the Cyrillic ones. Cutting takes a few seconds, so the pieces are
-kept in output/.rulesmith/webfonts/ under a name made from the face's hash and the cut, and
+Russian page the Latin and the Cyrillic ones. Cutting takes a few seconds of CPU, so the pieces
+are kept in output/.rulesmith/webfonts/ under a name made from the face's hash and the cut, and
 cut again only when either changes; a process that builds several sites (`serve`, a test run)
-cuts each piece once. A build cuts them beside its validation and checks (FontsAhead)."""
+cuts each piece once. Rulesmith ships the pieces of the faces it was released with, cut ahead
+(fontpieces/, written by tools/webfonts.py), as mdBook ships its theme's fonts: a first build
+takes them from there, and cuts only the pieces of a face whose bytes differ (another release
+of the font package). A build cuts those beside its validation and checks (FontsAhead)."""
 
 from __future__ import annotations
 
@@ -29,6 +32,7 @@ SCRIPTS = {
     "cyrillic": "U+0400-045F,U+0490-0491",
 }
 CUT = "woff2-1"  # bump when the cut below changes: every kept piece is made again
+SHIPPED = Path(__file__).parent / "fontpieces"  # the pieces cut ahead, named as output/ keeps them
 FEATURES = ["kern", "liga", "calt", "ccmp", "locl", "mark", "mkmk", "lnum", "tnum"]
 # Faces every page draws with (body text, the header and menu, headings): fetched before the
 # first paint so the page is drawn once, in its own fonts.
@@ -148,16 +152,36 @@ def _key(piece: Piece) -> tuple[Path, tuple[int, ...]]:
 
 
 def cut(piece: Piece) -> bytes:
-    """The piece's WOFF2 bytes, cut from its shipped face (once per process)."""
+    """The piece's WOFF2 bytes: as shipped cut ahead, or cut from its face (once per process)."""
     key = _key(piece)
     if key not in _CUT:
-        _CUT[key] = _cut(*key)
+        ahead = _ahead(piece)
+        _CUT[key] = ahead if ahead is not None else _cut(*key)
     return _CUT[key]
 
 
+def _name(piece: Piece) -> str:
+    """The file name a piece is kept under: the face's hash and the cut, and the piece's script."""
+    return f"{_hash(_face(piece))}-{piece.script}.woff2"
+
+
 def _kept(output: Path, piece: Piece) -> Path:
-    """Where the piece is kept: output/.rulesmith/webfonts/, its name made from the face's hash and the cut."""
-    return output / STATE / "webfonts" / f"{_hash(_face(piece))}-{piece.script}.woff2"
+    """Where the piece is kept: output/.rulesmith/webfonts/."""
+    return output / STATE / "webfonts" / _name(piece)
+
+
+def _ahead(piece: Piece) -> bytes | None:
+    """The piece as shipped cut ahead, when it was cut from a face of the same bytes (the name
+    says so); else None."""
+    try:
+        return (SHIPPED / _name(piece)).read_bytes()
+    except OSError:
+        return None
+
+
+def _at_hand(piece: Piece) -> bool:
+    """Whether the piece needs no cutting: held by this process, or shipped cut ahead."""
+    return _key(piece) in _CUT or (SHIPPED / _name(piece)).is_file()
 
 
 def keep_pieces(output: Path) -> list[Path]:
@@ -181,19 +205,20 @@ CUT_SECONDS = 600.0  # far more than cutting takes: past it the child is stopped
 
 
 class FontsAhead:
-    """The pieces not kept yet, cut in a child process of its own from the start of a build:
-    the build's validation and checks leave a core idle much of the time, and the pieces wait
-    for nothing. Pieces this process holds already are kept at once, with no child; those a
-    child cuts are handed back to this process (`serve` and a test run build many sites).
-    `wait()` before the site is finished (its finish() cuts whatever the child did not keep);
-    `stop()` when the build ends otherwise."""
+    """The pieces not kept yet and not at hand (held by this process, or shipped cut ahead),
+    cut in a child process of its own from the start of a build: the build's validation and
+    checks leave a core idle much of the time, and the pieces wait for nothing. When every
+    missing piece is at hand, they are kept at once, with no child; those a child cuts are
+    handed back to this process (`serve` and a test run build many sites). `wait()` before
+    the site is finished (its finish() cuts whatever the child did not keep); `stop()` when
+    the build ends otherwise."""
 
     def __init__(self, output: Path):
         from ..checker.bounded import start_bounded
 
         self.output, self.child = output, None
         missing = [piece for piece in pieces() if not _kept(output, piece).is_file()]
-        if all(_key(piece) in _CUT for piece in missing):
+        if all(_at_hand(piece) for piece in missing):
             keep_pieces(output)
         else:
             self.child = start_bounded(_kept_and_cut, output, seconds=CUT_SECONDS)
