@@ -193,7 +193,7 @@ class LayoutCheck:
         if where.background is None:
             return
         ink = _over(box.style["color"], where.background)
-        ratio = contrast(ink, where.background)
+        ratio = _contrast_of(ink, where.background)
         size = box.style["font_size"] / PX_PER_PT
         need = required_ratio(size, box.style["font_weight"] >= 700)
         if ratio < need - 0.005:
@@ -419,10 +419,22 @@ def _backed(box, where: _Where) -> _Where:
 
 
 def _over(colour, behind: tuple) -> tuple:
-    """A CSS colour (with its alpha) laid over an opaque sRGB colour."""
-    red, green, blue = colour.to("srgb").coordinates
-    alpha = colour.alpha
-    return tuple(alpha * c + (1 - alpha) * b for c, b in zip((red, green, blue), behind))
+    """A CSS colour (with its alpha) laid over an opaque sRGB colour. A page's text comes in a
+    few colours on a few backgrounds: each pair is worked out once per process (`_OVER`)."""
+    key = (colour.space, colour.coordinates, colour.alpha, behind)
+    found = _OVER.get(key)
+    if found is None:
+        red, green, blue = colour.to("srgb").coordinates
+        alpha = colour.alpha
+        found = tuple(alpha * c + (1 - alpha) * b for c, b in zip((red, green, blue), behind))
+        if len(_OVER) < _PAIRS:
+            _OVER[key] = found
+    return found
+
+
+_PAIRS = 4096  # colours on backgrounds remembered; past it (a map of many colours) they are worked out each time
+_OVER: dict[tuple, tuple] = {}
+_contrast_of = lru_cache(maxsize=_PAIRS)(contrast)
 
 
 def _hex(channels: tuple) -> str:
