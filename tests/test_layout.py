@@ -203,6 +203,17 @@ def test_text_with_enough_contrast_is_quiet(tmp_path, body):
     assert [d for d in findings(tmp_path, body) if d.code == "W044"] == []
 
 
+def test_one_colour_on_two_backgrounds_is_measured_on_each(tmp_path):
+    """The checks remember each colour laid over each background: a pair seen before must not
+    answer for the same text colour on another background, nor for one of another alpha."""
+    body = ("<div style='background: #ffffff'><p data-src='rules/a.md:3' style='color: #777777'>Grey on white</p></div>"
+            "<div style='background: #1a1a1a'><p data-src='rules/a.md:5' style='color: #777777'>Grey on black</p></div>"
+            "<div style='background: #1a1a1a'><p data-src='rules/a.md:7' style='color: rgba(119, 119, 119, 0.5)'>"
+            "Half grey on black</p></div>")
+    found = sorted((d.location.line, d.message.split(" on its")[0]) for d in findings(tmp_path, body) if d.code == "W044")
+    assert found == [(3, "text of contrast 4.5:1"), (5, "text of contrast 3.9:1"), (7, "text of contrast 1.9:1")], found
+
+
 # A paragraph whose second line holds three words: a no-break run too wide for the rest of it
 # pushes the words after them to the next line (W046); the same words free to break fill it.
 SHORT_LINE = ("<p data-src='rules/a.md:{line}' lang='en' style='text-align: justify; width: 60mm'>So the totals are "
