@@ -34,7 +34,7 @@ def _substance(data: bytes) -> tuple:
 @pytest.mark.parametrize("script", ["latin", "cyrillic", "other"])
 def test_each_shipped_piece_is_what_cutting_its_face_gives(script: str):
     for piece in (p for p in webfonts.pieces() if p.script == script):
-        ahead = (webfonts.SHIPPED / webfonts._name(piece)).read_bytes()
+        ahead = webfonts._shipped(piece).read_bytes()
         cut = webfonts._cut(*webfonts._key(piece))
         assert _substance(ahead) == _substance(cut), piece.name
         assert set(_substance(ahead)[1]) == set(webfonts._key(piece)[1])  # exactly the piece's characters
@@ -50,7 +50,7 @@ def test_a_first_build_takes_the_shipped_pieces_and_cuts_nothing(tmp_path: Path,
     assert ahead.child is None  # every piece at hand: no child started
     kept = webfonts.keep_pieces(tmp_path / "output")
     assert [path.read_bytes() for path in kept] == \
-        [(webfonts.SHIPPED / webfonts._name(piece)).read_bytes() for piece in webfonts.pieces()]
+        [webfonts._shipped(piece).read_bytes() for piece in webfonts.pieces()]
     site = tmp_path / "site"
     written = webfonts.write_fonts(tmp_path / "output", site)
     assert {path.name for path in written} == {piece.name for piece in webfonts.pieces()}

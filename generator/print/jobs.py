@@ -199,7 +199,8 @@ def run_jobs(jobs: list[Job], workers: int | None = None,
                     on_done(results[-1])
             start_ready()
     except BrokenProcessPool as exc:
-        ended = _stop(pool, Project([*jobs, *later][0].root))
+        ended = _exit_codes(_workers(pool))  # read before they are killed: how the dead one ended
+        _stop(pool, Project([*jobs, *later][0].root))
         raise Fault(vanished(ended, sorted(item.label for item in running.values()))) from exc
     except BaseException:
         _stop(pool, Project([*jobs, *later][0].root))
@@ -209,11 +210,15 @@ def run_jobs(jobs: list[Job], workers: int | None = None,
     return sorted(results, key=lambda r: order[r.job])
 
 
-def _stop(pool: ProcessPoolExecutor, project: Project) -> list[int | None]:
+def _workers(pool: ProcessPoolExecutor) -> list:
+    """The pool's worker processes."""
+    return list((getattr(pool, "_processes", None) or {}).values())
+
+
+def _stop(pool: ProcessPoolExecutor, project: Project) -> None:
     """Stop the pool's workers now, not after the documents they are writing are done, and
-    remove the temporary files they leave; the exit codes the workers had before."""
-    processes = list((getattr(pool, "_processes", None) or {}).values())
-    ended = _exit_codes(processes)
+    remove the temporary files they leave."""
+    processes = _workers(pool)
     for process in processes:
         process.kill()
     for process in processes:
@@ -222,12 +227,12 @@ def _stop(pool: ProcessPoolExecutor, project: Project) -> list[int | None]:
     from .. import outputs
 
     outputs.remove_stale_temps(project.output)
-    return ended
 
 
 def _exit_codes(processes: list, within: float = 1.0) -> list[int | None]:
-    """The workers' exit codes, once one is known: the pool's own thread may be reaping a dead
-    worker at that moment, and its code reads as None until it has (for at most `within` s)."""
+    """The exit codes of a broken pool's workers, once one is known: the pool's own thread may
+    be reaping the dead worker at that moment, and its code reads as None until it has (for at
+    most `within` s). Only for a pool that broke: with every worker alive it waits all of it."""
     deadline = time.monotonic() + within
     while True:
         codes = [process.exitcode for process in processes]

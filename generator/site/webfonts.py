@@ -170,18 +170,23 @@ def _kept(output: Path, piece: Piece) -> Path:
     return output / STATE / "webfonts" / _name(piece)
 
 
+def _shipped(piece: Piece) -> Path:
+    """Where the piece is shipped cut ahead, when it was cut from a face of the same bytes
+    (the name says so)."""
+    return SHIPPED / _name(piece)
+
+
 def _ahead(piece: Piece) -> bytes | None:
-    """The piece as shipped cut ahead, when it was cut from a face of the same bytes (the name
-    says so); else None."""
+    """The piece as shipped cut ahead; None when not shipped for this face."""
     try:
-        return (SHIPPED / _name(piece)).read_bytes()
+        return _shipped(piece).read_bytes()
     except OSError:
         return None
 
 
 def _at_hand(piece: Piece) -> bool:
     """Whether the piece needs no cutting: held by this process, or shipped cut ahead."""
-    return _key(piece) in _CUT or (SHIPPED / _name(piece)).is_file()
+    return _key(piece) in _CUT or _shipped(piece).is_file()
 
 
 def keep_pieces(output: Path) -> list[Path]:
