@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+from pathlib import Path
 
 import pypdfium2 as pdfium
 import pytest
@@ -328,10 +329,59 @@ def test_the_games_are_checked_side_by_side_and_reported_in_their_order(tmp_path
     run = command._Build(project, command._prepared_output(project, False), Inputs(project), Report())
     assert command._validated(run, ["frames", "nuclear"]) == ["frames", "nuclear"]
     events.clear()
-    assert command._checked(run, ["frames", "nuclear"], tables=True, examples=True)
+    from generator.checker import tables
+
+    started_tables = tables.tables_started
+
+    def tables_of(game, output):
+        events.append(("tables start", game.id))
+        wait = started_tables(game, output)
+        return lambda: events.append(("tables done", game.id)) or wait()
+
+    monkeypatch.setattr(tables, "tables_started", tables_of)
+    assert command._checked(run, ["frames", "nuclear"], tables=True, examples=True,
+                            meanwhile=lambda: events.append(("meanwhile", "")))
+    # both games' tables and examples run side by side while this process does other work
+    assert events[:5] == [("tables start", "frames"), ("examples start", "frames"), ("tables start", "nuclear"),
+                          ("examples start", "nuclear"), ("meanwhile", "")]
     assert events.index(("examples start", "nuclear")) < events.index(("examples done", "frames"))
+    assert events.count(("meanwhile", "")) == 1
     assert run.verified["nuclear"] and all(run.verified["nuclear"].values())
     assert set(run.verified) == {"frames", "nuclear"}
+    assert list((tmp_path / "output" / "nuclear" / "tables").glob("*.json"))
+    assert list((tmp_path / "output" / "frames" / "tables").glob("*.json"))
+
+
+def test_a_failing_table_procedure_stops_the_build_before_its_documents(tmp_path):
+    """A table procedure that raises stops `build` with the game, the error and the command
+    that shows more; no document is made, and no checker child is left running."""
+    import shutil
+
+    from click.testing import CliRunner
+
+    from generator.cli import cli
+
+    for name in ("frames", "nuclear"):
+        shutil.copytree(REPO / "content" / name, tmp_path / "content" / name)
+    procedures = tmp_path / "content" / "frames" / "procedures.py"
+    doc = '"""Each damage die\'s chances while the cover stands, for every line of the damage table."""'
+    text = procedures.read_text("utf-8")
+    assert doc in text
+    procedures.write_text(text.replace(doc, doc + '\n    raise ValueError("no such band")'), "utf-8")
+    result = CliRunner().invoke(cli, ["--root", str(tmp_path), "build", "--only", "reference", "-q"])
+    assert result.exit_code == 1, result.output
+    assert ("error: frames: probability tables failed: ValueError: no such band"
+            " (run 'rulesmith check frames --tables')") in result.output
+    assert not list((tmp_path / "output").rglob("*.pdf"))
+    children = [pid for pid in os.listdir("/proc") if pid.isdigit() and _parent(pid) == os.getpid()]
+    assert not children
+
+
+def _parent(pid: str) -> int:
+    try:
+        return int(Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()[1])
+    except (OSError, IndexError, ValueError):
+        return 0
 
 
 def test_a_context_reads_each_stylesheet_once(demo: Workspace, monkeypatch):

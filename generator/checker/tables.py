@@ -24,7 +24,7 @@ import json
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any, Callable, Mapping
 
 from .. import outputs
 from ..reading.game import Game
@@ -226,21 +226,32 @@ def write_tables(game: Game, output: Path) -> list[Path]:
     """Compute and write every table the game's procedures declare, under output/<game>/tables/.
     The procedures run in a child process with a time limit (bounded.py); TableError if a
     table cannot be computed."""
-    from .bounded import run_bounded, time_limit
+    return tables_started(game, output)()
+
+
+def tables_started(game: Game, output: Path) -> Callable[[], list[Path]]:
+    """write_tables started: the procedures run in their bounded child while the caller goes
+    on; calling what is returned waits for them and gives the files written (TableError or
+    OSError as write_tables raises them)."""
+    from .bounded import start_bounded, time_limit
 
     path = module_path(game.folder)
     if not path.is_file():
-        return []
+        return list
     seconds = time_limit()
-    outcome = run_bounded(_write_all, game, output, seconds=seconds)
-    if not outcome.ok:
-        problem = problem_of(outcome, path, seconds)
-        raise TableError(problem.message, problem.line)
-    if outcome.value[0] == "os-error":
-        raise outcome.value[1]
-    if outcome.value[0] == "raised":
-        raise TableError(outcome.value[1], outcome.value[2])
-    return [Path(p) for p in outcome.value[1]]
+    child = start_bounded(_write_all, game, output, seconds=seconds)
+
+    def written() -> list[Path]:
+        outcome = child.wait()
+        if not outcome.ok:
+            problem = problem_of(outcome, path, seconds)
+            raise TableError(problem.message, problem.line)
+        if outcome.value[0] == "os-error":
+            raise outcome.value[1]
+        if outcome.value[0] == "raised":
+            raise TableError(outcome.value[1], outcome.value[2])
+        return [Path(p) for p in outcome.value[1]]
+    return written
 
 
-__all__ = ["ComputedTable", "TableError", "compute", "write", "write_tables"]
+__all__ = ["ComputedTable", "TableError", "compute", "tables_started", "write", "write_tables"]

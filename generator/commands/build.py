@@ -155,8 +155,8 @@ def build(project, names, kinds, partial, langs, workers, force, options, strict
             return True
         # the rules checker runs once per game: its tables feed the reference sheets and the site,
         # its examples' verdicts the rulebook marks and the site
-        if not _checked(run, names, tables={"reference", "site"} & set(kinds),
-                        examples={"rulebook", "site", "changes"} & set(kinds)):
+        if not _checked(run, names, tables=bool({"reference", "site"} & set(kinds)),
+                        examples=bool({"rulebook", "site", "changes"} & set(kinds)), meanwhile=registry):
             return True
         run.games.clear()  # the workers load what they lay out; forked, they would carry these too
         jobs, skipped = _planned(run, names, langs, kinds, options)
@@ -557,16 +557,26 @@ def _loaded(project, name: str, games: dict):
     return games[name]
 
 
-def _checked(run: _Build, names, tables: bool, examples: bool) -> bool:
+def _checked(run: _Build, names, tables: bool, examples: bool, meanwhile: Callable[[], object] = lambda: None) -> bool:
     """The checker's probability tables (`tables`) and the examples' verdicts (`examples`,
     into run.verified) of each game, each kept while the game's files are the same. A game's
-    examples run in a bounded child, started ahead (bounded.py), while this process works
-    out the tables. False if a procedure failed."""
+    tables and its examples each run in a bounded child of their own, started side by side
+    and ahead (bounded.py: as many games ahead as there are cores), while this process does
+    `meanwhile` (work for after the checks) and then waits for them in the games' order.
+    False if a procedure failed."""
     from ..checker.bounded import ahead
 
     failed = False
-    for name, verdicts in ahead(names, lambda name: _examples_started(run, name) if examples else None):
-        if tables and not failed and not probability_tables(run.project, [name], run.manifest, run.inputs, run.games):
+
+    def started(name: str):
+        return (_tables_started(run, name) if tables and not failed else None,
+                _examples_started(run, name) if examples else None)
+
+    for name, (written, verdicts) in ahead(names, started):
+        if meanwhile is not None:
+            meanwhile()
+            meanwhile = None
+        if written is not None and not written() and not failed:
             failed = True
         if verdicts is not None:  # waited for even after a failure: no child is left behind
             run.verified[name] = verdicts()
@@ -596,30 +606,34 @@ def _examples_started(run: _Build, name: str) -> Callable[[], dict[str, bool]] |
     return verdicts
 
 
-def probability_tables(project, names, manifest: Manifest, inputs: Inputs, games: dict) -> bool:
-    """The checker's probability tables, for the reference sheets and the site. False if a
-    procedure failed."""
-    from ..checker.tables import write_tables
+def _tables_started(run: _Build, name: str) -> Callable[[], bool]:
+    """The game's probability tables, for the reference sheets and the site: kept while its
+    files are the same, else started now (checker.tables.tables_started); calling the result
+    waits for them and records them. False: a procedure failed (said on stderr)."""
+    from ..checker.tables import tables_started
 
-    for name in names:
-        key, state = f"tables:{name}", digest(Inputs.common(), "tables", inputs.game(name))
-        if manifest.fresh(key, state):
-            continue
-        game = _loaded(project, name, games)
-        if game is None or not (game.folder / "procedures.py").exists():
-            manifest.record(key, state, [])
-            continue
+    key, state = f"tables:{name}", digest(Inputs.common(), "tables", run.inputs.game(name))
+    if run.manifest.fresh(key, state):
+        return lambda: True
+    game = _loaded(run.project, name, run.games)
+    if game is None or not (game.folder / "procedures.py").exists():
+        run.manifest.record(key, state, [])
+        return lambda: True
+    wait = tables_started(game, run.project.output)
+
+    def written() -> bool:
         try:
-            files = write_tables(game, project.output)
+            files = wait()
         except OSError:  # the disk, not the procedure: the CLI says what to do
             raise
         except Exception as exc:  # a procedure bug: `rulesmith check` shows the details
             click.echo(f"error: {name}: probability tables failed: {exc} (run 'rulesmith check {name} --tables')",
                        err=True)
             return False
-        manifest.remove_left(key, files)
-        manifest.record(key, state, files)
-    return True
+        run.manifest.remove_left(key, files)
+        run.manifest.record(key, state, files)
+        return True
+    return written
 
 
 def page_count(n: int) -> str:
