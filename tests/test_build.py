@@ -368,13 +368,18 @@ def test_a_failing_table_procedure_stops_the_build_before_its_documents(tmp_path
     text = procedures.read_text("utf-8")
     assert doc in text
     procedures.write_text(text.replace(doc, doc + '\n    raise ValueError("no such band")'), "utf-8")
+    before = _children()
     result = CliRunner().invoke(cli, ["--root", str(tmp_path), "build", "--only", "reference", "-q"])
     assert result.exit_code == 1, result.output
     assert ("error: frames: probability tables failed: ValueError: no such band"
             " (run 'rulesmith check frames --tables')") in result.output
     assert not list((tmp_path / "output").rglob("*.pdf"))
-    children = [pid for pid in os.listdir("/proc") if pid.isdigit() and _parent(pid) == os.getpid()]
-    assert not children
+    assert not _children() - before
+
+
+def _children() -> set[str]:
+    """The ids of this process's child processes."""
+    return {pid for pid in os.listdir("/proc") if pid.isdigit() and _parent(pid) == os.getpid()}
 
 
 def _parent(pid: str) -> int:
