@@ -68,7 +68,7 @@ def _fronts_match_their_own_pages(ws: Workspace) -> list:
             page = ctx.face_pages.page(face_key(faces_html(ctx, [alone[n]])))
             assert page is not None, f"{face.id} was not kept from the fitting"
             assert page.get_size()[1] > pdf[n].get_size()[1] * 2, "not the fitting's taller page"
-            ours, theirs = raster(page, DPI / 72, face.mm[1]), pdf[n].render(scale=DPI / 72).to_pil()
+            ours, theirs = raster(page, DPI / 72, face.mm[1]).to_pil(), pdf[n].render(scale=DPI / 72).to_pil()
             assert ours.size == theirs.size, face.id
             largest, share = _difference(ours, theirs)
             assert largest <= 2 and share < 0.01, (face.id, largest, share)

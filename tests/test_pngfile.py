@@ -8,6 +8,7 @@ import io
 import zlib
 
 import pypdfium2 as pdfium
+import pytest
 from PIL import Image
 
 from generator.core.diagnostics import Report
@@ -63,6 +64,35 @@ def test_a_card_is_written_with_its_pixels_unfiltered_and_smaller_than_pillows(t
     pillows = io.BytesIO()
     card.save(pillows, format="PNG", compress_level=pngfile.LEVEL)
     assert len(ours) < len(pillows.getvalue())
+
+
+def test_a_page_is_written_from_pdfiums_buffer_as_from_its_image(tmp_path):
+    """A page rendered with its bytes turned to RGB and written from pdfium's own buffer gives
+    the very bytes its Pillow image gives; a bitmap of pdfium's BGR order is refused, not
+    written with its colours swapped."""
+    ws = Workspace(tmp_path)
+    game = Project(ws.root).load("demo", Report(), checks=False)
+    ctx = BuildContext(game, "en", ws.root)
+    faces, *_ = card_sheets(ctx, Report())
+    pdf = _faces_pdf(ctx, faces[:2], backs=False)
+    try:
+        for page in (pdf[0], pdf[1]):
+            image = page.render(scale=DPI / 72).to_pil().convert("RGB")
+            bitmap = page.render(scale=DPI / 72, rev_byteorder=True)
+            assert pngfile.rendered(bitmap) == pngfile.encoded(image)
+        with pytest.raises(ValueError, match="RGB pixels"):
+            pngfile.rendered(pdf[0].render(scale=1))
+    finally:
+        pdf.close()
+
+
+def test_rows_are_read_a_stride_apart():
+    """Rows padded past their pixels (as pdfium pads a bitmap's rows to four bytes) are read
+    a stride apart, the padding left out."""
+    width, height, stride = 3, 2, 12
+    pixels = bytes(range(9)) + b"\xee\xee\xee" + bytes(range(100, 109)) + b"\xee\xee\xee"
+    with Image.open(io.BytesIO(pngfile.packed(pixels, width, height, stride))) as back:
+        assert back.tobytes() == bytes(range(9)) + bytes(range(100, 109))
 
 
 def test_other_modes_are_written_as_rgb(tmp_path):

@@ -315,11 +315,11 @@ def write_counter_images(ctx: BuildContext, all_pieces: list[Piece], folder) -> 
     written, by_sheet = [], {}
     for index, piece in enumerate(unique):
         for k, side in enumerate(("front", "back")):
-            image = pdf[2 * index + k].render(scale=DPI / 72).to_pil().convert("RGB")
+            bitmap = pdf[2 * index + k].render(scale=DPI / 72, rev_byteorder=True)
             path = out_dir / f"{piece.counter.id}-{side}.png"
-            outputs.write_bytes(path, pngfile.encoded(image))
+            outputs.write_bytes(path, pngfile.rendered(bitmap))
             written.append(path)
-            by_sheet.setdefault((piece.sheet.id, side), []).append(image)
+            by_sheet.setdefault((piece.sheet.id, side), []).append(bitmap.to_pil())
     for (sheet, side), images in by_sheet.items():
         written.extend(tts_sheets(f"counters-{sheet}-{side}", images, tts_dir))
     return written

@@ -80,25 +80,29 @@ def raster_to(page, size: tuple[int, int], height_mm: float) -> Image.Image:
     """The page as an RGB image of `size` pixels, cut to a card `height_mm` tall: a page of
     the card's size whole, or the top of a taller page of the fitting's (a Tabletop Simulator
     sheet's cell, images.py: drawn at its own size rather than shrunk from the card's PNG)."""
+    return _bitmap(page, size, height_mm).to_pil()
+
+
+def raster(page, scale: float, height_mm: float):
+    """The page as a pdfium bitmap of RGB pixels (pngfile.rendered) at `scale` pixels per
+    point, cut to a card `height_mm` tall: a page of the card's size whole, or the top of a
+    taller page of the fitting's, with the scale a page of the card's size gets."""
+    if _tall(page, height_mm) == 1:
+        return page.render(scale=scale, rev_byteorder=True)
     width, height = page.get_size()
-    tall = max(1, round(height / (height_mm * PT_PER_MM)))
+    return _bitmap(page, (math.ceil(width * scale), math.ceil(height / _tall(page, height_mm) * scale)), height_mm)
+
+
+def _tall(page, height_mm: float) -> int:
+    """How many cards `height_mm` tall the page's height is (1, or the fitting's MEASURE_PAGES)."""
+    return max(1, round(page.get_size()[1] / (height_mm * PT_PER_MM)))
+
+
+def _bitmap(page, size: tuple[int, int], height_mm: float):
+    """The top of the page, a card `height_mm` tall, drawn into a bitmap of `size` RGB pixels."""
     w, h = size
-    bitmap = pdfium.PdfBitmap.new_native(w, h, pdfium_c.FPDFBitmap_BGR)
+    bitmap = pdfium.PdfBitmap.new_native(w, h, pdfium_c.FPDFBitmap_BGR, rev_byteorder=True)
     pdfium_c.FPDFBitmap_FillRect(bitmap, 0, 0, w, h, 0xFFFFFFFF)
-    pdfium_c.FPDF_RenderPageBitmap(bitmap, page, 0, 0, w, h * tall, 0, pdfium_c.FPDF_ANNOT)
-    return bitmap.to_pil().convert("RGB")
-
-
-def raster(page, scale: float, height_mm: float) -> Image.Image:
-    """The page as an RGB image at `scale` pixels per point, cut to a card `height_mm` tall:
-    a page of the card's size whole, or the top of a taller page of the fitting's, with the
-    scale a page of the card's size gets."""
-    width, height = page.get_size()
-    tall = max(1, round(height / (height_mm * PT_PER_MM)))
-    if tall == 1:
-        return page.render(scale=scale).to_pil().convert("RGB")
-    w, h = math.ceil(width * scale), math.ceil(height / tall * scale)
-    bitmap = pdfium.PdfBitmap.new_native(w, h, pdfium_c.FPDFBitmap_BGR)
-    pdfium_c.FPDFBitmap_FillRect(bitmap, 0, 0, w, h, 0xFFFFFFFF)
-    pdfium_c.FPDF_RenderPageBitmap(bitmap, page, 0, 0, w, h * tall, 0, pdfium_c.FPDF_ANNOT)
-    return bitmap.to_pil().convert("RGB")
+    pdfium_c.FPDF_RenderPageBitmap(bitmap, page, 0, 0, w, h * _tall(page, height_mm), 0,
+                                   pdfium_c.FPDF_ANNOT | pdfium_c.FPDF_REVERSE_BYTE_ORDER)
+    return bitmap

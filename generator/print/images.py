@@ -131,7 +131,7 @@ class _ImagePlan:
         """Card i's image rendered from its `page` and written, when it changed (a page)."""
         if page is None:
             return
-        outputs.write_bytes(self.paths[i], pngfile.encoded(raster(page, DPI / 72, self.heights[i])))
+        outputs.write_bytes(self.paths[i], pngfile.rendered(raster(page, DPI / 72, self.heights[i])))
         self.made[in_project(self.paths[i], self.root)] = self.states[i]
 
     def cell(self, i: int, page):
@@ -295,7 +295,7 @@ def write_back_images(ctx: BuildContext, faces: list[CardFace], tts_dir: Path) -
         chunk = backs[start:start + CHUNK]
         pdf = _faces_pdf(ctx, chunk, backs=True)
         for index, face in enumerate(chunk):
-            image = lambda: pdf[index].render(scale=DPI / 72).to_pil().convert("RGB")  # noqa: E731
+            image = lambda: pngfile.rendered(pdf[index].render(scale=DPI / 72, rev_byteorder=True))  # noqa: E731
             if face.reverse is not None:
                 written.append(_write_png(tts_dir.parent / "cards" / f"{face.deck}-{face.id}-back.png", image()))
             if face.deck in mixed:
@@ -313,8 +313,8 @@ def _mixed_backs(faces: list[CardFace], decks: list[str]) -> set[str]:
             or any(f.reverse is not None for f in faces if f.deck == d)}
 
 
-def _write_png(path: Path, image: Image.Image) -> Path:
-    outputs.write_if_changed(path, pngfile.encoded(image))
+def _write_png(path: Path, png: bytes) -> Path:
+    outputs.write_if_changed(path, png)
     return path
 
 

@@ -450,8 +450,8 @@ def write_maps(ctx: BuildContext, report: Report, paper: str = "a4", images: boo
             trim = [float(v) for v in page.get_trimbox()]
             media = [float(v) for v in page.get_mediabox()]
             crop = (trim[0] - media[0], trim[1] - media[1], media[2] - trim[2], media[3] - trim[3])
-            image = page.render(scale=IMAGE_DPI / 72, crop=crop).to_pil().convert("RGB")  # the map, not its bleed
-            outputs.write_bytes(path, pngfile.encoded(image))
+            bitmap = page.render(scale=IMAGE_DPI / 72, crop=crop, rev_byteorder=True)  # the map, not its bleed
+            outputs.write_bytes(path, pngfile.rendered(bitmap))
             files.append(path)
         pdf.close()
     return files, tiled.pages
