@@ -17,7 +17,8 @@ collector as the build's workers do (generator/system/collector.py).
 Printed, per kind of document and in total: CPU seconds of the build and of the floor and
 their ratio; in total also wall seconds with one worker and with the default workers; and
 the whole `rulesmith build` command (validation, the rules checker and the site included),
-run clean in a child process, against the floor.
+run clean in a child process, against the floor; and each of its runs against a run of the
+floor right before it, the ratio of each pair and their median.
 
 The machine may be shared: wall time then says more about the neighbours than about the
 build, so CPU time (user + system of this process and its workers) is printed beside it.
@@ -208,6 +209,17 @@ def median_runs(runs: list[tuple[float, float, dict[str, float]]]) -> tuple[floa
             {k: statistics.median(r[2].get(k, 0.0) for r in runs) for k in kinds})
 
 
+def paired(pairs: list[tuple[float, float, float, float]]) -> str:
+    """The whole command against the floor laid out right before it, run by run: (wall,
+    CPU, floor wall, floor CPU) each. A ratio taken within a pair does not drift with the
+    machine's neighbours from one block of runs to the next as the medians above may."""
+    walls = [w / fw for w, _c, fw, _fc in pairs]
+    cpus = [c / fc for _w, c, _fw, fc in pairs]
+    each = ", ".join(f"{w:.1f}/{fw:.1f} s" for w, _c, fw, _fc in pairs)
+    return (f"{'  each beside its own floor':28} median {statistics.median(walls):.2f}x wall, "
+            f"{statistics.median(cpus):.2f}x CPU ({each})")
+
+
 def ratio(ours: float, base: float) -> str:
     return f"{ours / base:5.2f}x" if base > 0 else "    –"
 
@@ -248,16 +260,19 @@ def main() -> None:
             print(f"{name:28} {ours[0]:12.1f} {base[0]:12.1f} {ratio(ours[0], base[0]):>10}   "
                   f"{ours[1]:11.1f} {base[1]:11.1f} {ratio(ours[1], base[1]):>10}")
         if not args.no_command:
-            walls, cpus = [], []
+            walls, cpus, pairs = [], [], []
             for _ in range(args.repeat):
+                beside = floor(tasks, args.jobs)  # the floor again, right before the command: a pair
                 shutil.rmtree(root / "output", ignore_errors=True)  # nothing kept: the command writes its tables
                 wall, cpu, _, _ = rulesmith(root, "build", "--jobs", str(args.jobs))
                 walls.append(wall)
                 cpus.append(cpu)
+                pairs.append((wall, cpu, beside[0], beside[1]))
             wall, cpu = statistics.median(walls), statistics.median(cpus)
             for name, base in (("rulesmith build (all of it)", floorn), ("  against the stock floor", stockn)):
                 print(f"{name:28} {wall:12.1f} {base[0]:12.1f} {ratio(wall, base[0]):>10}   "
                       f"{cpu:11.1f} {base[1]:11.1f} {ratio(cpu, base[1]):>10}")
+            print(paired(pairs))
     finally:
         shutil.rmtree(root, ignore_errors=True)
 
