@@ -557,7 +557,7 @@ def _loaded(project, name: str, games: dict):
     return games[name]
 
 
-def _checked(run: _Build, names, tables: bool, examples: bool, meanwhile: Callable[[], object] = lambda: None) -> bool:
+def _checked(run: _Build, names, tables: bool, examples: bool, meanwhile: Callable[[], object] | None = None) -> bool:
     """The checker's probability tables (`tables`) and the examples' verdicts (`examples`,
     into run.verified) of each game, each kept while the game's files are the same. A game's
     tables and its examples each run in a bounded child of their own, started side by side
@@ -576,7 +576,7 @@ def _checked(run: _Build, names, tables: bool, examples: bool, meanwhile: Callab
         if meanwhile is not None:
             meanwhile()
             meanwhile = None
-        if written is not None and not written() and not failed:
+        if written is not None and not written():
             failed = True
         if verdicts is not None:  # waited for even after a failure: no child is left behind
             run.verified[name] = verdicts()
