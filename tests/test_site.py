@@ -411,8 +411,8 @@ def test_the_search_index_runs_pagefinds_binary_not_an_interpreter_for_it(tmp_pa
     from generator.site import search
 
     ran = []
-    real = subprocess.run
-    monkeypatch.setattr(search.subprocess, "run", lambda command, **kw: ran.append(command) or real(command, **kw))
+    real = subprocess.Popen
+    monkeypatch.setattr(search.subprocess, "Popen", lambda command, **kw: ran.append(command) or real(command, **kw))
     site = tmp_path / "site"
     (site / "demo").mkdir(parents=True)
     (site / "demo" / "index.html").write_text('<!DOCTYPE html><html lang="en"><head><title>Demo</title></head>'

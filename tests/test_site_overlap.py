@@ -1,7 +1,8 @@
 """The site is built while the documents are: each game-language folder's pages are made by a
 worker of the build once the documents of that game and language are done, while other
 documents are still being made; what needs the PDFs (the downloads) comes after them all, and
-a PDF that changed is copied in again without making the pages again."""
+a PDF that changed is copied in again without making the pages again. A document made again
+over its PDF does not hold its pages back, nor the search index made after them."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from pathlib import Path
 from generator import outputs
 from generator.commands.build import DEFAULT_OPTIONS, build
 from generator.core.diagnostics import Report
+from generator.outputs.layout import SITE_SEARCH_NEW
 from generator.project import Project
 from generator.commands.new import scaffold
 
@@ -127,3 +129,139 @@ def test_the_landing_page_lists_the_documents_the_build_made(tmp_path: Path):
     _build(tmp_path, ["rulebook", "site"], workers=2)
     assert 'href="downloads/rulebook.pdf"' in index.read_text(encoding="utf-8")
     assert (index.parent / "downloads" / "rulebook.pdf").is_file()
+
+
+def _held_until(marker: Path, seen: Path, game: str, kind: str):
+    """A run_job that holds `game`'s `kind` document (in its worker) until `marker` exists (up to
+    a minute), writing to `seen` whether it did."""
+    import generator.print.jobs as jobs
+
+    run_job = jobs.run_job
+
+    def held(job):
+        if (job.game, job.kind) == (game, kind):
+            deadline = time.monotonic() + 60
+            while not marker.exists() and time.monotonic() < deadline:
+                time.sleep(0.05)
+            seen.write_text("yes" if marker.exists() else "no")
+        return run_job(job)
+    return held
+
+
+def test_a_document_made_again_over_its_pdf_has_its_pages_and_the_search_index_made_beside_it(
+        tmp_path: Path, monkeypatch):
+    """The rulebook and the site, then a summary edited: both are made again. The rulebook was
+    made before, so the pages (which only list the downloads there are) need not wait for it:
+    the rulebook is held until the search index, made after the last pages, has started, and
+    goes on in time only where the pages and the index are made beside it. The index is whole
+    and swapped in; nothing of the index under way is left."""
+    import generator.print.jobs as jobs
+    from generator.site import search
+
+    ws = Workspace(tmp_path)
+    _build(tmp_path, ["rulebook", "site"], workers=2)
+    site = tmp_path / "output" / "site"
+    entry = (site / "pagefind" / "pagefind-entry.json").read_text(encoding="utf-8")
+    started, seen = tmp_path / "index-started", tmp_path / "rulebook-saw"
+    real = search.Indexing.start.__func__
+
+    def marked(cls, site, into=None):
+        indexing = real(cls, site, into)
+        started.write_text("started")
+        return indexing
+
+    monkeypatch.setattr(jobs, "run_job", _held_until(started, seen, "demo", "rulebook"))
+    monkeypatch.setattr(search.Indexing, "start", classmethod(marked))
+    ws.edit("game.yaml", "summary: A skirmish game for two players.", "summary: A skirmish game for two sides.")
+    _build(tmp_path, ["rulebook", "site"], workers=2)
+    assert seen.read_text() == "yes"  # the index was under way while the rulebook was still to make
+    index = (site / "demo" / "en" / "index.html").read_text(encoding="utf-8")
+    assert "two sides" in index and 'href="downloads/rulebook.pdf"' in index
+    assert (site / "demo" / "en" / "downloads" / "rulebook.pdf").read_bytes() == \
+        (tmp_path / "output" / "demo" / "en" / "rulebook.pdf").read_bytes()
+    assert (site / "pagefind" / "pagefind-entry.json").read_text(encoding="utf-8") != entry  # indexed again
+    assert list((site / "pagefind").glob("pagefind.js")) and not (site / SITE_SEARCH_NEW).exists()
+
+
+def test_pages_made_beside_a_document_whose_pdf_then_goes_are_made_again(tmp_path: Path, monkeypatch):
+    """The pages start beside the rulebook made again over its PDF; that layout then finds an
+    error, so the rulebook goes to rulebook.layout-errors.pdf and rulebook.pdf is removed. The
+    pages, made while it was there, are made again once the documents are done: the landing
+    page offers no rulebook and the site has no copy of it."""
+    import generator.print.jobs as jobs
+    import generator.print.pdf as pdf
+    from generator.core.diagnostics import Diagnostic, Location
+    import generator.site.language as language
+
+    ws = Workspace(tmp_path)
+    _build(tmp_path, ["rulebook", "site"], workers=2)
+    started, seen = tmp_path / "pages-started", tmp_path / "rulebook-saw"
+    make_pages = language.make_pages
+
+    def marked(work, game, *args):
+        if not started.exists():
+            started.write_text(str(os.getpid()))
+        return make_pages(work, game, *args)
+
+    def broken(document, root, *args, **named):
+        return [Diagnostic("E041", "text overlaps", Location(root / "game.yaml"))]
+
+    monkeypatch.setattr(jobs, "run_job", _held_until(started, seen, "demo", "rulebook"))
+    monkeypatch.setattr(language, "make_pages", marked)
+    monkeypatch.setattr(pdf, "verify_layout", broken)
+    ws.edit("game.yaml", "summary: A skirmish game for two players.", "summary: A skirmish game for two sides.")
+    report = Report()
+    project = Project(tmp_path)
+    build(project, ["demo"], ["rulebook", "site"], False, None, 2, False, dict(DEFAULT_OPTIONS), False,
+          report=report, quiet=True)
+    outputs.confine_to(None)
+    assert seen.read_text() == "yes"  # the pages were started while the rulebook was still to make
+    assert int(started.read_text()) != os.getpid()  # on a worker: made beside the rulebook
+    out = tmp_path / "output"
+    assert (out / "demo" / "en" / "rulebook.layout-errors.pdf").is_file()
+    assert not (out / "demo" / "en" / "rulebook.pdf").exists()
+    index = (out / "site" / "demo" / "en" / "index.html").read_text(encoding="utf-8")
+    assert "two sides" in index and "downloads/rulebook.pdf" not in index
+    assert not (out / "site" / "demo" / "en" / "downloads" / "rulebook.pdf").exists()
+
+
+def test_an_index_started_ahead_of_a_build_that_stops_is_ended_and_removed(tmp_path: Path, monkeypatch):
+    """The search index starts beside the rulebook; the rulebook then meets a full disk, which
+    stops the build. Pagefind is ended, and its half-made folder removed."""
+    import errno
+
+    import generator.print.jobs as jobs
+    from generator.site import search
+
+    ws = Workspace(tmp_path)
+    _build(tmp_path, ["rulebook", "site"], workers=2)
+    started, seen = tmp_path / "index-started", tmp_path / "rulebook-saw"
+    real, ran = search.Indexing.start.__func__, []
+
+    def marked(cls, site, into=None):
+        ran.append(real(cls, site, into))
+        started.write_text("started")
+        return ran[-1]
+
+    held = _held_until(started, seen, "demo", "rulebook")
+
+    def full(job):
+        held(job)
+        raise OSError(errno.ENOSPC, "No space left on device", str(tmp_path / "output"))
+
+    monkeypatch.setattr(jobs, "run_job", full)
+    monkeypatch.setattr(search.Indexing, "start", classmethod(marked))
+    ws.edit("game.yaml", "summary: A skirmish game for two players.", "summary: A skirmish game for two sides.")
+    project = Project(tmp_path)
+    try:
+        build(project, ["demo"], ["rulebook", "site"], False, None, 2, False, dict(DEFAULT_OPTIONS), False,
+              report=Report(), quiet=True)
+    except OSError as error:
+        assert error.errno == errno.ENOSPC
+    else:
+        raise AssertionError("the build went on after a full disk")
+    finally:
+        outputs.confine_to(None)
+    assert seen.read_text() == "yes" and len(ran) == 1
+    assert ran[0].process.poll() is not None  # Pagefind ended, not left running
+    assert not (tmp_path / "output" / "site" / SITE_SEARCH_NEW).exists()

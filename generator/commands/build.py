@@ -6,7 +6,7 @@ from __future__ import annotations
 import sys
 import time
 from collections.abc import Callable, Iterator
-from contextlib import ExitStack, contextmanager
+from contextlib import ExitStack, contextmanager, nullcontext
 from dataclasses import dataclass, field, replace
 
 import click
@@ -366,9 +366,11 @@ def _made(run: _Build, jobs, skipped: list[Job], workers, site: _SiteRequest | N
             say(line)
         run.removed.clear()
 
-    with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TextColumn("documents"),
-                  PagesPerSecond(), TimeRemainingColumn(), TimeElapsedColumn(),
-                  console=console, transient=True, disable=run.quiet or not console.is_terminal) as progress:
+    # the search index made beside the last documents, once the pages are
+    with built.indexing_ahead() if built is not None else nullcontext(), \
+            Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TextColumn("documents"),
+                     PagesPerSecond(), TimeRemainingColumn(), TimeElapsedColumn(),
+                     console=console, transient=True, disable=run.quiet or not console.is_terminal) as progress:
         task = progress.add_task("building", total=len(jobs) + len(languages) + (1 if site else 0), pages=0)
 
         def done(result) -> None:

@@ -166,8 +166,8 @@ def run_jobs(jobs: list[Job], workers: int | None = None,
     `later` is other work for the same workers (the site's pages of a game in a language:
     anything with a root, game, lang, kind, label and cost, and a `run()` whose result has a
     `job`, `error` and `fault`), queued after every document, the longest first; each starts
-    once the documents of its game and language are done, so a worker takes it when it would
-    otherwise wait. `admit(work)`, called
+    once the documents of its game and language are done (those it needs, where it has a
+    `needs(job)`), so a worker takes it when it would otherwise wait. `admit(work)`, called
     in this process just before the work would start (after `on_done` of those documents), may
     leave it out: it is then not run nor reported."""
     workers = workers or os.cpu_count() or 1
@@ -282,10 +282,12 @@ def _queue(jobs: list[Job], later: Sequence) -> list:
 
 def _waits(jobs: list[Job], later: Sequence) -> dict:
     """What each job or later work waits for: a document the one it comes after; a later work
-    every document of its game and language."""
+    every document of its game and language that it needs (`needs(job)`, where it says)."""
     out: dict = {job: {first} for job, first in _prerequisites(jobs).items()}
     for item in later:
-        out[item] = {job for job in jobs if (job.game, job.lang) == (item.game, item.lang)}
+        needs = getattr(item, "needs", None)
+        out[item] = {job for job in jobs
+                     if (job.game, job.lang) == (item.game, item.lang) and (needs is None or needs(job))}
     return out
 
 

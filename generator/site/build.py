@@ -3,14 +3,16 @@ Each game-language folder is rebuilt only when its inputs changed (language.py m
 worker of `rulesmith build` while other workers make the documents); its downloads are copied
 in once the documents are done, and again alone when a document changed; within a folder a
 page is written only when its bytes differ, each file atomically; the search index is rebuilt
-beside the old one and swapped in whole."""
+beside the old one and swapped in whole. In `rulesmith build` Pagefind starts once the last
+folder is made, beside the documents still at work (`indexing_ahead`)."""
 
 from __future__ import annotations
 
 import json
 import shutil
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -30,7 +32,7 @@ from .changes import DATA as changes_data
 from .language import LANG_NAMES, SiteLanguage, SitePages, make_pages
 from .markup import scaled_units
 from .offline import write_game_list, write_worker
-from .search import index_site
+from .search import Indexing
 from .webfonts import FONTS, font_face_css, preloads, scripts_of, write_fonts
 
 TEMPLATES = ("site/*", "card.html.j2", "cards.css", "counter.html.j2", "counters.css", "sheets.yaml")
@@ -138,6 +140,13 @@ class SiteBuild:
     _unchanged: set[tuple[str, str]] = field(default_factory=set)  # as the last build made them
     _failed: set[tuple[str, str]] = field(default_factory=set)
     _unloadable: set[str] = field(default_factory=set)
+    # each folder admitted: its work and the downloads there were then (what its pages list)
+    _admitted: dict[tuple[str, str], tuple[SiteLanguage, list[bool]]] = field(default_factory=dict)
+    # the search index started once every folder is made, beside the documents still at work
+    index_ahead: bool = False
+    _pending: set[tuple[str, str]] = field(default_factory=set)  # folders neither made nor found unchanged yet
+    _indexing: Indexing | None = None
+    _index_page_changed: bool = False  # by the index page written ahead
 
     @classmethod
     def of(cls, project: Project, games: list[str], report: Report, only: set[str] | None = None, *,
@@ -167,15 +176,18 @@ class SiteBuild:
                 if not _not_asked(self, name, lang):
                     out.append(SiteLanguage(self.project.root, name, lang, tuple(langs), examples, self.site_url,
                                             self.changes, _cost(self.manifest.get(f"site:{name}/{lang}"))))
+        self._pending = {(work.game, work.lang) for work in out}
         return out
 
     def admit(self, work: SiteLanguage) -> bool:
         """Whether the folder is to be made: False if it is made from what the last build made it
         from (the documents it offers done by now: the pages show which there are)."""
         place = (work.game, work.lang)
+        self._admitted[place] = (work, downloads.offered(self.project.output, work.game, work.lang))
         state = _language_state(self, work.game, work.lang, list(work.langs))
         if self.manifest.fresh(f"site:{work.game}/{work.lang}", state):
             self._unchanged.add(place)
+            self._settled(place)
             return False
         self._states[place] = state
         return True
@@ -187,15 +199,79 @@ class SiteBuild:
         self.seconds += made.seconds
         if made.error:
             self._failed.add((work.game, work.lang))
+            self._settled((work.game, work.lang))
             return False
         elif made.title is None:
             self._unloadable.add(work.game)
         else:
             self._made[(work.game, work.lang)] = made
-            self.rebuilt.append(f"{work.game}/{work.lang}")
+            if f"{work.game}/{work.lang}" not in self.rebuilt:
+                self.rebuilt.append(f"{work.game}/{work.lang}")
             if self.on_page:
                 self.on_page(work.label, made.pages, made.seconds)
+        self._settled((work.game, work.lang))
         return True
+
+    def _settled(self, place: tuple[str, str]) -> None:
+        """A folder made or found unchanged: with `index_ahead`, once it is the last, the index
+        page is written and the search index started (`_index_ahead`)."""
+        if place in self._pending:
+            self._pending.discard(place)
+            if self.index_ahead and not self._pending:
+                self._index_ahead()
+
+    def _index_ahead(self) -> None:
+        """Every folder made: the index page written and Pagefind started on the site while the
+        documents still at work are finished, if a folder or the index page changed. finish()
+        takes that index, or makes it again where it no longer holds (a folder made again
+        there, another index page). Nothing is started after a folder failed."""
+        catalogue = None if self._failed else self._catalogue()
+        if catalogue is None:
+            return
+        if self.only is None:
+            _remove_dropped_games(self.final, catalogue)
+        self._index_page_changed = _write_index_page(self, catalogue)
+        if self.rebuilt or self._index_page_changed:
+            self._indexing = _index_started(self.final)
+
+    def _catalogue(self) -> list[dict] | None:
+        """The catalogue as finish() will make it, worked out without recording anything (None
+        where a title is not known yet)."""
+        catalogue = []
+        for name in self.games:
+            if self.only is not None and name not in self.only:
+                entry = self.manifest.get(f"site-game:{name}")
+                if entry and (self.final / name).is_dir():
+                    catalogue.append(entry["catalogue"])
+                continue
+            langs = self._langs_of.get(name)
+            if langs is None or name in self._unloadable:
+                continue
+            titles = {}
+            for lang in langs:
+                made, entry = self._made.get((name, lang)), self.manifest.get(f"site:{name}/{lang}")
+                titles[lang] = made.title if made is not None else (entry or {}).get("title")
+                if titles[lang] is None:
+                    return None
+            catalogue.append(_catalogue_entry(name, langs, titles))
+        return catalogue
+
+    @contextmanager
+    def indexing_ahead(self) -> Iterator[None]:
+        """While the documents and the pages are made: the search index started as soon as the
+        pages are all made (`index_ahead`), and ended if the build does not get to finish()."""
+        self.index_ahead = True
+        try:
+            yield
+        finally:
+            self.stop()
+
+    def stop(self) -> None:
+        """End a search index started ahead and not taken (the build did not get to finish)."""
+        if self._indexing is not None:
+            self._indexing.stop()
+            self._indexing = None
+            shutil.rmtree(self.final / SITE_SEARCH_NEW, ignore_errors=True)
 
     def examples(self, name: str, game) -> tuple[tuple[str, bool], ...]:
         """The game's examples and whether each checks out: as the build checked them, else
@@ -210,6 +286,8 @@ class SiteBuild:
         """After the documents: each folder's downloads and what it was made from recorded, the
         catalogue, the shared files and the search index."""
         started = time.perf_counter()
+        if self._made_again():
+            self.stop()  # the index started ahead read a folder since made again
         count, catalogue = 0, []
         for name in self.games:
             if self.only is not None and name not in self.only:
@@ -226,9 +304,35 @@ class SiteBuild:
         if self.only is None:
             _remove_dropped_games(self.final, catalogue)
         changed = _write_shared(self, catalogue)
-        searched = _search_index(self, changed) if search else False
+        if changed:
+            self.stop()  # the index started ahead read another index page
+        searched = _search_index(self, changed or self._index_page_changed) if search else False
+        self.stop()
         self.seconds += time.perf_counter() - started
         return SiteResult(self.final, count + 1, self.seconds, searched, self.rebuilt)
+
+
+    def _made_again(self) -> bool:
+        """The folders whose pages were made (or found as the last build made them) beside
+        documents of theirs that did not leave the downloads the pages list (a document that
+        failed, or made no PDF; SiteLanguage.needs): made again here, now that every document
+        is done. Whether there was one."""
+        games: dict = {}
+        again = False
+        for place, (work, offered) in self._admitted.items():
+            if place in self._failed or downloads.offered(self.project.output, *place) == offered:
+                continue
+            again = True
+            self._unchanged.discard(place)
+            self._states[place] = _language_state(self, work.game, work.lang, list(work.langs))
+            started, cpu = time.perf_counter(), time.process_time()
+            if work.game not in games:
+                games[work.game] = self.project.load(work.game, Report(), checks=False)
+            game = games[work.game]
+            if work.examples is None and game is not None:
+                work = replace(work, examples=self.examples(work.game, game))
+            self.take(make_pages(work, game, started, cpu))
+        return again
 
 
 def _cost(entry: dict | None) -> float:
@@ -261,9 +365,14 @@ def _finish_game(run: SiteBuild, name: str) -> tuple[int, dict] | None:
         entry = _finish_language(run, name, lang)
         titles[lang] = entry["title"]
         count += entry["pages"]
-    catalogue = {"id": name, "langs": [[lang, LANG_NAMES.get(lang, lang), titles[lang]] for lang in langs]}
+    catalogue = _catalogue_entry(name, langs, titles)
     run.manifest.entries[f"site-game:{name}"] = {"inputs": "", "files": {}, "catalogue": catalogue}
     return count, catalogue
+
+
+def _catalogue_entry(name: str, langs: list[str], titles: dict[str, str]) -> dict:
+    """A game's entry in the site's index page: its languages, each named, with its title."""
+    return {"id": name, "langs": [[lang, LANG_NAMES.get(lang, lang), titles[lang]] for lang in langs]}
 
 
 def _finish_language(run: SiteBuild, name: str, lang: str) -> dict:
@@ -308,10 +417,16 @@ def _write_shared(run: SiteBuild, catalogue: list[dict]) -> bool:
     dirs = [d for d in (project.templates, PACKAGE_TEMPLATES) if d.is_dir()]
     _write_assets(dirs, final)
     write_worker(final)
-    changed = outputs.write_if_changed(final / SITE_INDEX, _index_html(dirs, catalogue))
+    changed = _write_index_page(run, catalogue)
     for entry in catalogue:
         write_game_list(final, entry["id"])
     return changed
+
+
+def _write_index_page(run: SiteBuild, catalogue: list[dict]) -> bool:
+    """The site's index page, the games of `catalogue` on it; whether it changed."""
+    dirs = [d for d in (run.project.templates, PACKAGE_TEMPLATES) if d.is_dir()]
+    return outputs.write_if_changed(run.final / SITE_INDEX, _index_html(dirs, catalogue))
 
 
 def _search_index(run: SiteBuild, changed: bool) -> bool:
@@ -323,7 +438,8 @@ def _search_index(run: SiteBuild, changed: bool) -> bool:
                    file_hash(run.final / SITE_INDEX))
     if not (run.rebuilt or changed or not manifest.fresh(key, state)):
         return True
-    searched = _index(run.final)
+    ahead, run._indexing = run._indexing, None
+    searched = _index_finished(run.final, ahead if ahead is not None else _index_started(run.final))
     if searched:
         manifest.record(key, state, folders.files(run.final / SITE_SEARCH))
     return searched
@@ -351,15 +467,26 @@ def _index_html(dirs: list[Path], catalogue) -> str:
                                                          preloads=preloads(tuple(sorted(scripts)) or ("latin",)))
 
 
-def _index(site: Path) -> bool:
-    """Pagefind into a fresh folder, then swapped in whole. The entry file's language order is
-    made stable; Pagefind 1.x still writes its filter and meta files with different bytes (and
-    so different hashed names) from run to run on the same pages, which only a rebuild of the
-    index shows: an unchanged site is not indexed again."""
+def _index_started(site: Path) -> Indexing | None:
+    """Pagefind started into a fresh folder (None: it is not installed). Pagefind 1.x writes
+    its filter and meta files with different bytes (and so different hashed names) from run
+    to run on the same pages, which only a rebuild of the index shows: an unchanged site is
+    not indexed again."""
     tmp = site / SITE_SEARCH_NEW
     shutil.rmtree(tmp, ignore_errors=True)
     try:
-        if not index_site(site, tmp):
+        return Indexing.start(site, tmp)
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
+
+
+def _index_finished(site: Path, indexing: Indexing | None) -> bool:
+    """The index Pagefind made, swapped in whole, the entry file's language order made stable;
+    False if Pagefind is not installed."""
+    tmp = site / SITE_SEARCH_NEW
+    try:
+        if indexing is None or not indexing.finish():
             return False
         entry = tmp / "pagefind-entry.json"  # Pagefind lists the languages in whatever order its threads finished
         data = json.loads(entry.read_text(encoding="utf-8"))

@@ -23,6 +23,13 @@ def offered(output: Path, game: str, lang: str) -> list[bool]:
     return [path.is_file() for path in sources(output, game, lang)]
 
 
+def made_again(output: Path, game: str, lang: str, kind: str) -> bool:
+    """Whether a document of the kind made now leaves the site's pages as they are: it is one
+    they offer, and its PDF is there from an earlier build (it is most likely written over,
+    not added or taken away; SiteBuild checks that it was)."""
+    return kind in DOWNLOADS and (output / game / lang / f"{kind}.pdf").is_file()
+
+
 def state(output: Path, game: str, lang: str) -> str:
     """What the downloads are copied from: the documents' bytes."""
     return digest([file_hash(path) if path.is_file() else "-" for path in sources(output, game, lang)])
@@ -47,4 +54,4 @@ def is_download(folder: Path, path: Path) -> bool:
     return path.parent == folder / "downloads" and path.suffix == ".pdf" and path.stem in DOWNLOADS
 
 
-__all__ = ["DOWNLOADS", "copy_downloads", "is_download", "offered", "sources", "state"]
+__all__ = ["DOWNLOADS", "copy_downloads", "is_download", "made_again", "offered", "sources", "state"]

@@ -23,7 +23,7 @@ from ..print.context import BuildContext
 from ..project import Project
 from ..project.loaded import loaded
 from .components import copy_images
-from .downloads import is_download
+from .downloads import is_download, made_again
 from .offline import offline_files
 from .pages import SitePage, chapter_aliases, game_pages
 from .search import game_terms
@@ -57,6 +57,13 @@ class SiteLanguage:
     @property
     def folder(self) -> Path:
         return self.root / "output" / SITE / self.game / self.lang
+
+    def needs(self, job) -> bool:
+        """Whether the pages wait for `job`, a document of their game and language. The pages
+        show only which of the documents they offer there are, so one made again over its PDF
+        of an earlier build is not waited for: the pages are made beside it (and made again
+        after it, should its PDF not stay: SiteBuild.finish). Any other document is."""
+        return not made_again(self.root / "output", self.game, self.lang, job.kind)
 
     def run(self) -> "SitePages":
         """Load the game and make its pages (in a worker of the build: the game is loaded there,

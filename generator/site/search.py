@@ -9,6 +9,7 @@ import os
 import re
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 from ..system import faults, folders
@@ -16,28 +17,58 @@ from ..system import faults, folders
 
 def index_site(site: Path, into: Path | None = None) -> bool:
     """Index the site (into `into`, else site/pagefind); False if Pagefind is not installed."""
-    try:
-        from pagefind.service import get_executable
-    except ImportError:
-        return False
-    # Pagefind's binary itself: `python -m pagefind` starts an interpreter only to find it
-    binary = get_executable()
-    command = [str(binary)] if binary is not None else [sys.executable, "-m", "pagefind"]
-    command += ["--site", str(site), "--quiet"]
-    if into is not None:
-        command += ["--output-path", str(into)]
-        into.mkdir(parents=True, exist_ok=True)  # a folder we cannot write is said by the OS, not by a panic
-    result = subprocess.run(command, capture_output=True, text=True)
-    if result.returncode != 0:
-        said = result.stderr.strip() or result.stdout.strip()
-        code = re.search(r"Os \{ code: (\d+)", said)  # Pagefind's own OS errors end in a Rust panic
-        if code:
-            raise OSError(int(code.group(1)), os.strerror(int(code.group(1))), str(site / "pagefind"))
-        raise faults.Fault(f"cannot write {faults.shown(site / 'pagefind')}: Pagefind failed: "
-                           f"{said.splitlines()[0] if said else f'exit {result.returncode}'}")
-    check_index(into or site / "pagefind", site / "pagefind")
-    drop_ui_bundles(into or site / "pagefind")
-    return True
+    indexing = Indexing.start(site, into)
+    return indexing is not None and indexing.finish()
+
+
+class Indexing:
+    """Pagefind at work on a site, started (`start`) while the build goes on, and waited for
+    and checked (`finish`); `stop` ends it unfinished."""
+
+    def __init__(self, site: Path, into: Path | None, process: subprocess.Popen, said):
+        self.site, self.into, self.process, self.said = site, into, process, said
+
+    @classmethod
+    def start(cls, site: Path, into: Path | None = None) -> "Indexing | None":
+        """Pagefind started on `site`; None if it is not installed."""
+        try:
+            from pagefind.service import get_executable
+        except ImportError:
+            return None
+        # Pagefind's binary itself: `python -m pagefind` starts an interpreter only to find it
+        binary = get_executable()
+        command = [str(binary)] if binary is not None else [sys.executable, "-m", "pagefind"]
+        command += ["--site", str(site), "--quiet"]
+        if into is not None:
+            command += ["--output-path", str(into)]
+            into.mkdir(parents=True, exist_ok=True)  # a folder we cannot write is said by the OS, not by a panic
+        # what it says goes to files, not pipes: nobody reads a pipe while the build goes on
+        said = tempfile.TemporaryFile()
+        return cls(site, into, subprocess.Popen(command, stdout=said, stderr=subprocess.STDOUT), said)
+
+    def finish(self) -> bool:
+        """Wait for Pagefind; True once its index is whole (a failure is raised: OSError, Fault)."""
+        site, into = self.site, self.into
+        self.process.wait()
+        self.said.seek(0)
+        said = self.said.read().decode("utf-8", errors="replace").strip()
+        self.said.close()
+        if self.process.returncode != 0:
+            code = re.search(r"Os \{ code: (\d+)", said)  # Pagefind's own OS errors end in a Rust panic
+            if code:
+                raise OSError(int(code.group(1)), os.strerror(int(code.group(1))), str(site / "pagefind"))
+            raise faults.Fault(f"cannot write {faults.shown(site / 'pagefind')}: Pagefind failed: "
+                               f"{said.splitlines()[0] if said else f'exit {self.process.returncode}'}")
+        check_index(into or site / "pagefind", site / "pagefind")
+        drop_ui_bundles(into or site / "pagefind")
+        return True
+
+    def stop(self) -> None:
+        """End Pagefind now (its index is not wanted)."""
+        if self.process.poll() is None:
+            self.process.kill()
+        self.process.wait()
+        self.said.close()
 
 
 # Pagefind's ready-made search interfaces: the site draws its own results (site.js) and loads
