@@ -240,9 +240,7 @@ class SiteBuild:
         catalogue = []
         for name in self.games:
             if self.only is not None and name not in self.only:
-                entry = self.manifest.get(f"site-game:{name}")
-                if entry and (self.final / name).is_dir():
-                    catalogue.append(entry["catalogue"])
+                catalogue += self._kept_catalogue(name)
                 continue
             langs = self._langs_of.get(name)
             if langs is None or name in self._unloadable:
@@ -265,6 +263,12 @@ class SiteBuild:
             yield
         finally:
             self.stop()
+
+    def _kept_catalogue(self, name: str) -> list[dict]:
+        """The catalogue entry of a game not rebuilt, as the last build made it, if its folder
+        is kept (none otherwise)."""
+        entry = self.manifest.get(f"site-game:{name}")
+        return [entry["catalogue"]] if entry and (self.final / name).is_dir() else []
 
     def stop(self) -> None:
         """End a search index started ahead and not taken (the build did not get to finish)."""
@@ -291,9 +295,7 @@ class SiteBuild:
         count, catalogue = 0, []
         for name in self.games:
             if self.only is not None and name not in self.only:
-                entry = self.manifest.get(f"site-game:{name}")
-                if entry and (self.final / name).is_dir():
-                    catalogue.append(entry["catalogue"])
+                catalogue += self._kept_catalogue(name)
                 continue
             built = _finish_game(self, name)
             if built is None:
