@@ -313,7 +313,6 @@ class SiteBuild:
         self.seconds += time.perf_counter() - started
         return SiteResult(self.final, count + 1, self.seconds, searched, self.rebuilt)
 
-
     def _made_again(self) -> bool:
         """The folders whose pages were made (or found as the last build made them) beside
         documents of theirs that did not leave the downloads the pages list (a document that
