@@ -96,15 +96,8 @@ def build_site(project: Project, games: list[str], report: Report, search: bool 
                        on_page=on_page, langs=langs, site_url=site_url, changes=changes)
     loaded: dict = {}
     for work in run.languages():
-        if not run.admit(work):
-            continue
-        started, cpu = time.perf_counter(), time.process_time()
-        if work.game not in loaded:  # once for all its languages
-            loaded[work.game] = project.load(work.game, Report(), checks=False)
-        game = loaded[work.game]
-        if work.examples is None and game is not None:
-            work = replace(work, examples=run.examples(work.game, game))
-        run.take(make_pages(work, game, started, cpu))
+        if run.admit(work):
+            run.make_here(work, loaded)
     built = run.finish(search)
     if manifest is None:  # the caller saves its own
         run.manifest.save()
@@ -326,14 +319,19 @@ class SiteBuild:
             again = True
             self._unchanged.discard(place)
             self._states[place] = _language_state(self, work.game, work.lang, list(work.langs))
-            started, cpu = time.perf_counter(), time.process_time()
-            if work.game not in games:
-                games[work.game] = self.project.load(work.game, Report(), checks=False)
-            game = games[work.game]
-            if work.examples is None and game is not None:
-                work = replace(work, examples=self.examples(work.game, game))
-            self.take(make_pages(work, game, started, cpu))
+            self.make_here(work, games)
         return again
+
+    def make_here(self, work: SiteLanguage, loaded: dict) -> None:
+        """Make a folder's pages in this process and take them; `loaded` keeps each game
+        loaded once for all its languages."""
+        started, cpu = time.perf_counter(), time.process_time()
+        if work.game not in loaded:
+            loaded[work.game] = self.project.load(work.game, Report(), checks=False)
+        game = loaded[work.game]
+        if work.examples is None and game is not None:
+            work = replace(work, examples=self.examples(work.game, game))
+        self.take(make_pages(work, game, started, cpu))
 
 
 def _cost(entry: dict | None) -> float:
