@@ -146,7 +146,8 @@ def build(project, names, kinds, partial, langs, workers, force, options, strict
     report = Report() if report is None else report
     run = _Build(project, _prepared_output(project, force), Inputs(project), report, quiet=quiet)
     with _fonts_ahead(run, kinds):
-        valid = _validated(run, names)
+        # the document modules (WeasyPrint with them) are imported while the first games validate
+        valid = _validated(run, names, meanwhile=registry)
         if skip_invalid and valid != list(names):
             names, partial = valid, True
         elif report.errors:
@@ -156,7 +157,7 @@ def build(project, names, kinds, partial, langs, workers, force, options, strict
         # the rules checker runs once per game: its tables feed the reference sheets and the site,
         # its examples' verdicts the rulebook marks and the site
         if not _checked(run, names, tables=bool({"reference", "site"} & set(kinds)),
-                        examples=bool({"rulebook", "site", "changes"} & set(kinds)), meanwhile=registry):
+                        examples=bool({"rulebook", "site", "changes"} & set(kinds))):
             return True
         run.games.clear()  # the workers load what they lay out; forked, they would carry these too
         jobs, skipped = _planned(run, names, langs, kinds, options)
@@ -260,20 +261,27 @@ def tell(line: str) -> None:
     click.echo(line, err=Console(stderr=True).is_terminal)
 
 
-def _validated(run: _Build, names) -> list[str]:
+def _validated(run: _Build, names, meanwhile: Callable[[], object] | None = None) -> list[str]:
     """The games whose content has no errors; validated first: never build from broken content.
     Each game's checks run in a child of their own (trial.py), the next games' started while
-    the first is waited for; the diagnostics come in the games' order."""
+    the first is waited for, and this process does `meanwhile` (work for after validation)
+    before it first waits for one (or at the end, when none runs); the diagnostics come in the
+    games' order."""
     from ..checker.bounded import ahead
 
     valid = []
     for name, started in ahead(names, lambda name: _Validation.start(run.project, name, run.manifest, run.inputs)):
+        if meanwhile is not None and started.pending is not None:
+            meanwhile()
+            meanwhile = None
         errors = len(run.report.errors)
         game = started.finish(run.manifest, run.report)
         if len(run.report.errors) == errors:
             valid.append(name)
             if game is not None:
                 run.games[name] = game
+    if meanwhile is not None:
+        meanwhile()
     return valid
 
 
@@ -559,13 +567,12 @@ def _loaded(project, name: str, games: dict):
     return games[name]
 
 
-def _checked(run: _Build, names, tables: bool, examples: bool, meanwhile: Callable[[], object] | None = None) -> bool:
+def _checked(run: _Build, names, tables: bool, examples: bool) -> bool:
     """The checker's probability tables (`tables`) and the examples' verdicts (`examples`,
     into run.verified) of each game, each kept while the game's files are the same. A game's
     tables and its examples each run in a bounded child of their own, started side by side
-    and ahead (bounded.py: as many games ahead as there are cores), while this process does
-    `meanwhile` (work for after the checks) and then waits for them in the games' order.
-    False if a procedure failed."""
+    and ahead (bounded.py: as many games ahead as there are cores), then waited for in the
+    games' order. False if a procedure failed."""
     from ..checker.bounded import ahead
 
     failed = False
@@ -575,9 +582,6 @@ def _checked(run: _Build, names, tables: bool, examples: bool, meanwhile: Callab
                 _examples_started(run, name) if examples else None)
 
     for name, (written, verdicts) in ahead(names, started):
-        if meanwhile is not None:
-            meanwhile()
-            meanwhile = None
         if written is not None and not written():
             failed = True
         if verdicts is not None:  # waited for even after a failure: no child is left behind
