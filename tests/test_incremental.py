@@ -431,3 +431,28 @@ def test_pool_workers_die_with_the_build(tmp_path: Path):
         time.sleep(0.1)
     os.kill(worker, signal.SIGKILL)
     pytest.fail("the pool worker outlived the build")
+
+
+def test_a_file_recorded_again_unchanged_is_not_read_again(tmp_path: Path, monkeypatch):
+    """A document's files are recorded after every build of it; those of the same size and time
+    as their last record keep its hash unread (a deck's thousand card images, most of them
+    not written again), one written again is read."""
+    from generator.project import manifest
+
+    output = tmp_path / "output"
+    image = output / "demo" / "en" / "cards" / "a.png"
+    image.parent.mkdir(parents=True)
+    image.write_bytes(b"one" * 10)
+    kept = manifest.Manifest(output)
+    kept.record("cards:demo/en", "before", [image])
+    first = kept.get("cards:demo/en")["files"]["demo/en/cards/a.png"]
+    read, hashed = [], manifest.file_hash
+    monkeypatch.setattr(manifest, "file_hash", lambda path: read.append(path) or hashed(path))
+    kept.record("cards:demo/en", "after", [image])
+    assert read == [] and kept.get("cards:demo/en")["files"]["demo/en/cards/a.png"] == first
+    image.write_bytes(b"two" * 10)  # the same size, written again
+    os.utime(image, ns=(first[1] + 10**9, first[1] + 10**9))
+    kept.record("cards:demo/en", "again", [image])
+    assert read == [image]
+    assert kept.get("cards:demo/en")["files"]["demo/en/cards/a.png"][2] == hashed(image) != first[2]
+    assert kept.intact("cards:demo/en")

@@ -61,6 +61,12 @@ def _resolved(folder: Path, folders: dict[Path, Path] | None) -> Path:
     return found
 
 
+def resolved(path: Path, folders: dict[Path, Path]) -> Path:
+    """`path.resolve()`, its folder resolved once per pass over many paths (`folders`); the
+    last part is followed only where it is a link."""
+    return path.resolve() if path.is_symlink() else _resolved(path.parent, folders) / path.name
+
+
 def check_inside(path: Path) -> Path:
     if _root is not None and not _inside(path, _root):
         raise OutsideOutput(f"refused to write {path}: outside {_root}")

@@ -219,10 +219,17 @@ class Manifest:
         return entry is not None and entry.get("inputs") == inputs and self.intact(key)
 
     def record(self, key: str, inputs: str, files: Iterable[Path], **extra) -> None:
+        """What the output `key` was made from and the files it wrote; a file of the same size
+        and time as the last record of it keeps its hash unread (as `intact` takes it: a deck's
+        thousand card images, most not written again, are not read again)."""
+        before = (self.entries.get(key) or {}).get("files")
+        before = before if isinstance(before, dict) else {}
         recorded = {}
         for path in files:
-            stat = path.stat()
-            recorded[path.relative_to(self.output).as_posix()] = [stat.st_size, stat.st_mtime_ns, file_hash(path)]
+            stat, rel = path.stat(), path.relative_to(self.output).as_posix()
+            old = before.get(rel)
+            same = isinstance(old, list) and len(old) == 3 and old[:2] == [stat.st_size, stat.st_mtime_ns]
+            recorded[rel] = [stat.st_size, stat.st_mtime_ns, old[2] if same else file_hash(path)]
         self.entries[key] = {"inputs": inputs, "files": recorded, **extra}
 
     def made(self, key: str) -> dict[str, list]:
@@ -237,11 +244,11 @@ class Manifest:
         now), remove those of the outputs this build was asked for (`asked(rel)`) and keep the
         others; only ever files inside output/, and the folders they leave empty. (The files
         removed; the files kept, to record with the entry as "kept".)"""
-        now = {path.resolve() for path in files}
         removed, kept, folders = [], {}, {}
+        now = {outputs.resolved(path, folders) for path in files}
         for rel, recorded in self.made(key).items():
             old = outputs.within(self.output, rel, folders)
-            if old is None or old.resolve() in now or not (old.is_symlink() or old.exists()):
+            if old is None or outputs.resolved(old, folders) in now or not (old.is_symlink() or old.exists()):
                 continue
             if not asked(rel):
                 kept[rel] = recorded
