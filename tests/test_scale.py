@@ -140,3 +140,33 @@ def test_join_draws_each_repeated_form_once(tmp_path):
         assert a[i].render(scale=1).to_pil().tobytes() == b[2 + i].render(scale=1).to_pil().tobytes()
     a.close()
     b.close()
+
+
+def test_fold_reads_each_form_once_and_points_every_page_at_the_first(monkeypatch):
+    """Pages whose own resources name the same forms: each form is read once, and every name
+    of a form that repeats another is pointed at the first, on every page."""
+    import pikepdf
+
+    from generator.print import join
+
+    pdf = pikepdf.new()
+
+    def form(content: bytes):
+        return pdf.make_stream(content, Type=pikepdf.Name.XObject, Subtype=pikepdf.Name.Form,
+                               BBox=[0, 0, 10, 10])
+
+    first, twin, other = form(b"0 0 5 5 re f"), form(b"0 0 5 5 re f"), form(b"1 1 5 5 re f")
+    for names in ({"/a": first, "/b": twin, "/c": other}, {"/x": twin, "/y": first}):
+        page = pikepdf.Page(pdf.make_indirect(pikepdf.Dictionary(
+            Type=pikepdf.Name.Page, MediaBox=[0, 0, 10, 10],
+            Resources=pikepdf.Dictionary(XObject=pikepdf.Dictionary(names)))))
+        pdf.pages.append(page)
+    read = []
+    key = join._form_key
+    monkeypatch.setattr(join, "_form_key", lambda f: read.append(f.objgen) or key(f))
+    join.fold_forms(pdf)
+    assert sorted(read) == sorted({first.objgen, twin.objgen, other.objgen})
+    drawn = {n: o.objgen for p in pdf.pages for n, o in p.resources.XObject.items()}
+    kept = drawn["/a"]  # the first of the twins met: a dictionary's names come in no set order
+    assert kept in (first.objgen, twin.objgen)
+    assert drawn == {"/a": kept, "/b": kept, "/c": other.objgen, "/x": kept, "/y": kept}
