@@ -178,10 +178,13 @@ def source_mark(game: Game, location) -> str:
             return ""
     if location is None:
         return ""
-    try:
-        path = location.path.resolve().relative_to(game.folder.resolve())
+    try:  # as written first (a deck's cards are read from a few files: no lookups on disk for each)
+        path = Path(os.path.abspath(location.path)).relative_to(os.path.abspath(game.folder))
     except ValueError:
-        return ""
+        try:
+            path = location.path.resolve().relative_to(game.folder.resolve())
+        except ValueError:
+            return ""
     return f"{path.as_posix()}:{location.line}"
 
 
