@@ -170,3 +170,27 @@ def test_fold_reads_each_form_once_and_points_every_page_at_the_first(monkeypatc
     kept = drawn["/a"]  # the first of the twins met: a dictionary's names come in no set order
     assert kept in (first.objgen, twin.objgen)
     assert drawn == {"/a": kept, "/b": kept, "/c": other.objgen, "/x": kept, "/y": kept}
+
+
+def test_join_keeps_each_parts_named_destinations_on_its_pages(tmp_path):
+    """An element's id is a named destination of the PDF (`cards.pdf#table-...`); joined, each
+    leads to the same spot of the same page, and a name two parts use to the first part's."""
+    import pikepdf
+    from weasyprint import HTML
+
+    from generator.print.join import join
+
+    parts = []
+    for n, body in enumerate(('<h1 id="rules">One</h1><p style="break-before: page" id="first">Two</p>',
+                              '<p>Three</p><p style="break-before: page; margin-top: 5cm" id="second">Four</p>'
+                              '<p id="rules">Again</p>')):
+        parts.append(tmp_path / f"part{n}.pdf")
+        HTML(string=f"<html lang='en'><body>{body}</body></html>").write_pdf(parts[-1])
+    out = tmp_path / "joined.pdf"
+    join(parts, out)
+    with pikepdf.open(parts[1]) as part, pikepdf.open(out) as joined:
+        kept = {str(k): v for k, v in pikepdf.NameTree(joined.Root.Names.Dests).items()}
+        assert {k: joined.pages.index(pikepdf.Page(v[0])) for k, v in kept.items()} == {
+            "rules": 0, "first": 1, "second": 3}
+        second = pikepdf.NameTree(part.Root.Names.Dests)["second"]
+        assert list(kept["second"][1:]) == list(second[1:])  # the same spot on its page

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+import warnings
 from pathlib import Path
 
 import pikepdf
@@ -25,6 +26,7 @@ def join(parts: list[Path], path: Path) -> None:
     pypdf 44 s and 450 MB)."""
     with pikepdf.Pdf.new() as pdf:
         bookmarks: list = []
+        destinations: dict[str, list] = {}  # the first part's of a name, as in a document laid out whole
         tree = JoinedTree(pdf)  # the parts' structure tags (PDF/UA), joined
         for n, part in enumerate(parts):
             copied = len(pdf.objects)
@@ -32,7 +34,11 @@ def join(parts: list[Path], path: Path) -> None:
                 fold_forms(source)
                 bookmarks += _bookmarks(source, len(pdf.pages))
                 first_page = len(pdf.pages)
-                pdf.pages.extend(source.pages)
+                with warnings.catch_warnings():  # its bookmarks and destinations are carried here
+                    warnings.filterwarnings("ignore", "Copying pages from another Pdf")
+                    pdf.pages.extend(source.pages)
+                for name, (page, place) in _destinations(source).items():
+                    destinations.setdefault(name, [first_page + page, place])
                 tree.add(source, first_page)
                 for number in range(copied + 1, len(pdf.objects) + 1):
                     _keep_stream(pdf.get_object(number, 0))
@@ -44,6 +50,11 @@ def join(parts: list[Path], path: Path) -> None:
         if bookmarks:
             with pdf.open_outline() as outline:
                 outline.root.extend(bookmarks)
+        if destinations:
+            names = pikepdf.NameTree.new(pdf)
+            for name, (page, place) in sorted(destinations.items()):
+                names[name] = pikepdf.Array([pdf.pages[page].obj, *place])
+            pdf.Root.Names = pikepdf.Dictionary(Dests=names.obj)
         unique_subset_names(pdf)
         save(pdf, path)
 
@@ -100,6 +111,22 @@ def _bookmarks(source, first_page: int) -> list:
 
     with source.open_outline() as outline:
         return [c for c in (moved(item) for item in outline.root) if c is not None]
+
+
+def _destinations(source) -> dict[str, tuple[int, list]]:
+    """The part's named destinations (an element's id: a document's `#name` leads there): the
+    number of the page each leads to in the part, and where on it."""
+    names = source.Root.get("/Names")
+    if names is None or "/Dests" not in names:
+        return {}
+    pages = {page.objgen: i for i, page in enumerate(source.pages)}
+    found = {}
+    for name, dest in pikepdf.NameTree(names.Dests).items():
+        if isinstance(dest, pikepdf.Dictionary):  # a destination may be given as {/D [...]}
+            dest = dest.get("/D")
+        if isinstance(dest, pikepdf.Array) and len(dest) >= 1 and dest[0].objgen in pages:
+            found[str(name)] = (pages[dest[0].objgen], list(dest[1:]))
+    return found
 
 
 def fold_forms(pdf) -> None:
