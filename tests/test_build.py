@@ -202,14 +202,16 @@ def test_icons_on_cards_and_inline(demo: Workspace):
     assert "&lt;b&gt;x&lt;/b&gt;" in body  # text around the icons stays escaped
 
 
-def test_large_decks_render_in_chunks_joined_into_one_pdf(demo: Workspace):
+def test_large_decks_render_in_chunks_joined_into_one_pdf(demo: Workspace, monkeypatch):
     from generator.print.cards import card_sheets
     from generator.print.context import BuildContext
-    from generator.print.sheets import write_sheets
+    from generator.print.sheets import CHUNK_SETTING, write_sheets
     from generator.project import Project
     from generator.core.diagnostics import Report
 
+    monkeypatch.setenv(CHUNK_SETTING, "100")  # the deck laid out whole
     whole = PdfReader(build(demo, "cards").files[0])
+    monkeypatch.delenv(CHUNK_SETTING)
     game = Project(demo.root).load("demo", Report(), checks=False)
     ctx = BuildContext(game, "en", demo.root)
     html = card_sheets(ctx, Report())[1]

@@ -43,8 +43,12 @@ def _bookmarks(path) -> list[tuple[str, int, list]]:
 
 def test_chunk_size_keeps_fronts_with_their_backs(monkeypatch):
     assert chunk_pages(40) == 40 and chunk_pages(5) == 4 and chunk_pages(1) == 2
+    # card sheets: a sheet of fronts and its backs a chunk, more for a deck that would make too
+    # many parts for the join (each holds its own fonts), up to 8 pages
+    assert [chunk_pages(pages=n) for n in (6, 224, 256, 257, 300, 512, 513, 2224)] == [2, 2, 2, 4, 4, 4, 6, 8]
+    assert chunk_pages(8, pages=6) == 8
     monkeypatch.setenv(CHUNK_SETTING, "3")
-    assert chunk_pages() == 2
+    assert chunk_pages() == 2 and chunk_pages(8, pages=2224) == 2
 
 
 def test_chunked_sheets_are_the_whole_document_joined(deck: Workspace, monkeypatch):

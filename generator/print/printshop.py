@@ -20,7 +20,7 @@ from .sheetparts import sheets_config
 from .context import BuildContext
 from .pdf import render_document
 from .preflight import png_face, preflight_pages
-from .sheets import write_sheets
+from .sheets import FACE_PAGES_PER_CHUNK, write_sheets
 
 FOLDER = PRINT_SHOP  # output/GAME/LANG/print-shop/PRESET/ (counters: PRESET-counters/)
 PNG_CHUNK = 20  # cards laid out at once for PNG presets
@@ -93,7 +93,8 @@ def _pdf_files(ctx, html, cards, preset, folder: Path, report: Report) -> list[P
     """The deck's faces as PDF pages, front then back of each card (one file when both
     patterns name the same file, as DriveThruCards takes them)."""
     path = folder / file_name(preset["front"], cards[0], 1)  # the same as the back's (PrintShop checks it)
-    result = write_sheets(html, path, ctx.game.folder, ctx.roots, finish=lambda p: set_bleed_box(p, preset["bleed"]))
+    result = write_sheets(html, path, ctx.game.folder, ctx.roots, per_chunk=FACE_PAGES_PER_CHUNK,
+                          finish=lambda p: set_bleed_box(p, preset["bleed"]))
     report.diagnostics += result.diagnostics
     preflight_pages(result.path, preset["bleed"], [face.location for face in cards for _side in (0, 1)], ctx, report)
     return [result.path]

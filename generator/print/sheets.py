@@ -25,14 +25,26 @@ from .pdf import PdfResult, finishing, identifier, render_document, write_pdf, w
 from .tagging import VERSION as TAGS
 from .verify import LayoutRules, verify_layout
 
-SHEETS_PER_CHUNK = 8  # pages (fronts and backs) laid out at once; an edited card lays its chunk out again
-CHUNK_SETTING = "RULESMITH_SHEETS_PER_CHUNK"  # another chunk size, e.g. to try the seams quickly
+# Pages laid out at once. Card sheets: a sheet of fronts and its backs, so that an edited card
+# lays out its own sheet again, not its neighbours' (each chunk embeds its own subsets of the
+# fonts: a deck's PDF grows by some 10 kB a sheet, its layout takes no longer)...
+SHEETS_PER_CHUNK = 2
+# ...in at most this many parts: the join holds every part's fonts until it writes (10,000
+# cards in 1,112 parts peaked 55 MB higher than in 278), so a larger deck takes more pages a chunk,
+MAX_PARTS = 128
+# up to those of one face each (bleed, print shops): four cards, their fonts embedded once for the four.
+FACE_PAGES_PER_CHUNK = 8
+CHUNK_SETTING = "RULESMITH_SHEETS_PER_CHUNK"  # another chunk size for every document, e.g. to try the seams
 PAGE = re.compile(r'(?=<div class="sheet[ "])')
 
 
-def chunk_pages(per_chunk: int | None = None) -> int:
-    """Pages per chunk: an even number, so that a sheet of fronts and its backs stay together."""
-    n = per_chunk or int(os.environ.get(CHUNK_SETTING) or SHEETS_PER_CHUNK)
+def chunk_pages(per_chunk: int | None = None, pages: int = 0) -> int:
+    """Pages per chunk of a document of `pages` pages: the setting's, else `per_chunk`, else
+    SHEETS_PER_CHUNK, or more for a document of more than MAX_PARTS such chunks (up to
+    FACE_PAGES_PER_CHUNK). An even number, so that a sheet of fronts and its backs stay together."""
+    needed = -(-pages // MAX_PARTS)
+    n = int(os.environ.get(CHUNK_SETTING) or per_chunk
+            or min(FACE_PAGES_PER_CHUNK, max(SHEETS_PER_CHUNK, needed + needed % 2)))
     return max(2, n - n % 2)
 
 
@@ -79,7 +91,7 @@ def _page_starts(html: str) -> tuple[int, list[int], int]:
 def parts(html: str | SheetsHtml, per_chunk: int | None = None) -> Iterator[tuple[int, str]]:
     """(number of its first page, HTML) of each chunk of the document, made one at a time;
     a document that fits in one chunk is its own only part."""
-    n = chunk_pages(per_chunk)
+    n = chunk_pages(per_chunk, _page_count(html))
     if isinstance(html, SheetsHtml):
         if len(html.pages) <= n:
             yield 1, str(html)
@@ -98,9 +110,13 @@ def parts(html: str | SheetsHtml, per_chunk: int | None = None) -> Iterator[tupl
 
 
 def chunk_count(html: str | SheetsHtml, per_chunk: int | None = None) -> int:
-    pages = len(html.pages) if isinstance(html, SheetsHtml) else len(_page_starts(html)[1])
-    n = chunk_pages(per_chunk)
+    pages = _page_count(html)
+    n = chunk_pages(per_chunk, pages)
     return 1 if pages <= n else -(-pages // n)
+
+
+def _page_count(html: str | SheetsHtml) -> int:
+    return len(html.pages) if isinstance(html, SheetsHtml) else len(_page_starts(html)[1])
 
 
 # Chunks already laid out (by the card sheets' overflow check) and written, by the hash of

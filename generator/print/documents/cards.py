@@ -12,7 +12,7 @@ from ..images import faces_html, write_card_images
 from ..preflight import preflight_pages
 from ..printshop import preset_state, write_print_shop
 from ..chunkstore import ChunkStore
-from ..sheets import discard_chunks, write_sheets
+from ..sheets import FACE_PAGES_PER_CHUNK, discard_chunks, write_sheets
 from ..sources import made_from, reads
 from ...outputs.layout import sized
 from ..living import changed_cards
@@ -60,7 +60,7 @@ class CardSheets(Document):
             if job.bleed:
                 margin = sheets_config(ctx)["bleed"]
                 bleed = write_sheets(bleed_html, out / "cards-bleed.pdf", ctx.game.folder, ctx.roots,
-                                     store=ChunkStore(root, out / "cards-bleed.pdf"),
+                                     per_chunk=FACE_PAGES_PER_CHUNK, store=ChunkStore(root, out / "cards-bleed.pdf"),
                                      finish=lambda path: set_bleed_box(path, margin), broken=broken)
                 report.diagnostics += bleed.diagnostics
                 rendered.files.append(bleed.path)
