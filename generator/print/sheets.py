@@ -25,14 +25,16 @@ from .pdf import PdfResult, finishing, identifier, render_document, write_pdf, w
 from .tagging import VERSION as TAGS
 from .verify import LayoutRules, verify_layout
 
-# Pages laid out at once. Card sheets: a sheet of fronts and its backs, so that an edited card
+# Pages of card sheets laid out at once: a sheet of fronts and its backs, so that an edited card
 # lays out its own sheet again, not its neighbours' (each chunk embeds its own subsets of the
-# fonts: a deck's PDF grows by some 10 kB a sheet, its layout takes no longer)...
+# fonts: a deck's PDF grows by some 10 kB a sheet, its layout takes no longer).
 SHEETS_PER_CHUNK = 2
-# ...in at most this many parts: the join holds every part's fonts until it writes (10,000
-# cards in 1,112 parts peaked 55 MB higher than in 278), so a larger deck takes more pages a chunk,
+# A deck of more than MAX_PARTS such chunks takes more pages a chunk, up to MOST_SHEETS_PER_CHUNK:
+# the join holds every part's fonts until it writes (10,000 cards in 1,112 parts peaked 55 MB
+# higher than in 278, at 8 pages a chunk).
 MAX_PARTS = 128
-# up to those of one face each (bleed, print shops): four cards, their fonts embedded once for the four.
+MOST_SHEETS_PER_CHUNK = 8
+# Pages of one face each (bleed, print shops): four cards, their fonts embedded once for the four.
 FACE_PAGES_PER_CHUNK = 8
 CHUNK_SETTING = "RULESMITH_SHEETS_PER_CHUNK"  # another chunk size for every document, e.g. to try the seams
 PAGE = re.compile(r'(?=<div class="sheet[ "])')
@@ -41,10 +43,10 @@ PAGE = re.compile(r'(?=<div class="sheet[ "])')
 def chunk_pages(per_chunk: int | None = None, pages: int = 0) -> int:
     """Pages per chunk of a document of `pages` pages: the setting's, else `per_chunk`, else
     SHEETS_PER_CHUNK, or more for a document of more than MAX_PARTS such chunks (up to
-    FACE_PAGES_PER_CHUNK). An even number, so that a sheet of fronts and its backs stay together."""
+    MOST_SHEETS_PER_CHUNK). An even number, so that a sheet of fronts and its backs stay together."""
     needed = -(-pages // MAX_PARTS)
     n = int(os.environ.get(CHUNK_SETTING) or per_chunk
-            or min(FACE_PAGES_PER_CHUNK, max(SHEETS_PER_CHUNK, needed + needed % 2)))
+            or min(MOST_SHEETS_PER_CHUNK, max(SHEETS_PER_CHUNK, needed + needed % 2)))
     return max(2, n - n % 2)
 
 

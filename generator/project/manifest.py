@@ -222,13 +222,12 @@ class Manifest:
         """What the output `key` was made from and the files it wrote; a file of the same size
         and time as the last record of it keeps its hash unread (as `intact` takes it: a deck's
         thousand card images, most not written again, are not read again)."""
-        before = (self.entries.get(key) or {}).get("files")
-        before = before if isinstance(before, dict) else {}
+        before = (self.entries.get(key) or {}).get("files", {})  # well formed: checked when loaded
         recorded = {}
         for path in files:
             stat, rel = path.stat(), path.relative_to(self.output).as_posix()
             old = before.get(rel)
-            same = isinstance(old, list) and len(old) == 3 and old[:2] == [stat.st_size, stat.st_mtime_ns]
+            same = old is not None and old[:2] == [stat.st_size, stat.st_mtime_ns]
             recorded[rel] = [stat.st_size, stat.st_mtime_ns, old[2] if same else file_hash(path)]
         self.entries[key] = {"inputs": inputs, "files": recorded, **extra}
 
