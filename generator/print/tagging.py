@@ -186,8 +186,8 @@ class JoinedTree:
         self.tagged = True
         self.metadata = None
 
-    def add(self, source: pikepdf.Pdf, first_page: int) -> None:
-        """Copy the tree of `source`, whose pages are already copied to `first_page` on."""
+    def add(self, source: pikepdf.Pdf, pages: list) -> None:
+        """Copy the tree of `source`, whose pages are already copied: `pages`, in order."""
         tree = source.Root.get("/StructTreeRoot")
         if tree is None or not self.tagged:
             self.tagged = False
@@ -203,10 +203,10 @@ class JoinedTree:
         for i in range(0, len(nums), 2):
             self.nums.extend([int(nums[i]) + offset, self._copy(nums[i + 1])])
             self.next_key = max(self.next_key, int(nums[i]) + offset + 1)
-        for page in self.pdf.pages[first_page:]:
-            if "/StructParents" in page.obj:
-                page.obj.StructParents = int(page.obj.StructParents) + offset
-            for annotation in page.obj.get("/Annots", ()):
+        for page in pages:
+            if "/StructParents" in page:
+                page.StructParents = int(page.StructParents) + offset
+            for annotation in page.get("/Annots", ()):
                 if "/StructParent" in annotation:
                     annotation.StructParent = int(annotation.StructParent) + offset
 
