@@ -105,12 +105,11 @@ def _rename(font, name) -> None:
 
 
 def _new_pages(pdf, first: int) -> list:
-    """The pages of `pdf` from number `first` on: read from its page tree's one level of kids
-    (qpdf adds a new PDF's pages there), or else from its list of pages."""
+    """The pages of `pdf` from number `first` on, read from its page tree's kids: qpdf makes
+    the tree one level deep before it adds a page (QPDF::insertPage flattens it), so they are
+    the pages in order. (`pdf.pages[first:]` makes a helper for every page of the file.)"""
     kids = pdf.Root.Pages.Kids
-    if len(kids) == len(pdf.pages):
-        return [kids[i] for i in range(first, len(kids))]
-    return [page.obj for page in pdf.pages[first:]]
+    return [kids[i] for i in range(first, len(kids))]
 
 
 def _bookmarks(source, joined: list) -> list:

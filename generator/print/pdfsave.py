@@ -19,4 +19,4 @@ def save(pdf, path: Path) -> None:
     """Write `pdf` (a pikepdf.Pdf, possibly opened from `path`) to `path`, with a fixed identifier."""
     buffer = io.BytesIO()
     pdf.save(buffer, deterministic_id=True)
-    outputs.write_bytes(Path(path), buffer.getbuffer())  # the bytes as they are, not a copy
+    outputs.write_bytes(Path(path), buffer.getvalue())
